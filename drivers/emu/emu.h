@@ -1,0 +1,177 @@
+/*
+ * emu.h - register-level chip models and the signals that feed them.
+ *
+ * A chip model answers bus transactions the way the silicon does (command
+ * bytes, register pointers, byte order, unused bits) so that the real
+ * driver code can be tested without hardware. The emulated bus backend
+ * (bus_emu.c) routes transfers here; so does the test shim that stands in
+ * for /dev/i2c-N and /dev/spidevB.C. A model's analog inputs are signals
+ * (constant, sine, ramp, noise, CSV trace) sampled on the bus's virtual
+ * clock. Models never call drivers, the core or the server.
+ */
+#ifndef IIOWIRE_EMU_H
+#define IIOWIRE_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "bus/bus.h"
+#include "iio.h"
+
+/* ---- signals ---- */
+
+enum emu_signal_kind {
+	EMU_SIGNAL_CONST,
+	EMU_SIGNAL_SINE,
+	EMU_SIGNAL_RAMP,
+	EMU_SIGNAL_NOISE,
+	EMU_SIGNAL_CSV,
+};
+
+/**
+ * struct emu_signal - a value over time, in the input's unit (mV, m°C,
+ * counts...). Fields by kind:
+ * CONST: @value. SINE: @offset + @amplitude * sin(2π(t/@period_s) + @phase).
+ * RAMP: from @offset to @offset + @amplitude over @period_s, then again.
+ * NOISE: @offset + gaussian(@amplitude = std deviation), seeded by @seed so
+ * the same t gives the same value. CSV: linear interpolation of the trace's
+ * (@csv_t, @csv_v) points, looping over its duration.
+ */
+struct emu_signal {
+	enum emu_signal_kind kind;
+	double value;
+	double offset;
+	double amplitude;
+	double period_s;
+	double phase;
+	uint64_t seed;
+	double *csv_t;		/* owned: emu_signal_fini() */
+	double *csv_v;
+	int csv_n;
+};
+
+/** emu_signal_sample() - the signal's value at @t_s seconds of virtual time. */
+double emu_signal_sample(const struct emu_signal *sig, double t_s);
+/** emu_signal_load_csv() - fill a CSV signal from "t,value" lines. Return: 0, -errno; @err says where. */
+int emu_signal_load_csv(struct emu_signal *sig, const char *path, char *err, size_t errlen);
+/** emu_signal_fini() - free what a CSV signal holds; NULL-safe. */
+void emu_signal_fini(struct emu_signal *sig);
+
+/* One named input of a model: the key is a datasheet name, ABI stem or documented input. */
+struct emu_input {
+	const char *key;
+	struct emu_signal sig;
+};
+
+/* ---- chips ---- */
+
+struct emu_chip;
+
+/**
+ * struct emu_chip_ops - what a model implements.
+ * @i2c_transfer: one combined transaction to this chip (all msgs carry its
+ *	address); return the number of msgs or -errno (-ENXIO = NACK).
+ * @spi_transfer: transfers under one chip select assertion; 0 or -errno.
+ * @destroy: free the model (called once, by the bus).
+ */
+struct emu_chip_ops {
+	int (*i2c_transfer)(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n);
+	int (*spi_transfer)(struct emu_chip *chip, const struct bus_spi_transfer *xfers, int n);
+	void (*destroy)(struct emu_chip *chip);
+};
+
+/* Virtual time of the bus a chip sits on (seconds); models read it with emu_chip_now(). */
+struct emu_clock {
+	double (*now)(const struct emu_clock *clock);
+	double offset_s;	/* advanced by bus_msleep() on emulated buses */
+	double fixed_s;		/* tests: >= 0 freezes time at this value */
+};
+
+/**
+ * struct emu_chip - base of every model; embed it first.
+ * @clock: borrowed from the bus, set when attached.
+ */
+struct emu_chip {
+	const struct emu_chip_ops *ops;
+	const struct emu_clock *clock;
+	const char *name;
+};
+
+static inline double emu_chip_now(const struct emu_chip *chip)
+{
+	return chip->clock ? chip->clock->now(chip->clock) : 0.0;
+}
+
+/**
+ * struct emu_params - what a model is created with.
+ * @name: the part ("max1238"); @id: its row in the model's id table.
+ * @inputs/@ninputs: borrowed for the call; copy what you keep (signals'
+ *	CSV arrays may be shared: copy them too).
+ * @vref_mv: the board's vref_mv, 0 if absent.
+ */
+struct emu_params {
+	const char *name;
+	const struct iio_device_id *id;
+	const struct emu_input *inputs;
+	int ninputs;
+	int vref_mv;
+};
+
+/**
+ * struct emu_model - a chip family's model, found by part name.
+ * @create: build a chip in its power-on state; an input key it does not
+ *	know is -EINVAL with @err naming the key and the valid ones.
+ */
+struct emu_model {
+	const char *name;
+	const struct iio_device_id *id_table;
+	int (*create)(const struct emu_params *p, struct emu_chip **out, char *err, size_t errlen);
+};
+
+#define EMU_MODEL_REGISTER(m)							\
+	static const struct emu_model *const emu_model_ptr_##m			\
+	__attribute__((used, section("iiowire_emu_models"), aligned(sizeof(void *)))) = &(m)
+
+/** emu_model_find() - the model for part @name; @id gets the row. NULL if none. */
+const struct emu_model *emu_model_find(const char *name, const struct iio_device_id **id);
+
+/** emu_input_find() - the input with @key, or NULL. */
+const struct emu_input *emu_input_find(const struct emu_params *p, const char *key);
+
+/* ---- the emulated backend's controls (bus_emu.c) ---- */
+
+/**
+ * emu_bus_attach() - place @chip at @addr (I2C) or chip select @addr (SPI).
+ * The bus owns the chip from then on. Return: 0, -EBUSY if taken.
+ */
+int emu_bus_attach(struct bus *bus, uint16_t addr, struct emu_chip *chip);
+/** emu_bus_chip() - the chip at @addr, or NULL; borrowed. */
+struct emu_chip *emu_bus_chip(struct bus *bus, uint16_t addr);
+
+enum emu_fault_mode {
+	EMU_FAULT_NONE,
+	EMU_FAULT_NACK,		/* -ENXIO, as an absent chip */
+	EMU_FAULT_EIO,		/* -EIO, a bus error mid-transfer */
+	EMU_FAULT_HANG,		/* the transfer blocks for @hang_ms, then -ETIMEDOUT */
+};
+
+/**
+ * struct emu_fault - a fault armed on one address.
+ * @after: transfers that still succeed before the fault starts.
+ * @count: transfers that fail once started; 0 = until cleared.
+ * @hang_ms: how long a HANG blocks (default longer than any bus timeout).
+ */
+struct emu_fault {
+	enum emu_fault_mode mode;
+	unsigned int after;
+	unsigned int count;
+	unsigned int hang_ms;
+};
+
+/** emu_bus_set_fault() - arm (or with mode NONE clear) a fault; wakes a hung transfer when cleared. Return: 0, -EINVAL. */
+int emu_bus_set_fault(struct bus *bus, uint16_t addr, const struct emu_fault *fault);
+/** emu_bus_set_time() - freeze the bus's virtual clock at @t_s (< 0 lets it run). */
+void emu_bus_set_time(struct bus *bus, double t_s);
+/** emu_bus_transfers() - transfers seen at @addr since attach (tests: "mode switch only when needed"). */
+unsigned long emu_bus_transfers(struct bus *bus, uint16_t addr);
+
+#endif /* IIOWIRE_EMU_H */

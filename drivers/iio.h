@@ -1,0 +1,349 @@
+/*
+ * iio.h - the IIO core as drivers see it: channel specs, device ops, drivers.
+ *
+ * This is the userspace twin of the kernel's <linux/iio/iio.h>. A driver is a
+ * table of struct iio_chan_spec plus read_raw/write_raw callbacks; the core
+ * (iio_core.c) turns the table into sysfs-exact attribute names and the value
+ * codes into text (iio_value.c). Place in the flow: bus -> driver -> *core* ->
+ * server. Nothing here formats text for a driver, talks to a socket or logs.
+ *
+ * Channel types and modifiers come from <linux/iio/types.h>; the few that are
+ * newer than the installed header are appended here with the mainline values.
+ */
+#ifndef IIOWIRE_IIO_H
+#define IIOWIRE_IIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <linux/iio/types.h>
+
+#include "iio_compat.h"	/* generated: which newer enum values the header lacks */
+
+/*
+ * Types and modifiers newer than linux-libc-dev of Debian 12 (6.1). Their
+ * numbers continue the uapi enums exactly as mainline appends them.
+ */
+#if !IIOWIRE_HAVE_IIO_DELTA_ANGL
+#define IIO_DELTA_ANGL		((enum iio_chan_type)35)
+#define IIO_DELTA_VELOCITY	((enum iio_chan_type)36)
+#endif
+#if !IIOWIRE_HAVE_IIO_COLORTEMP
+#define IIO_COLORTEMP		((enum iio_chan_type)37)
+#define IIO_CHROMATICITY	((enum iio_chan_type)38)
+#endif
+#if !IIOWIRE_HAVE_IIO_ATTENTION
+#define IIO_ATTENTION		((enum iio_chan_type)39)
+#endif
+#if !IIOWIRE_HAVE_IIO_ALTCURRENT
+#define IIO_ALTCURRENT		((enum iio_chan_type)40)
+#endif
+/* coverage: documented for 7.2; not yet in any released header */
+#define IIOWIRE_IIO_COVERAGE	((enum iio_chan_type)41)
+/* one past the last type the core has a name for */
+#define IIOWIRE_IIO_CHAN_TYPE_COUNT	42
+
+#if !IIOWIRE_HAVE_IIO_MOD_LIGHT_UVA
+#define IIO_MOD_LIGHT_UVA	((enum iio_modifier)(IIO_MOD_ROLL + 1))
+#define IIO_MOD_LIGHT_UVB	((enum iio_modifier)(IIO_MOD_ROLL + 2))
+#endif
+#if !IIOWIRE_HAVE_IIO_MOD_RMS
+#define IIO_MOD_RMS		((enum iio_modifier)(IIO_MOD_ROLL + 3))
+#define IIO_MOD_ACTIVE		((enum iio_modifier)(IIO_MOD_ROLL + 4))
+#define IIO_MOD_REACTIVE	((enum iio_modifier)(IIO_MOD_ROLL + 5))
+#define IIO_MOD_APPARENT	((enum iio_modifier)(IIO_MOD_ROLL + 6))
+#endif
+#define IIOWIRE_IIO_MODIFIER_COUNT	(IIO_MOD_ROLL + 7)
+
+/* Value type codes returned by read_raw, kernel numbering (they go on the wire). */
+#define IIO_VAL_INT			1
+#define IIO_VAL_INT_PLUS_MICRO		2
+#define IIO_VAL_INT_PLUS_NANO		3
+#define IIO_VAL_INT_PLUS_MICRO_DB	4
+#define IIO_VAL_INT_MULTIPLE		5
+#define IIO_VAL_INT_64			6
+#define IIO_VAL_FRACTIONAL		10
+#define IIO_VAL_FRACTIONAL_LOG2		11
+#define IIO_VAL_CHAR			12
+/* 2026: s64 split over (val, val2), printed with a fixed number of decimals */
+#define IIO_VAL_DECIMAL64_BASE		32
+#define IIO_VAL_DECIMAL64_MILLI		(IIO_VAL_DECIMAL64_BASE + 3)
+#define IIO_VAL_DECIMAL64_MICRO		(IIO_VAL_DECIMAL64_BASE + 6)
+#define IIO_VAL_DECIMAL64_NANO		(IIO_VAL_DECIMAL64_BASE + 9)
+#define IIO_VAL_DECIMAL64_PICO		(IIO_VAL_DECIMAL64_BASE + 12)
+
+/* read_avail return codes */
+#define IIO_AVAIL_LIST	0
+#define IIO_AVAIL_RANGE	1
+
+/* Info-mask bits (enum iio_chan_info_enum, kernel order: the bit numbers are ABI). */
+enum iio_chan_info_enum {
+	IIO_CHAN_INFO_RAW = 0,
+	IIO_CHAN_INFO_PROCESSED,
+	IIO_CHAN_INFO_SCALE,
+	IIO_CHAN_INFO_OFFSET,
+	IIO_CHAN_INFO_CALIBSCALE,
+	IIO_CHAN_INFO_CALIBBIAS,
+	IIO_CHAN_INFO_PEAK,
+	IIO_CHAN_INFO_PEAK_SCALE,
+	IIO_CHAN_INFO_QUADRATURE_CORRECTION_RAW,
+	IIO_CHAN_INFO_AVERAGE_RAW,
+	IIO_CHAN_INFO_LOW_PASS_FILTER_3DB_FREQUENCY,
+	IIO_CHAN_INFO_HIGH_PASS_FILTER_3DB_FREQUENCY,
+	IIO_CHAN_INFO_SAMP_FREQ,
+	IIO_CHAN_INFO_FREQUENCY,
+	IIO_CHAN_INFO_PHASE,
+	IIO_CHAN_INFO_HARDWAREGAIN,
+	IIO_CHAN_INFO_HYSTERESIS,
+	IIO_CHAN_INFO_HYSTERESIS_RELATIVE,
+	IIO_CHAN_INFO_INT_TIME,
+	IIO_CHAN_INFO_ENABLE,
+	IIO_CHAN_INFO_CALIBHEIGHT,
+	IIO_CHAN_INFO_CALIBWEIGHT,
+	IIO_CHAN_INFO_DEBOUNCE_COUNT,
+	IIO_CHAN_INFO_DEBOUNCE_TIME,
+	IIO_CHAN_INFO_CALIBEMISSIVITY,
+	IIO_CHAN_INFO_OVERSAMPLING_RATIO,
+	IIO_CHAN_INFO_THERMOCOUPLE_TYPE,
+	IIO_CHAN_INFO_CALIBAMBIENT,
+	IIO_CHAN_INFO_ZEROPOINT,
+	IIO_CHAN_INFO_TROUGH,
+	IIO_CHAN_INFO_CONVDELAY,
+	IIO_CHAN_INFO_POWERFACTOR,
+	IIO_CHAN_INFO_COUNT	/* not a bit: the size of the postfix table */
+};
+
+#define BIT(n)	(1UL << (n))
+
+enum iio_shared_by {
+	IIO_SEPARATE,
+	IIO_SHARED_BY_TYPE,
+	IIO_SHARED_BY_DIR,
+	IIO_SHARED_BY_ALL
+};
+
+enum iio_endian {
+	IIO_CPU,
+	IIO_BE,
+	IIO_LE,
+};
+
+/* Layout of a sample in a buffered scan; kept for buffered capture, unused in direct reads. */
+struct iio_scan_type {
+	char sign;		/* 's' or 'u' */
+	uint8_t realbits;
+	uint8_t storagebits;
+	uint8_t shift;
+	uint8_t repeat;
+	enum iio_endian endianness;
+};
+
+struct iio_dev;
+struct iio_chan_spec;
+
+/*
+ * Extended channel attribute with its own postfix and sharing level, as the
+ * kernel's struct iio_chan_spec_ext_info. read fills buf with the full text
+ * (including the trailing '\n') and returns its length or -errno; write gets
+ * the user's text and returns 0 or -errno. Either may be NULL.
+ */
+struct iio_chan_spec_ext_info {
+	const char *name;
+	enum iio_shared_by shared;
+	int (*read)(struct iio_dev *indio_dev, uintptr_t priv,
+		    const struct iio_chan_spec *chan, char *buf, size_t len);
+	int (*write)(struct iio_dev *indio_dev, uintptr_t priv,
+		     const struct iio_chan_spec *chan, const char *buf, size_t len);
+	uintptr_t private;
+};
+
+/**
+ * struct iio_chan_spec - one channel, field for field as the kernel's.
+ * @channel2: modifier (when @modified) or the negative input's index (when
+ *	@differential); the two are exclusive.
+ * @address: driver-private (register, mux code, table row).
+ * @info_mask_*: BIT(IIO_CHAN_INFO_*) sets at the four sharing levels, each
+ *	with its *_available twin.
+ * @ext_info: array ended by an entry with a NULL name, or NULL.
+ */
+struct iio_chan_spec {
+	enum iio_chan_type type;
+	int channel;
+	int channel2;
+	unsigned long address;
+	int scan_index;
+	struct iio_scan_type scan_type;
+	unsigned long info_mask_separate;
+	unsigned long info_mask_separate_available;
+	unsigned long info_mask_shared_by_type;
+	unsigned long info_mask_shared_by_type_available;
+	unsigned long info_mask_shared_by_dir;
+	unsigned long info_mask_shared_by_dir_available;
+	unsigned long info_mask_shared_by_all;
+	unsigned long info_mask_shared_by_all_available;
+	const struct iio_chan_spec_ext_info *ext_info;
+	const char *extend_name;
+	const char *datasheet_name;
+	unsigned modified:1;
+	unsigned indexed:1;
+	unsigned output:1;
+	unsigned differential:1;
+};
+
+/**
+ * struct iio_info - a driver's callbacks; all run with the device lock held,
+ * so per-device state needs no further locking. Bus transfers inside them may
+ * block: the server calls them off the event loop for real buses.
+ * @read_raw: fill val/val2 for @mask (IIO_CHAN_INFO_*); return IIO_VAL_* or -errno.
+ * @read_raw_multi: as read_raw for values of more than two ints (INT_MULTIPLE).
+ * @read_avail: point *vals at a driver-owned array of *length ints (static or
+ *	in the device's private state), set *type (IIO_VAL_*); return IIO_AVAIL_*.
+ * @write_raw: apply (val, val2) for @mask; return 0 or -errno (-EINVAL if
+ *	the attribute is read-only in practice).
+ * @write_raw_get_fmt: the IIO_VAL_* format the written text is parsed with;
+ *	absent means IIO_VAL_INT_PLUS_MICRO.
+ * @read_label: write the channel's label (with '\n') to @label, which holds
+ *	IIO_LABEL_MAX bytes; return its length or -errno.
+ */
+struct iio_info {
+	int (*read_raw)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+			int *val, int *val2, long mask);
+	int (*read_raw_multi)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+			      int max_len, int *vals, int *val_len, long mask);
+	int (*read_avail)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+			  const int **vals, int *type, int *length, long mask);
+	int (*write_raw)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+			 int val, int val2, long mask);
+	int (*write_raw_get_fmt)(struct iio_dev *indio_dev,
+				 const struct iio_chan_spec *chan, long mask);
+	int (*read_label)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+			  char *label);
+};
+
+#define IIO_LABEL_MAX		256
+/* a sysfs page: longer values fail with -EFBIG, as in the kernel */
+#define IIO_VALUE_MAX_BYTES	4096
+
+/**
+ * struct iio_dev - a registered (or about to be) IIO device.
+ * Driver-visible fields only; the core keeps its own state behind it.
+ * @name: the id name ("max1363"); borrowed, must outlive the device.
+ * @label: optional label from the board file, or NULL.
+ * @hwid: hardware id, "0-0035" or "spi0.0", or "" for bus-less devices.
+ * @data: for the device's user (server); the core never touches it.
+ */
+struct iio_dev {
+	const char *name;
+	const char *label;
+	char hwid[32];
+	const struct iio_chan_spec *channels;
+	int num_channels;
+	const struct iio_info *info;
+	void *data;
+};
+
+struct bus_i2c_client;
+struct bus_spi_device;
+struct iio_registry;
+
+/* One row of a driver's id table, as struct i2c_device_id; ends with a NULL name. */
+struct iio_device_id {
+	const char *name;
+	unsigned long driver_data;
+};
+
+/**
+ * struct iio_probe - what a driver's probe gets about the device to bind.
+ * Borrowed by probe for the duration of the call, except @i2c/@spi, whose
+ * ownership passes to the device on success (released by the core when the
+ * device is unregistered; see iio_device_set_bus_client()).
+ * @id: the id-table row that matched.
+ * @name: the board's device name, if it gave one (iio_dummy), else id->name.
+ * @label: the board's label or NULL.
+ * @i2c: the I2C client at the board's bus/address, or NULL.
+ * @spi: the SPI device at the board's bus/chip select, or NULL.
+ * @props: opaque board properties, read with iio_probe_prop_int().
+ */
+struct iio_probe {
+	const struct iio_device_id *id;
+	const char *name;
+	const char *label;
+	struct bus_i2c_client *i2c;
+	struct bus_spi_device *spi;
+	const void *props;
+	/* core-private: the lookup function for props */
+	int (*prop_int)(const void *props, const char *key, int *val);
+	int (*prop_str)(const void *props, const char *key, const char **val);
+};
+
+/**
+ * iio_probe_prop_int() - read an integer property of the board's device entry.
+ * Return: 0 with *val set, -ENOENT when absent, -EINVAL when not an integer.
+ */
+int iio_probe_prop_int(const struct iio_probe *p, const char *key, int *val);
+/**
+ * iio_probe_prop_str() - read a string property; *val borrowed for the probe call.
+ * Return: 0, -ENOENT when absent, -EINVAL when not a string.
+ */
+int iio_probe_prop_str(const struct iio_probe *p, const char *key, const char **val);
+
+/**
+ * struct iio_driver - a driver: the names it handles and how to bind one.
+ * @probe: check the chip (ID registers, power-up) and return a device made
+ *	with iio_device_alloc() in *out, not yet registered. On failure return
+ *	-errno and fill @err (a message naming what failed) if non-NULL; the
+ *	bus client in @p stays the caller's.
+ * @remove: undo probe's hardware setup (power down); called once when the
+ *	device is unregistered, before the memory goes. May be NULL.
+ */
+struct iio_driver {
+	const char *name;
+	const struct iio_device_id *id_table;
+	int (*probe)(const struct iio_probe *p, struct iio_dev **out, char *err, size_t errlen);
+	void (*remove)(struct iio_dev *indio_dev);
+};
+
+/*
+ * Drivers register themselves by placing a pointer in a link-time section,
+ * as module_init() does; the core walks the section and never names a driver.
+ */
+#define IIO_DRIVER_REGISTER(drv)						\
+	static const struct iio_driver *const iio_driver_ptr_##drv		\
+	__attribute__((used, section("iiowire_drivers"), aligned(sizeof(void *)))) = &(drv)
+
+/**
+ * iio_driver_find() - the driver whose id table has @name.
+ * @id: set to the matching row if non-NULL.
+ * Return: borrowed pointer to a static driver, or NULL.
+ */
+const struct iio_driver *iio_driver_find(const char *name, const struct iio_device_id **id);
+/** iio_driver_count()/iio_driver_at() - walk the built-in drivers (for --help, tests). */
+size_t iio_driver_count(void);
+const struct iio_driver *iio_driver_at(size_t i);
+
+/**
+ * iio_device_alloc() - allocate a device with @sizeof_priv bytes of zeroed
+ * driver state (reach it with iio_priv()). Free with iio_device_put() (or, if
+ * registered, the registry drops it).
+ * Return: the device with one reference, or NULL on -ENOMEM.
+ */
+struct iio_dev *iio_device_alloc(size_t sizeof_priv);
+void *iio_priv(const struct iio_dev *indio_dev);
+/** iio_device_get()/iio_device_put() - reference counting; put frees at zero. */
+struct iio_dev *iio_device_get(struct iio_dev *indio_dev);
+void iio_device_put(struct iio_dev *indio_dev);
+
+/**
+ * iio_device_set_bus_client() - hand the device its bus client; the core
+ * destroys it after remove() when the device is unregistered or freed.
+ * Also fills @hwid from the client's bus number and address/chip select.
+ */
+void iio_device_set_i2c(struct iio_dev *indio_dev, struct bus_i2c_client *client);
+void iio_device_set_spi(struct iio_dev *indio_dev, struct bus_spi_device *spi);
+struct bus_i2c_client *iio_device_i2c(const struct iio_dev *indio_dev);
+struct bus_spi_device *iio_device_spi(const struct iio_dev *indio_dev);
+/** iio_device_driver() - the driver that probed the device, or NULL (set by the board loader). */
+const struct iio_driver *iio_device_driver(const struct iio_dev *indio_dev);
+void iio_device_set_driver(struct iio_dev *indio_dev, const struct iio_driver *drv);
+
+#endif /* IIOWIRE_IIO_H */

@@ -1,0 +1,138 @@
+/*
+ * iio_core.h - the IIO core as its users see it: ABI names, attributes,
+ * reading and writing them.
+ *
+ * iio_core.c builds every attribute name of a device from its channel specs
+ * with the kernel's three tables (channel type names, modifier names, info
+ * postfixes) and the kernel's sharing and duplicate rules, then serves reads
+ * and writes of those attributes through the driver's callbacks under the
+ * device lock. The server and tools reach devices only through this header
+ * and iio_registry.h. No sockets, no logging here.
+ */
+#ifndef IIOWIRE_IIO_CORE_H
+#define IIOWIRE_IIO_CORE_H
+
+#include <sys/types.h>
+#include "iio.h"
+
+/* Longest attribute name we build; the kernel's are far shorter. */
+#define IIO_ATTR_NAME_MAX	128
+
+/* ABI name tables, indexed by enum; NULL for a hole. */
+const char *iio_chan_type_name(enum iio_chan_type type);
+const char *iio_modifier_name(enum iio_modifier mod);
+const char *iio_chan_info_postfix(enum iio_chan_info_enum info);
+const char *iio_shared_by_name(enum iio_shared_by shared);	/* "separate", ... */
+/** iio_chan_type_from_name() - inverse of iio_chan_type_name(); -EINVAL if unknown. */
+int iio_chan_type_from_name(const char *name);
+
+enum iio_attr_kind {
+	IIO_ATTR_INFO,		/* an info-mask bit: _raw, _scale, ... */
+	IIO_ATTR_AVAIL,		/* its _available twin */
+	IIO_ATTR_LABEL,		/* channel _label */
+	IIO_ATTR_EXT,		/* ext_info entry */
+	IIO_ATTR_DEV_NAME,	/* device "name" */
+	IIO_ATTR_DEV_LABEL,	/* device "label" */
+	IIO_ATTR_TS_CLOCK,	/* current_timestamp_clock */
+};
+
+/**
+ * struct iio_attr - one attribute of a registered device (read-only view).
+ * @chan: the channel that owns it (for shared ones, the first that declared
+ *	it, in array order); NULL for device attributes.
+ * @info: the IIO_CHAN_INFO_* bit for INFO and AVAIL kinds.
+ * @mode: 0644, 0444 or 0200, as sysfs would show.
+ */
+struct iio_attr {
+	char name[IIO_ATTR_NAME_MAX];
+	enum iio_attr_kind kind;
+	const struct iio_chan_spec *chan;
+	int info;
+	enum iio_shared_by shared;
+	unsigned int mode;
+	const struct iio_chan_spec_ext_info *ext;
+};
+
+/**
+ * iio_attr_name_build() - the name the kernel gives (@chan, @postfix, @shared).
+ * @postfix: "raw", "scale_available", "label", an ext_info name...
+ * @generic: build the name as the channel's shared form even for SEPARATE
+ *	(used for nothing but tests of the table).
+ * Return: length, -EINVAL (differential SEPARATE without index; a modifier
+ * or type without a name), -ENAMETOOLONG.
+ */
+int iio_attr_name_build(char *buf, size_t len, const struct iio_chan_spec *chan,
+			const char *postfix, enum iio_shared_by shared);
+
+/**
+ * iio_device_attrs_build() - generate the attribute set of @indio_dev in the
+ * kernel's order (per channel: separate, separate_available, by_type, ...,
+ * label, ext_info; then device attributes). Called by registration.
+ * Return: 0, -EBUSY on a duplicate separate name (@err names it), -EINVAL
+ * for an info bit past the table, -ENOMEM.
+ */
+int iio_device_attrs_build(struct iio_dev *indio_dev, char *err, size_t errlen);
+
+/** iio_device_attr_count()/iio_device_attr_at() - walk the attributes; borrowed, valid while the device lives. */
+int iio_device_attr_count(const struct iio_dev *indio_dev);
+const struct iio_attr *iio_device_attr_at(const struct iio_dev *indio_dev, int i);
+/** iio_device_attr_find() - by exact name; NULL if none. */
+const struct iio_attr *iio_device_attr_find(const struct iio_dev *indio_dev, const char *name);
+
+/**
+ * iio_attr_read() - the attribute's text as sysfs shows it, '\n' included.
+ * Return: length (< @len), -ENODEV once the device is gone, -EINVAL when
+ * the driver refuses, -EFBIG, -EACCES for a write-only attribute, or the
+ * driver's / bus's -errno.
+ */
+ssize_t iio_attr_read(struct iio_dev *indio_dev, const struct iio_attr *attr,
+		      char *buf, size_t len);
+
+/**
+ * iio_attr_read_value() - the raw (type, vals) behind an INFO attribute,
+ * for clients that compute exactly (the wire's scale-as-JSON).
+ * @vals: room for @max ints; *n gets the count.
+ * Return: the IIO_VAL_* type, or -errno as iio_attr_read().
+ */
+int iio_attr_read_value(struct iio_dev *indio_dev, const struct iio_attr *attr,
+			int *vals, int max, int *n);
+
+/**
+ * iio_attr_write() - store text into the attribute, parsed in the driver's
+ * format. Malformed text changes nothing.
+ * Return: 0, -EACCES for a read-only attribute, -EINVAL for malformed text or
+ * a value the driver refuses, -ENODEV once gone, or the driver's -errno.
+ */
+int iio_attr_write(struct iio_dev *indio_dev, const struct iio_attr *attr,
+		   const char *buf, size_t len);
+
+/**
+ * iio_device_lock()/iio_device_unlock() - the per-device lock every access
+ * takes (the kernel's info_exist_lock and mlock in one).
+ * iio_device_is_gone() - true once unregistered; checked under the lock.
+ */
+void iio_device_lock(struct iio_dev *indio_dev);
+void iio_device_unlock(struct iio_dev *indio_dev);
+bool iio_device_is_gone(const struct iio_dev *indio_dev);
+
+/**
+ * iio_device_mark_gone() - the first half of unregistration: under the lock,
+ * detach the driver so every later access returns -ENODEV, then run the
+ * driver's remove() and release the bus client. Idempotent.
+ */
+void iio_device_mark_gone(struct iio_dev *indio_dev);
+
+/** iio_device_id() - the N of iio:deviceN, or -1 before registration. */
+int iio_device_id(const struct iio_dev *indio_dev);
+void iio_device_set_id(struct iio_dev *indio_dev, int id);
+
+/**
+ * iio_device_may_block() - true if a read or write can wait on real hardware
+ * (or an emulated hang), so the caller must run it off the event loop.
+ * iio_device_bus_key() - an opaque key equal for devices sharing a bus, so a
+ * caller can serialise per bus; NULL for bus-less devices.
+ */
+bool iio_device_may_block(const struct iio_dev *indio_dev);
+const void *iio_device_bus_key(const struct iio_dev *indio_dev);
+
+#endif /* IIOWIRE_IIO_CORE_H */

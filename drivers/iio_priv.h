@@ -1,0 +1,41 @@
+/*
+ * iio_priv.h - core-private device state, for the core's own files only.
+ *
+ * Drivers see struct iio_dev (iio.h); everything the core keeps per device
+ * lives in struct iio_dev_opaque around it, reached with to_iio_dev_opaque(),
+ * as the kernel splits iio_dev from iio_dev_opaque. Drivers and the server
+ * must not include this header.
+ */
+#ifndef IIOWIRE_IIO_PRIV_H
+#define IIOWIRE_IIO_PRIV_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include "iio.h"
+#include "iio_core.h"
+
+struct iio_dev_opaque {
+	struct iio_dev dev;		/* first: to_iio_dev_opaque() is a cast */
+	atomic_int refs;
+	pthread_mutex_t lock;		/* held by every attribute and consumer access */
+	bool gone;			/* unregistered: every access is -ENODEV */
+	int id;				/* N of iio:deviceN, -1 before registration */
+	const struct iio_driver *driver;
+	struct bus_i2c_client *i2c;	/* owned */
+	struct bus_spi_device *spi;	/* owned */
+	struct iio_attr *attrs;		/* built by iio_device_attrs_build() */
+	int nattrs;
+	size_t priv_size;
+	/* driver state follows, aligned for any type */
+	_Alignas(16) unsigned char priv[];
+};
+
+static inline struct iio_dev_opaque *to_iio_dev_opaque(const struct iio_dev *indio_dev)
+{
+	return (struct iio_dev_opaque *)indio_dev;
+}
+
+/* iio_device_attrs_free() - drop the attribute set (iio_core.c); used by the final put. */
+void iio_device_attrs_free(struct iio_dev *indio_dev);
+
+#endif /* IIOWIRE_IIO_PRIV_H */

@@ -1,0 +1,80 @@
+/*
+ * iio_value.h - IIO values as text, and the arithmetic on them.
+ *
+ * The one formatter and the one parser of the project: read_raw's
+ * (type, vals) become exactly the text the kernel's sysfs shows, written
+ * text becomes (val, val2) with the driver's precision, and raw values turn
+ * into processed ones as current mainline's inkern.c computes them. Used by
+ * the core, the server and the client library alike. Pure functions, no
+ * allocation, no I/O.
+ */
+#ifndef IIOWIRE_IIO_VALUE_H
+#define IIOWIRE_IIO_VALUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * iio_format_value() - format a value as sysfs shows it, with the trailing '\n'.
+ * @buf: output, NUL-terminated when @len > 0.
+ * @type: IIO_VAL_* code; an unknown code (0 included) prints just "\n".
+ * @size: number of ints in @vals (2 for every type but INT_MULTIPLE).
+ * Return: the text length without the NUL, -EFBIG if it does not fit in
+ * min(@len, IIO_VALUE_MAX_BYTES) - 1, -EINVAL for FRACTIONAL with val2 = 0.
+ */
+int iio_format_value(char *buf, size_t len, int type, int size, const int *vals);
+
+/**
+ * iio_format_avail() - format an _available answer: a list ("a b c\n") or
+ * a range ("[min step max]\n"); stride 1 int for IIO_VAL_INT, else 2.
+ * @avail: IIO_AVAIL_LIST or IIO_AVAIL_RANGE.
+ * Return: length, -EFBIG, or -EINVAL for a bad @avail or a range without 3 items.
+ */
+int iio_format_avail(char *buf, size_t len, int avail, int type, const int *vals, int length);
+
+/**
+ * iio_str_to_fixpoint() - parse "[-+]int[.frac][\n]" into integer and fraction.
+ * @fract_mult: weight of the first decimal (100000 micro, 100000000 nano; 0 = integer only).
+ * Return: 0, or -EINVAL for malformed text (outputs untouched).
+ */
+int iio_str_to_fixpoint(const char *str, int fract_mult, int *integer, int *fract);
+
+/**
+ * iio_parse_value() - parse written text in the driver's format @fmt
+ * (IIO_VAL_INT, INT_PLUS_MICRO[_DB], INT_PLUS_NANO, CHAR, INT_64, DECIMAL64_*).
+ * Return: 0, or -EINVAL (outputs untouched).
+ */
+int iio_parse_value(const char *str, int fmt, int *val, int *val2);
+
+/**
+ * iio_multiply_value() - *result = multiplier x (val, val2 as @type), truncated
+ * to int, with the sign rules of mainline (negative if val or val2 < 0;
+ * FRACTIONAL_LOG2 is an arithmetic shift).
+ * Return: IIO_VAL_INT, or -EINVAL for a type that cannot scale.
+ */
+int iio_multiply_value(int *result, int64_t multiplier, int type, int val, int val2);
+
+/**
+ * iio_offset_to_int() - an OFFSET value as inkern.c applies it: INT as is,
+ * MICRO/NANO truncated to val, FRACTIONAL val/val2, FRACTIONAL_LOG2 val>>val2.
+ * Return: 0, or -EINVAL for other types.
+ */
+int iio_offset_to_int(int type, int val, int val2, int *offset);
+
+/**
+ * iio_convert_raw_to_processed_values() - the arithmetic of
+ * iio_convert_raw_to_processed() once offset and scale were read:
+ * out = ((raw + offset) * scale_mult) scaled by (scale_type, sval, sval2).
+ * @has_offset/@has_scale: whether the channel had them (and reads succeeded).
+ * Return: 0, or -EINVAL.
+ */
+int iio_raw_to_processed(int raw, int has_offset, int offset_type, int oval, int oval2,
+			 int has_scale, int scale_type, int sval, int sval2,
+			 unsigned int scale_mult, int *processed);
+
+/** iio_val_type_name() - "INT", "FRACTIONAL_LOG2", ... for the wire; NULL if unknown. */
+const char *iio_val_type_name(int type);
+/** iio_val_type_from_name() - inverse of iio_val_type_name(); -EINVAL if unknown. */
+int iio_val_type_from_name(const char *name);
+
+#endif /* IIOWIRE_IIO_VALUE_H */
