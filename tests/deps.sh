@@ -1,0 +1,23 @@
+#!/bin/sh
+# deps.sh - install what building and testing iiowire needs on Debian 12,
+# only the packages that are missing. Sourced or run by tests/run.sh and
+# server/run-demo.sh; safe to run again. Needs root or sudo for apt-get.
+set -e
+IIOWIRE_BUILD_DEPS="build-essential cmake pkg-config linux-libc-dev libuv1-dev libcjson-dev libcunit1-dev libi2c-dev"
+IIOWIRE_TEST_DEPS="netcat-openbsd valgrind clang libclang-rt-14-dev libreadline-dev prometheus-node-exporter lm-sensors libiio-utils python3-libiio curl"
+
+want="$IIOWIRE_BUILD_DEPS"
+[ "${1:-}" = "--build-only" ] || want="$want $IIOWIRE_TEST_DEPS"
+missing=""
+for p in $want; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "iiowire: installing$missing" >&2
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get install -y -q $missing >/dev/null 2>&1 || {
+	$SUDO apt-get update -q >/dev/null
+	$SUDO apt-get install -y -q $missing >/dev/null
+}
