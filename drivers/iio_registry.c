@@ -96,7 +96,7 @@ static bool iio_registry_id_used(const struct iio_registry *reg, int id)
 	return false;
 }
 
-/* The kernel hands out ids from an IDA: the lowest number no live device holds. O(n^2); n is small. */
+/* The kernel hands out ids from an IDA: the lowest number no live device holds. O(n^2), n small. */
 static int iio_registry_lowest_free_id(const struct iio_registry *reg)
 {
 	int id = 0;
