@@ -1,0 +1,430 @@
+/*
+ * max1363.c - driver for the MAX1363 family of I2C ADCs: 38 parts with 2, 4,
+ * 8 or 12 inputs, 8, 10 or 12 bits, an internal reference of 2048 or 4096 mV
+ * or an external one (the board's vref_mv).
+ *
+ * The chip has no registers to address: the driver writes a setup byte and a
+ * configuration byte (which input, single-ended or which differential pair,
+ * one conversion) and then reads results straight off the bus. The channel
+ * table follows the kernel driver (drivers/iio/adc/max1363.c): every input
+ * single-ended, every neighbouring pair differential in both directions,
+ * datasheet names AINn and AINp-AINm so consumer maps can find them, and a
+ * soft timestamp channel. Place in the flow: bus -> *driver* -> core.
+ * Must not format text, log, or include protocol or server headers.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iio.h"
+#include "bus/bus.h"
+
+/* setup byte (bit 7 set tells it from a configuration byte) */
+#define MAX1363_SETUP_BYTE		0x80
+#define MAX1363_SETUP_REF_EXT		0x20	/* AIN/REF pin is the reference input */
+#define MAX1363_SETUP_REF_INT		0x40	/* internal reference, AIN3 stays an input */
+#define MAX1363_SETUP_INT_REF_ON	0x10	/* keep the internal reference powered */
+#define MAX1363_SETUP_NORESET		0x02	/* RST = 1: leave the configuration alone */
+
+/* configuration byte (bit 7 clear) */
+#define MAX1363_CONF_SCAN_TO_CS		0x00
+#define MAX1363_CONF_SCAN_ONCE		0x60	/* convert the selected input once */
+#define MAX1363_CONF_CS(n)		((n) << 1)
+#define MAX1363_CONF_SE			0x01	/* single-ended; clear: differential */
+
+/* Single conversion of AINn, and of the pair with AINp positive: the channel's address. */
+#define MAX1363_CONF_SINGLE(n)		(MAX1363_CONF_SCAN_ONCE | MAX1363_CONF_CS(n) | MAX1363_CONF_SE)
+#define MAX1363_CONF_DIFF(p)		(MAX1363_CONF_SCAN_ONCE | MAX1363_CONF_CS(p))
+/* The power-on scan the kernel driver also starts in: AIN0 up to the last input. */
+#define MAX1363_CONF_SCAN_ALL(n)	(MAX1363_CONF_SCAN_TO_CS | MAX1363_CONF_CS((n) - 1) | MAX1363_CONF_SE)
+
+/* no configuration byte has bit 7 set, so this never matches a channel */
+#define MAX1363_CONF_UNKNOWN		(-1)
+
+#define MAX1363_CHAN_SE(num, bits, si) {					\
+	.type = IIO_VOLTAGE,							\
+	.indexed = 1,								\
+	.channel = (num),							\
+	.address = MAX1363_CONF_SINGLE(num),					\
+	.scan_index = (si),							\
+	.scan_type = { .sign = 'u', .realbits = (bits),				\
+		       .storagebits = (bits) > 8 ? 16 : 8, .endianness = IIO_BE },	\
+	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),				\
+	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),			\
+	.datasheet_name = "AIN" #num,						\
+}
+
+/* Differential: the chip is run unipolar, but the scan type says 's' as the kernel's does. */
+#define MAX1363_CHAN_DIFF(num, num2, bits, si) {				\
+	.type = IIO_VOLTAGE,							\
+	.indexed = 1,								\
+	.differential = 1,							\
+	.channel = (num),							\
+	.channel2 = (num2),							\
+	.address = MAX1363_CONF_DIFF(num),					\
+	.scan_index = (si),							\
+	.scan_type = { .sign = 's', .realbits = (bits),				\
+		       .storagebits = (bits) > 8 ? 16 : 8, .endianness = IIO_BE },	\
+	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),				\
+	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),			\
+	.datasheet_name = "AIN" #num "-AIN" #num2,				\
+}
+
+/* The kernel's soft timestamp: no attributes of its own, it brings current_timestamp_clock. */
+#define MAX1363_CHAN_TIMESTAMP(si) {						\
+	.type = IIO_TIMESTAMP,							\
+	.channel = -1,								\
+	.scan_index = (si),							\
+	.scan_type = { .sign = 's', .realbits = 64, .storagebits = 64 },	\
+}
+
+/* Scan indices as the kernel's: inputs, then pairs (even, odd), then (odd, even). */
+#define MAX1363_2X_CHANS(bits) {						\
+	MAX1363_CHAN_SE(0, bits, 0),						\
+	MAX1363_CHAN_SE(1, bits, 1),						\
+	MAX1363_CHAN_DIFF(0, 1, bits, 2),					\
+	MAX1363_CHAN_DIFF(1, 0, bits, 3),					\
+	MAX1363_CHAN_TIMESTAMP(4),						\
+}
+
+#define MAX1363_4X_CHANS(bits) {						\
+	MAX1363_CHAN_SE(0, bits, 0),						\
+	MAX1363_CHAN_SE(1, bits, 1),						\
+	MAX1363_CHAN_SE(2, bits, 2),						\
+	MAX1363_CHAN_SE(3, bits, 3),						\
+	MAX1363_CHAN_DIFF(0, 1, bits, 4),					\
+	MAX1363_CHAN_DIFF(2, 3, bits, 5),					\
+	MAX1363_CHAN_DIFF(1, 0, bits, 6),					\
+	MAX1363_CHAN_DIFF(3, 2, bits, 7),					\
+	MAX1363_CHAN_TIMESTAMP(8),						\
+}
+
+#define MAX1363_8X_CHANS(bits) {						\
+	MAX1363_CHAN_SE(0, bits, 0),						\
+	MAX1363_CHAN_SE(1, bits, 1),						\
+	MAX1363_CHAN_SE(2, bits, 2),						\
+	MAX1363_CHAN_SE(3, bits, 3),						\
+	MAX1363_CHAN_SE(4, bits, 4),						\
+	MAX1363_CHAN_SE(5, bits, 5),						\
+	MAX1363_CHAN_SE(6, bits, 6),						\
+	MAX1363_CHAN_SE(7, bits, 7),						\
+	MAX1363_CHAN_DIFF(0, 1, bits, 8),					\
+	MAX1363_CHAN_DIFF(2, 3, bits, 9),					\
+	MAX1363_CHAN_DIFF(4, 5, bits, 10),					\
+	MAX1363_CHAN_DIFF(6, 7, bits, 11),					\
+	MAX1363_CHAN_DIFF(1, 0, bits, 12),					\
+	MAX1363_CHAN_DIFF(3, 2, bits, 13),					\
+	MAX1363_CHAN_DIFF(5, 4, bits, 14),					\
+	MAX1363_CHAN_DIFF(7, 6, bits, 15),					\
+	MAX1363_CHAN_TIMESTAMP(16),						\
+}
+
+#define MAX1363_12X_CHANS(bits) {						\
+	MAX1363_CHAN_SE(0, bits, 0),						\
+	MAX1363_CHAN_SE(1, bits, 1),						\
+	MAX1363_CHAN_SE(2, bits, 2),						\
+	MAX1363_CHAN_SE(3, bits, 3),						\
+	MAX1363_CHAN_SE(4, bits, 4),						\
+	MAX1363_CHAN_SE(5, bits, 5),						\
+	MAX1363_CHAN_SE(6, bits, 6),						\
+	MAX1363_CHAN_SE(7, bits, 7),						\
+	MAX1363_CHAN_SE(8, bits, 8),						\
+	MAX1363_CHAN_SE(9, bits, 9),						\
+	MAX1363_CHAN_SE(10, bits, 10),						\
+	MAX1363_CHAN_SE(11, bits, 11),						\
+	MAX1363_CHAN_DIFF(0, 1, bits, 12),					\
+	MAX1363_CHAN_DIFF(2, 3, bits, 13),					\
+	MAX1363_CHAN_DIFF(4, 5, bits, 14),					\
+	MAX1363_CHAN_DIFF(6, 7, bits, 15),					\
+	MAX1363_CHAN_DIFF(8, 9, bits, 16),					\
+	MAX1363_CHAN_DIFF(10, 11, bits, 17),					\
+	MAX1363_CHAN_DIFF(1, 0, bits, 18),					\
+	MAX1363_CHAN_DIFF(3, 2, bits, 19),					\
+	MAX1363_CHAN_DIFF(5, 4, bits, 20),					\
+	MAX1363_CHAN_DIFF(7, 6, bits, 21),					\
+	MAX1363_CHAN_DIFF(9, 8, bits, 22),					\
+	MAX1363_CHAN_DIFF(11, 10, bits, 23),					\
+	MAX1363_CHAN_TIMESTAMP(24),						\
+}
+
+static const struct iio_chan_spec max1363_chans_2x10[] = MAX1363_2X_CHANS(10);
+static const struct iio_chan_spec max1363_chans_2x12[] = MAX1363_2X_CHANS(12);
+static const struct iio_chan_spec max1363_chans_4x8[] = MAX1363_4X_CHANS(8);
+static const struct iio_chan_spec max1363_chans_4x10[] = MAX1363_4X_CHANS(10);
+static const struct iio_chan_spec max1363_chans_4x12[] = MAX1363_4X_CHANS(12);
+static const struct iio_chan_spec max1363_chans_8x8[] = MAX1363_8X_CHANS(8);
+static const struct iio_chan_spec max1363_chans_8x10[] = MAX1363_8X_CHANS(10);
+static const struct iio_chan_spec max1363_chans_8x12[] = MAX1363_8X_CHANS(12);
+static const struct iio_chan_spec max1363_chans_12x8[] = MAX1363_12X_CHANS(8);
+static const struct iio_chan_spec max1363_chans_12x10[] = MAX1363_12X_CHANS(10);
+static const struct iio_chan_spec max1363_chans_12x12[] = MAX1363_12X_CHANS(12);
+
+#define MAX1363_ARRAY_SIZE(a)	((int)(sizeof(a) / sizeof((a)[0])))
+
+/**
+ * struct max1363_chip_info - one part.
+ * @ninputs: analog inputs (the channel table has 2 x ninputs + 1 entries).
+ * @int_vref_mv: the internal reference, used unless the board gives vref_mv.
+ */
+struct max1363_chip_info {
+	const struct iio_chan_spec *channels;
+	int num_channels;
+	uint8_t ninputs;
+	uint8_t bits;
+	uint16_t int_vref_mv;
+};
+
+#define MAX1363_CHIP(_chans, _n, _bits, _vref) {				\
+	.channels = _chans, .num_channels = MAX1363_ARRAY_SIZE(_chans),		\
+	.ninputs = _n, .bits = _bits, .int_vref_mv = _vref }
+
+enum max1363_part {
+	max1361, max1362, max1363, max1364,
+	max1036, max1037, max1038, max1039,
+	max1136, max1137, max1138, max1139,
+	max1236, max1237, max1238, max1239,
+	max11600, max11601, max11602, max11603, max11604, max11605,
+	max11606, max11607, max11608, max11609, max11610, max11611,
+	max11612, max11613, max11614, max11615, max11616, max11617,
+	max11644, max11645, max11646, max11647,
+	MAX1363_NPARTS
+};
+
+/* The reference table: adding a part is adding a row. */
+static const struct max1363_chip_info max1363_chip_info_tbl[MAX1363_NPARTS] = {
+	[max1361] = MAX1363_CHIP(max1363_chans_4x10, 4, 10, 2048),
+	[max1362] = MAX1363_CHIP(max1363_chans_4x10, 4, 10, 4096),
+	[max1363] = MAX1363_CHIP(max1363_chans_4x12, 4, 12, 2048),
+	[max1364] = MAX1363_CHIP(max1363_chans_4x12, 4, 12, 4096),
+	[max1036] = MAX1363_CHIP(max1363_chans_4x8, 4, 8, 4096),
+	[max1037] = MAX1363_CHIP(max1363_chans_4x8, 4, 8, 2048),
+	[max1038] = MAX1363_CHIP(max1363_chans_12x8, 12, 8, 4096),
+	[max1039] = MAX1363_CHIP(max1363_chans_12x8, 12, 8, 2048),
+	[max1136] = MAX1363_CHIP(max1363_chans_4x10, 4, 10, 4096),
+	[max1137] = MAX1363_CHIP(max1363_chans_4x10, 4, 10, 2048),
+	[max1138] = MAX1363_CHIP(max1363_chans_12x10, 12, 10, 4096),
+	[max1139] = MAX1363_CHIP(max1363_chans_12x10, 12, 10, 2048),
+	[max1236] = MAX1363_CHIP(max1363_chans_4x12, 4, 12, 4096),
+	[max1237] = MAX1363_CHIP(max1363_chans_4x12, 4, 12, 2048),
+	[max1238] = MAX1363_CHIP(max1363_chans_12x12, 12, 12, 4096),
+	[max1239] = MAX1363_CHIP(max1363_chans_12x12, 12, 12, 2048),
+	[max11600] = MAX1363_CHIP(max1363_chans_4x8, 4, 8, 4096),
+	[max11601] = MAX1363_CHIP(max1363_chans_4x8, 4, 8, 2048),
+	[max11602] = MAX1363_CHIP(max1363_chans_8x8, 8, 8, 4096),
+	[max11603] = MAX1363_CHIP(max1363_chans_8x8, 8, 8, 2048),
+	[max11604] = MAX1363_CHIP(max1363_chans_12x8, 12, 8, 4096),
+	[max11605] = MAX1363_CHIP(max1363_chans_12x8, 12, 8, 2048),
+	[max11606] = MAX1363_CHIP(max1363_chans_4x10, 4, 10, 4096),
+	[max11607] = MAX1363_CHIP(max1363_chans_4x10, 4, 10, 2048),
+	[max11608] = MAX1363_CHIP(max1363_chans_8x10, 8, 10, 4096),
+	[max11609] = MAX1363_CHIP(max1363_chans_8x10, 8, 10, 2048),
+	[max11610] = MAX1363_CHIP(max1363_chans_12x10, 12, 10, 4096),
+	[max11611] = MAX1363_CHIP(max1363_chans_12x10, 12, 10, 2048),
+	[max11612] = MAX1363_CHIP(max1363_chans_4x12, 4, 12, 4096),
+	[max11613] = MAX1363_CHIP(max1363_chans_4x12, 4, 12, 2048),
+	[max11614] = MAX1363_CHIP(max1363_chans_8x12, 8, 12, 4096),
+	[max11615] = MAX1363_CHIP(max1363_chans_8x12, 8, 12, 2048),
+	[max11616] = MAX1363_CHIP(max1363_chans_12x12, 12, 12, 4096),
+	[max11617] = MAX1363_CHIP(max1363_chans_12x12, 12, 12, 2048),
+	[max11644] = MAX1363_CHIP(max1363_chans_2x12, 2, 12, 4096),
+	[max11645] = MAX1363_CHIP(max1363_chans_2x12, 2, 12, 2048),
+	[max11646] = MAX1363_CHIP(max1363_chans_2x10, 2, 10, 4096),
+	[max11647] = MAX1363_CHIP(max1363_chans_2x10, 2, 10, 2048),
+};
+
+/**
+ * struct max1363_state - per device, in iio_priv(); guarded by the device lock.
+ * @config: the configuration byte the chip holds, or MAX1363_CONF_UNKNOWN
+ *	after a failed write (the chip may or may not have taken it).
+ */
+struct max1363_state {
+	const struct max1363_chip_info *ci;
+	int vref_mv;
+	uint8_t setup;
+	int config;
+};
+
+/* Send [setup, config]; the cache is only trusted after the chip took both bytes. */
+static int max1363_write_basic_config(struct max1363_state *st, struct bus_i2c_client *client,
+				      uint8_t config)
+{
+	uint8_t tx[2] = { st->setup, config };
+	int ret;
+
+	st->config = MAX1363_CONF_UNKNOWN;
+	ret = bus_i2c_master_send(client, tx, 2);
+	if (ret < 0)
+		return ret;
+	if (ret != 2)
+		return -EIO;
+	st->config = config;
+	return 0;
+}
+
+/* One conversion: switch the mode only if the chip is not already in it, then read. */
+static int max1363_read_single_chan(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+				    int *val)
+{
+	struct max1363_state *st = iio_priv(indio_dev);
+	struct bus_i2c_client *client = iio_device_i2c(indio_dev);
+	uint8_t rx[2];
+	int len = st->ci->bits > 8 ? 2 : 1;
+	int ret;
+
+	if (!client)
+		return -ENODEV;
+	if (st->config != (int)chan->address) {
+		ret = max1363_write_basic_config(st, client, (uint8_t)chan->address);
+		if (ret < 0)
+			return ret;
+	}
+	ret = bus_i2c_master_recv(client, rx, len);
+	if (ret < 0)
+		return ret;
+	if (ret != len)
+		return -EIO;
+	if (len == 2)	/* MSB first; the unused high bits come as 1s */
+		*val = ((rx[0] << 8) | rx[1]) & ((1 << st->ci->bits) - 1);
+	else
+		*val = rx[0];
+	return 0;
+}
+
+static int max1363_read_raw(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+			    int *val, int *val2, long mask)
+{
+	struct max1363_state *st = iio_priv(indio_dev);
+	int ret;
+
+	switch (mask) {
+	case IIO_CHAN_INFO_RAW:
+		ret = max1363_read_single_chan(indio_dev, chan, val);
+		return ret < 0 ? ret : IIO_VAL_INT;
+	case IIO_CHAN_INFO_SCALE:
+		/* every channel, differential too, spans vref over 2^bits codes */
+		*val = st->vref_mv;
+		*val2 = st->ci->bits;
+		return IIO_VAL_FRACTIONAL_LOG2;
+	default:
+		return -EINVAL;
+	}
+}
+
+static const struct iio_info max1363_info = {
+	.read_raw = max1363_read_raw,
+};
+
+static const struct iio_device_id max1363_id[] = {
+	{ "max1361", max1361 }, { "max1362", max1362 },
+	{ "max1363", max1363 }, { "max1364", max1364 },
+	{ "max1036", max1036 }, { "max1037", max1037 },
+	{ "max1038", max1038 }, { "max1039", max1039 },
+	{ "max1136", max1136 }, { "max1137", max1137 },
+	{ "max1138", max1138 }, { "max1139", max1139 },
+	{ "max1236", max1236 }, { "max1237", max1237 },
+	{ "max1238", max1238 }, { "max1239", max1239 },
+	{ "max11600", max11600 }, { "max11601", max11601 },
+	{ "max11602", max11602 }, { "max11603", max11603 },
+	{ "max11604", max11604 }, { "max11605", max11605 },
+	{ "max11606", max11606 }, { "max11607", max11607 },
+	{ "max11608", max11608 }, { "max11609", max11609 },
+	{ "max11610", max11610 }, { "max11611", max11611 },
+	{ "max11612", max11612 }, { "max11613", max11613 },
+	{ "max11614", max11614 }, { "max11615", max11615 },
+	{ "max11616", max11616 }, { "max11617", max11617 },
+	{ "max11644", max11644 }, { "max11645", max11645 },
+	{ "max11646", max11646 }, { "max11647", max11647 },
+	{ NULL, 0 }
+};
+
+/* "ENXIO" for -ENXIO, for probe messages; the number when libc has no name. */
+static const char *max1363_errname(int err, char *buf, size_t len)
+{
+	const char *name = strerrorname_np(-err);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "errno %d", -err);
+	return buf;
+}
+
+/*
+ * Probe: pick the reference (the board's vref_mv means an external one on the
+ * REF pin), then write the setup byte with the power-on scan as the kernel
+ * does. That first transfer is also the presence check: the chip has no ID
+ * register, so an answer at the address is all there is to check.
+ */
+static int max1363_probe(const struct iio_probe *p, struct iio_dev **out, char *err,
+			 size_t errlen)
+{
+	const struct max1363_chip_info *ci;
+	struct max1363_state *st;
+	struct iio_dev *indio_dev;
+	char ebuf[24];
+	int vref_mv = 0, ret;
+
+	if (!p->i2c) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: needs an I2C bus", p->name);
+		return -EINVAL;
+	}
+	if (!p->id || p->id->driver_data >= MAX1363_NPARTS) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: no such MAX1363-family part", p->name);
+		return -EINVAL;
+	}
+	ci = &max1363_chip_info_tbl[p->id->driver_data];
+
+	ret = iio_probe_prop_int(p, "vref_mv", &vref_mv);
+	if (ret == -ENOENT) {
+		vref_mv = 0;
+	} else if (ret < 0 || vref_mv <= 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s at %d-%04x: vref_mv must be a positive integer",
+				 p->name, p->i2c->bus->number, p->i2c->addr);
+		return -EINVAL;
+	}
+
+	indio_dev = iio_device_alloc(sizeof(*st));
+	if (!indio_dev)
+		return -ENOMEM;
+	st = iio_priv(indio_dev);
+	st->ci = ci;
+	st->config = MAX1363_CONF_UNKNOWN;
+	if (vref_mv > 0) {
+		st->vref_mv = vref_mv;
+		st->setup = MAX1363_SETUP_BYTE | MAX1363_SETUP_REF_EXT | MAX1363_SETUP_NORESET;
+	} else {
+		st->vref_mv = ci->int_vref_mv;
+		st->setup = MAX1363_SETUP_BYTE | MAX1363_SETUP_REF_INT |
+			    MAX1363_SETUP_INT_REF_ON | MAX1363_SETUP_NORESET;
+	}
+
+	ret = max1363_write_basic_config(st, p->i2c, MAX1363_CONF_SCAN_ALL(ci->ninputs));
+	if (ret < 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s at %d-%04x: no answer (%s)", p->name,
+				 p->i2c->bus->number, p->i2c->addr,
+				 max1363_errname(ret, ebuf, sizeof(ebuf)));
+		goto err_put_dev;
+	}
+
+	indio_dev->name = p->id->name;	/* static, as the device's name must be */
+	indio_dev->channels = ci->channels;
+	indio_dev->num_channels = ci->num_channels;
+	indio_dev->info = &max1363_info;
+	*out = indio_dev;
+	return 0;
+
+err_put_dev:
+	iio_device_put(indio_dev);
+	return ret;
+}
+
+static const struct iio_driver max1363_driver = {
+	.name = "max1363",
+	.id_table = max1363_id,
+	.probe = max1363_probe,
+};
+
+IIO_DRIVER_REGISTER(max1363_driver);

@@ -1,0 +1,434 @@
+/*
+ * emu_max1363.c - register-level model of the MAX1363 family of I2C ADCs
+ * (max1036..max1039, max1136..max1139, max1236..max1239, max1361..max1364,
+ * max11600..max11617, max11644..max11647: 38 parts, 2 to 12 inputs, 8 to 12 bits).
+ *
+ * The chip has no register pointer: every byte the master writes is a setup
+ * byte (bit 7 set) or a configuration byte (bit 7 clear), and every read
+ * returns conversion results for the scan the configuration selects, one
+ * result per scanned input, MSB first, with the unused high bits sent as 1s
+ * (8-bit parts send one byte per result). Inputs are signals keyed by
+ * datasheet name (AIN0..AIN11) in mV, sampled on the bus's virtual clock.
+ * Place in the flow: *chip* -> bus (emulated backend or the i2c-dev shim).
+ * It must not call drivers, the core or the server; monitor mode (max1361-4
+ * thresholds and interrupts) is not modelled.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu.h"
+
+#define EMU_MAX1363_MAX_INPUTS	12
+/* the longest scan is 12 results (or 8 repeats of one input) */
+#define EMU_MAX1363_MAX_SCAN	12
+
+/* setup byte (bit 7 = 1) */
+#define EMU_MAX1363_SETUP		0x80
+#define EMU_MAX1363_SETUP_SEL_MASK	0x60	/* SEL2:SEL1 pick the reference */
+#define EMU_MAX1363_SETUP_REF_VDD	0x00
+#define EMU_MAX1363_SETUP_REF_EXT	0x20
+#define EMU_MAX1363_SETUP_BIPOLAR	0x04
+#define EMU_MAX1363_SETUP_NORESET	0x02
+/* configuration byte (bit 7 = 0) */
+#define EMU_MAX1363_CONF_SCAN_SHIFT	5
+#define EMU_MAX1363_CONF_CS_SHIFT	1
+#define EMU_MAX1363_CONF_CS_MASK	0x0f
+#define EMU_MAX1363_CONF_SGL		0x01
+
+enum emu_max1363_scan {
+	EMU_MAX1363_SCAN_TO_CS,		/* AIN0 (or the first pair) up to CS */
+	EMU_MAX1363_SCAN_CS_X8,		/* CS eight times */
+	EMU_MAX1363_SCAN_MID_TO_CS,	/* mid input up to CS; monitor mode on max1361-4 */
+	EMU_MAX1363_SCAN_CS_ONCE,	/* CS once */
+};
+
+/* power-on setup byte: VDD reference, internal clock, unipolar, no reset */
+#define EMU_MAX1363_SETUP_POWER_ON	0x82
+
+/**
+ * struct emu_max1363_part - what tells the parts apart.
+ * @vdd_mv: the supply we assume: the 4.096 V-reference parts are the 5 V
+ *	versions, the 2.048 V ones the 3 V versions (datasheet supply ranges).
+ *	It is the reference when the setup byte selects VDD, or an external
+ *	reference that the board did not give (an open REF pin reads as VDD here).
+ * @mid: first input of the "mid to CS" scan (SCAN = 10), 0 where the part
+ *	has no such scan (2-input parts) or uses the code for monitor mode.
+ * @monitor: max1361-4, whose SCAN = 10 is monitor mode (modelled as "CS once").
+ */
+struct emu_max1363_part {
+	const char *name;
+	uint8_t ninputs;
+	uint8_t bits;
+	uint16_t int_vref_mv;
+	uint16_t vdd_mv;
+	uint8_t mid;
+	bool monitor;
+};
+
+#define EMU_MAX1363_PART(_name, _n, _bits, _vref, _mid, _mon)		\
+	{ .name = #_name, .ninputs = _n, .bits = _bits, .int_vref_mv = _vref,	\
+	  .vdd_mv = (_vref) == 4096 ? 5000 : 3300, .mid = _mid, .monitor = _mon }
+
+static const struct emu_max1363_part emu_max1363_parts[] = {
+	EMU_MAX1363_PART(max1361, 4, 10, 2048, 0, true),
+	EMU_MAX1363_PART(max1362, 4, 10, 4096, 0, true),
+	EMU_MAX1363_PART(max1363, 4, 12, 2048, 0, true),
+	EMU_MAX1363_PART(max1364, 4, 12, 4096, 0, true),
+	EMU_MAX1363_PART(max1036, 4, 8, 4096, 2, false),
+	EMU_MAX1363_PART(max1037, 4, 8, 2048, 2, false),
+	EMU_MAX1363_PART(max1038, 12, 8, 4096, 6, false),
+	EMU_MAX1363_PART(max1039, 12, 8, 2048, 6, false),
+	EMU_MAX1363_PART(max1136, 4, 10, 4096, 2, false),
+	EMU_MAX1363_PART(max1137, 4, 10, 2048, 2, false),
+	EMU_MAX1363_PART(max1138, 12, 10, 4096, 6, false),
+	EMU_MAX1363_PART(max1139, 12, 10, 2048, 6, false),
+	EMU_MAX1363_PART(max1236, 4, 12, 4096, 2, false),
+	EMU_MAX1363_PART(max1237, 4, 12, 2048, 2, false),
+	EMU_MAX1363_PART(max1238, 12, 12, 4096, 6, false),
+	EMU_MAX1363_PART(max1239, 12, 12, 2048, 6, false),
+	EMU_MAX1363_PART(max11600, 4, 8, 4096, 2, false),
+	EMU_MAX1363_PART(max11601, 4, 8, 2048, 2, false),
+	EMU_MAX1363_PART(max11602, 8, 8, 4096, 6, false),
+	EMU_MAX1363_PART(max11603, 8, 8, 2048, 6, false),
+	EMU_MAX1363_PART(max11604, 12, 8, 4096, 6, false),
+	EMU_MAX1363_PART(max11605, 12, 8, 2048, 6, false),
+	EMU_MAX1363_PART(max11606, 4, 10, 4096, 2, false),
+	EMU_MAX1363_PART(max11607, 4, 10, 2048, 2, false),
+	EMU_MAX1363_PART(max11608, 8, 10, 4096, 6, false),
+	EMU_MAX1363_PART(max11609, 8, 10, 2048, 6, false),
+	EMU_MAX1363_PART(max11610, 12, 10, 4096, 6, false),
+	EMU_MAX1363_PART(max11611, 12, 10, 2048, 6, false),
+	EMU_MAX1363_PART(max11612, 4, 12, 4096, 2, false),
+	EMU_MAX1363_PART(max11613, 4, 12, 2048, 2, false),
+	EMU_MAX1363_PART(max11614, 8, 12, 4096, 6, false),
+	EMU_MAX1363_PART(max11615, 8, 12, 2048, 6, false),
+	EMU_MAX1363_PART(max11616, 12, 12, 4096, 6, false),
+	EMU_MAX1363_PART(max11617, 12, 12, 2048, 6, false),
+	EMU_MAX1363_PART(max11644, 2, 12, 4096, 0, false),
+	EMU_MAX1363_PART(max11645, 2, 12, 2048, 0, false),
+	EMU_MAX1363_PART(max11646, 2, 10, 4096, 0, false),
+	EMU_MAX1363_PART(max11647, 2, 10, 2048, 0, false),
+};
+
+#define EMU_MAX1363_NPARTS	(sizeof(emu_max1363_parts) / sizeof(emu_max1363_parts[0]))
+
+/* driver_data is the row of emu_max1363_parts[] */
+static const struct iio_device_id emu_max1363_ids[] = {
+	{ "max1361", 0 }, { "max1362", 1 }, { "max1363", 2 }, { "max1364", 3 },
+	{ "max1036", 4 }, { "max1037", 5 }, { "max1038", 6 }, { "max1039", 7 },
+	{ "max1136", 8 }, { "max1137", 9 }, { "max1138", 10 }, { "max1139", 11 },
+	{ "max1236", 12 }, { "max1237", 13 }, { "max1238", 14 }, { "max1239", 15 },
+	{ "max11600", 16 }, { "max11601", 17 }, { "max11602", 18 }, { "max11603", 19 },
+	{ "max11604", 20 }, { "max11605", 21 }, { "max11606", 22 }, { "max11607", 23 },
+	{ "max11608", 24 }, { "max11609", 25 }, { "max11610", 26 }, { "max11611", 27 },
+	{ "max11612", 28 }, { "max11613", 29 }, { "max11614", 30 }, { "max11615", 31 },
+	{ "max11616", 32 }, { "max11617", 33 }, { "max11644", 34 }, { "max11645", 35 },
+	{ "max11646", 36 }, { "max11647", 37 },
+	{ NULL, 0 }
+};
+
+/**
+ * struct emu_max1363 - one chip.
+ * @vref_mv: the board's external reference (0: none connected).
+ * @in: the inputs, AIN0 first; an input the board left out is 0 mV.
+ */
+struct emu_max1363 {
+	struct emu_chip chip;		/* first: the bus hands us this */
+	const struct emu_max1363_part *part;
+	uint8_t setup;
+	uint8_t config;
+	int vref_mv;
+	struct emu_signal in[EMU_MAX1363_MAX_INPUTS];
+};
+
+/* one conversion of a scan: @neg < 0 for single-ended */
+struct emu_max1363_conv {
+	int pos;
+	int neg;
+};
+
+static struct emu_max1363 *emu_max1363_from_chip(struct emu_chip *chip)
+{
+	return (struct emu_max1363 *)chip;
+}
+
+/* Power-on configuration: scan from AIN0 to the last input, single-ended. */
+static uint8_t emu_max1363_config_default(const struct emu_max1363_part *part)
+{
+	return (uint8_t)(((part->ninputs - 1) << EMU_MAX1363_CONF_CS_SHIFT) |
+			 EMU_MAX1363_CONF_SGL);
+}
+
+/* The reference the current setup byte selects, in mV. */
+static double emu_max1363_ref_mv(const struct emu_max1363 *m)
+{
+	switch (m->setup & EMU_MAX1363_SETUP_SEL_MASK) {
+	case EMU_MAX1363_SETUP_REF_VDD:
+		return m->part->vdd_mv;
+	case EMU_MAX1363_SETUP_REF_EXT:
+		return m->vref_mv > 0 ? m->vref_mv : m->part->vdd_mv;
+	default:
+		return m->part->int_vref_mv;
+	}
+}
+
+/*
+ * The channel select field as the part decodes it: parts with fewer inputs
+ * ignore the high CS bits; codes past the last input of a 12-input part are
+ * reserved and read the last input here.
+ */
+static int emu_max1363_cs(const struct emu_max1363 *m)
+{
+	int cs = (m->config >> EMU_MAX1363_CONF_CS_SHIFT) & EMU_MAX1363_CONF_CS_MASK;
+	int n = m->part->ninputs;
+
+	if (n <= 2)
+		cs &= 1;
+	else if (n <= 4)
+		cs &= 3;
+	else if (n <= 8)
+		cs &= 7;
+	return cs < n ? cs : n - 1;
+}
+
+/*
+ * Build the conversions a read returns, in order. Differential pairs are
+ * (even, odd) when CS is even and (odd, even) when CS is odd: CS names the
+ * positive input. Return: the number of conversions (1..12).
+ */
+static int emu_max1363_scan(const struct emu_max1363 *m, struct emu_max1363_conv *seq)
+{
+	bool sgl = m->config & EMU_MAX1363_CONF_SGL;
+	int scan = (m->config >> EMU_MAX1363_CONF_SCAN_SHIFT) & 3;
+	int cs = emu_max1363_cs(m);
+	int step = sgl ? 1 : 2;
+	int first, c, n = 0;
+
+	if (scan == EMU_MAX1363_SCAN_MID_TO_CS && (m->part->monitor || !m->part->mid))
+		scan = EMU_MAX1363_SCAN_CS_ONCE;
+
+	switch (scan) {
+	case EMU_MAX1363_SCAN_CS_X8:
+		for (n = 0; n < 8; n++)
+			seq[n] = (struct emu_max1363_conv){ cs, sgl ? -1 : cs ^ 1 };
+		return n;
+	case EMU_MAX1363_SCAN_CS_ONCE:
+		seq[0] = (struct emu_max1363_conv){ cs, sgl ? -1 : cs ^ 1 };
+		return 1;
+	case EMU_MAX1363_SCAN_MID_TO_CS:
+		first = m->part->mid;
+		break;
+	default:
+		first = 0;
+		break;
+	}
+	if (!sgl)
+		first |= cs & 1;
+	if (cs < first)
+		cs = first;	/* a scan always converts at least its first input */
+	for (c = first; c <= cs && n < EMU_MAX1363_MAX_SCAN; c += step)
+		seq[n++] = (struct emu_max1363_conv){ c, sgl ? -1 : c ^ 1 };
+	return n;
+}
+
+/*
+ * One conversion, as the code the chip sends. Unipolar: 0 for any input at
+ * or below 0 (a negative difference too), all ones at or above the
+ * reference. Bipolar applies to differential pairs only: two's complement
+ * over +/- ref/2.
+ */
+static unsigned int emu_max1363_convert(const struct emu_max1363 *m,
+					const struct emu_max1363_conv *cv, double t)
+{
+	int bits = m->part->bits;
+	double v = emu_signal_sample(&m->in[cv->pos], t);
+	double code;
+	long lo = 0, hi = (1L << bits) - 1;
+
+	if (cv->neg >= 0)
+		v -= emu_signal_sample(&m->in[cv->neg], t);
+	/* the small bias keeps exact multiples of an LSB on their own code */
+	code = floor(v * (double)(1L << bits) / emu_max1363_ref_mv(m) + 1e-9);
+	if (cv->neg >= 0 && (m->setup & EMU_MAX1363_SETUP_BIPOLAR)) {
+		lo = -(1L << (bits - 1));
+		hi = (1L << (bits - 1)) - 1;
+	}
+	if (isnan(code) || code < lo)
+		code = lo;
+	if (code > hi)
+		code = hi;
+	return (unsigned int)((long)code & ((1L << bits) - 1));
+}
+
+/* A read: whole scans, repeated for as many bytes as the master clocks. */
+static void emu_max1363_read(struct emu_max1363 *m, uint8_t *buf, int len)
+{
+	struct emu_max1363_conv seq[EMU_MAX1363_MAX_SCAN];
+	int bits = m->part->bits;
+	int nconv = emu_max1363_scan(m, seq);
+	double t = emu_chip_now(&m->chip);
+	uint8_t ones = (uint8_t)(0xff << (bits - 8));
+	unsigned int code;
+	int i = 0, k = 0;
+
+	while (i < len) {
+		code = emu_max1363_convert(m, &seq[k], t);
+		k = (k + 1) % nconv;
+		if (bits == 8) {
+			buf[i++] = (uint8_t)code;
+			continue;
+		}
+		buf[i++] = ones | (uint8_t)(code >> 8);
+		if (i < len)
+			buf[i++] = (uint8_t)code;
+	}
+}
+
+/* A write: each byte is a setup or a configuration byte, told apart by bit 7. */
+static void emu_max1363_write(struct emu_max1363 *m, const uint8_t *buf, int len)
+{
+	int i;
+
+	for (i = 0; i < len; i++) {
+		if (buf[i] & EMU_MAX1363_SETUP) {
+			m->setup = buf[i];
+			/* RST = 0 puts the configuration back to its power-on value */
+			if (!(buf[i] & EMU_MAX1363_SETUP_NORESET))
+				m->config = emu_max1363_config_default(m->part);
+		} else {
+			m->config = buf[i];
+		}
+	}
+}
+
+static int emu_max1363_i2c_transfer(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n)
+{
+	struct emu_max1363 *m = emu_max1363_from_chip(chip);
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (msgs[i].flags & BUS_I2C_M_RD)
+			emu_max1363_read(m, msgs[i].buf, msgs[i].len);
+		else
+			emu_max1363_write(m, msgs[i].buf, msgs[i].len);
+	}
+	return n;
+}
+
+static void emu_max1363_destroy(struct emu_chip *chip)
+{
+	struct emu_max1363 *m = emu_max1363_from_chip(chip);
+	int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < EMU_MAX1363_MAX_INPUTS; i++)
+		emu_signal_fini(&m->in[i]);
+	free(m);
+}
+
+static const struct emu_chip_ops emu_max1363_ops = {
+	.i2c_transfer = emu_max1363_i2c_transfer,
+	.destroy = emu_max1363_destroy,
+};
+
+/* Deep copy of a signal: the caller's CSV arrays stay the caller's. */
+static int emu_max1363_signal_copy(struct emu_signal *dst, const struct emu_signal *src)
+{
+	size_t bytes;
+
+	*dst = *src;
+	dst->csv_t = NULL;
+	dst->csv_v = NULL;
+	if (src->kind != EMU_SIGNAL_CSV || src->csv_n <= 0)
+		return 0;
+	bytes = (size_t)src->csv_n * sizeof(double);
+	dst->csv_t = malloc(bytes);
+	dst->csv_v = malloc(bytes);
+	if (!dst->csv_t || !dst->csv_v) {
+		emu_signal_fini(dst);
+		return -ENOMEM;
+	}
+	memcpy(dst->csv_t, src->csv_t, bytes);
+	memcpy(dst->csv_v, src->csv_v, bytes);
+	return 0;
+}
+
+/* Which input a key names: "AIN<n>" with n below the part's input count. */
+static int emu_max1363_input_index(const struct emu_max1363_part *part, const char *key)
+{
+	char name[8];
+	int i;
+
+	for (i = 0; i < part->ninputs; i++) {
+		snprintf(name, sizeof(name), "AIN%d", i);
+		if (strcmp(name, key) == 0)
+			return i;
+	}
+	return -EINVAL;
+}
+
+static int emu_max1363_create(const struct emu_params *p, struct emu_chip **out,
+			      char *err, size_t errlen)
+{
+	const struct emu_max1363_part *part;
+	struct emu_max1363 *m;
+	int i, idx, ret;
+
+	if (!p->id || p->id->driver_data >= EMU_MAX1363_NPARTS) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: not a MAX1363-family part",
+				 p->name ? p->name : "?");
+		return -EINVAL;
+	}
+	part = &emu_max1363_parts[p->id->driver_data];
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->chip.ops = &emu_max1363_ops;
+	m->chip.name = part->name;
+	m->part = part;
+	m->setup = EMU_MAX1363_SETUP_POWER_ON;
+	m->config = emu_max1363_config_default(part);
+	m->vref_mv = p->vref_mv;
+	for (i = 0; i < EMU_MAX1363_MAX_INPUTS; i++)
+		m->in[i].kind = EMU_SIGNAL_CONST;
+
+	for (i = 0; i < p->ninputs; i++) {
+		idx = emu_max1363_input_index(part, p->inputs[i].key);
+		if (idx < 0) {
+			if (err && errlen)
+				snprintf(err, errlen, "%s: no input '%s' (inputs: AIN0..AIN%d)",
+					 part->name, p->inputs[i].key, part->ninputs - 1);
+			ret = -EINVAL;
+			goto err_free_model;
+		}
+		emu_signal_fini(&m->in[idx]);	/* a key given twice: the last wins */
+		ret = emu_max1363_signal_copy(&m->in[idx], &p->inputs[i].sig);
+		if (ret < 0) {
+			if (err && errlen)
+				snprintf(err, errlen, "%s: out of memory for input %s",
+					 part->name, p->inputs[i].key);
+			goto err_free_model;
+		}
+	}
+	*out = &m->chip;
+	return 0;
+
+err_free_model:
+	emu_max1363_destroy(&m->chip);
+	return ret;
+}
+
+static const struct emu_model emu_max1363_model = {
+	.name = "max1363",
+	.id_table = emu_max1363_ids,
+	.create = emu_max1363_create,
+};
+
+EMU_MODEL_REGISTER(emu_max1363_model);
