@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 #include "iio.h"
 #include "iio_core.h"
 
@@ -25,6 +26,8 @@ struct iio_dev_opaque {
 	struct bus_spi_device *spi;	/* owned */
 	struct iio_attr *attrs;		/* built by iio_device_attrs_build() */
 	int nattrs;
+	/* current_timestamp_clock; 0 is CLOCK_REALTIME, the default, so calloc() sets it */
+	clockid_t clock_id;
 	size_t priv_size;
 	/* driver state follows, aligned for any type */
 	_Alignas(16) unsigned char priv[];
