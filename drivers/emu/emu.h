@@ -53,6 +53,11 @@ struct emu_signal {
 double emu_signal_sample(const struct emu_signal *sig, double t_s);
 /** emu_signal_load_csv() - fill a CSV signal from "t,value" lines. Return: 0, -errno; @err says where. */
 int emu_signal_load_csv(struct emu_signal *sig, const char *path, char *err, size_t errlen);
+/**
+ * emu_signal_copy() - deep copy of @src into @dst (CSV arrays too), for a
+ * model that keeps its inputs. Return: 0 (@dst owns its arrays: emu_signal_fini()), -ENOMEM.
+ */
+int emu_signal_copy(struct emu_signal *dst, const struct emu_signal *src);
 /** emu_signal_fini() - free what a CSV signal holds; NULL-safe. */
 void emu_signal_fini(struct emu_signal *sig);
 
@@ -142,6 +147,7 @@ const struct emu_input *emu_input_find(const struct emu_params *p, const char *k
 /**
  * emu_bus_attach() - place @chip at @addr (I2C) or chip select @addr (SPI).
  * The bus owns the chip from then on. Return: 0, -EBUSY if taken.
+ * On failure too the chip is the bus's: it is destroyed, never the caller's to free.
  */
 int emu_bus_attach(struct bus *bus, uint16_t addr, struct emu_chip *chip);
 /** emu_bus_chip() - the chip at @addr, or NULL; borrowed. */
