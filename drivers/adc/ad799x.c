@@ -1,0 +1,309 @@
+/*
+ * ad799x.c - driver for the AD799x I2C ADCs: ad7991, ad7995, ad7999 (4 inputs,
+ * 12/10/8 bits, no register pointer), ad7992 (2 inputs), ad7993, ad7994
+ * (4 inputs) and ad7997, ad7998 (8 inputs), 10 or 12 bits.
+ *
+ * Each read of in_voltageN_raw is one SMBus read-word (byte-swapped) whose
+ * command byte starts the conversion of input N in the part's own format;
+ * the result comes back left-aligned to bit 11 and is shifted down. The
+ * channel table and attribute set follow the kernel driver
+ * (drivers/iio/adc/ad799x.c, without IRQ): in_voltageN_raw, in_voltage_scale,
+ * a soft timestamp channel, no datasheet names. The reference is the board's
+ * vref_mv (an external reference on the ad7991/5/9, the supply on the others),
+ * else AD799X_DEFAULT_VDD_MV. Place in the flow: bus -> *driver* -> core.
+ * Must not format text, log, or include protocol or server headers.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iio.h"
+#include "bus/bus.h"
+
+/*
+ * The kernel takes the reference from a "vcc" regulator, which every board
+ * has. A board file may not say: we then assume the 3.3 V supply these parts
+ * most often run on (all of them accept 2.7 V to 5.5 V); give vref_mv when the
+ * board differs, or the scale is wrong by that ratio.
+ */
+#define AD799X_DEFAULT_VDD_MV		3300
+
+#define AD799X_CHANNEL_SHIFT		4	/* channel bits sit above the flag nibble */
+
+/* ad7991/5/9 configuration: what the chip keeps besides the channel bits */
+#define AD7991_REF_SEL			0x08	/* Vin3 is the external reference input */
+
+/* ad7992/3/4/7/8 register pointers */
+#define AD7998_CONV_RES_REG		0x0
+#define AD7998_CONF_REG			0x2
+
+/* ad7997/8 command: bit 7 with the channel number in bits 6:4 converts that channel */
+#define AD7997_8_READ_SINGLE		0x80
+
+#define AD799X_TIMESTAMP(si) {							\
+	.type = IIO_TIMESTAMP,							\
+	.channel = -1,								\
+	.scan_index = (si),							\
+	.scan_type = { .sign = 's', .realbits = 64, .storagebits = 64 },	\
+}
+
+/* The result is left-aligned to bit 11: shift = 12 - bits, as the scan type records. */
+#define AD799X_CHANNEL(idx, bits) {						\
+	.type = IIO_VOLTAGE,							\
+	.indexed = 1,								\
+	.channel = (idx),							\
+	.scan_index = (idx),							\
+	.scan_type = { .sign = 'u', .realbits = (bits), .storagebits = 16,	\
+		       .shift = 12 - (bits), .endianness = IIO_BE },		\
+	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),				\
+	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),			\
+}
+
+#define AD799X_2X_CHANS(bits) {							\
+	AD799X_CHANNEL(0, bits), AD799X_CHANNEL(1, bits), AD799X_TIMESTAMP(3),	\
+}
+#define AD799X_4X_CHANS(bits) {							\
+	AD799X_CHANNEL(0, bits), AD799X_CHANNEL(1, bits),			\
+	AD799X_CHANNEL(2, bits), AD799X_CHANNEL(3, bits), AD799X_TIMESTAMP(4),	\
+}
+#define AD799X_8X_CHANS(bits) {							\
+	AD799X_CHANNEL(0, bits), AD799X_CHANNEL(1, bits),			\
+	AD799X_CHANNEL(2, bits), AD799X_CHANNEL(3, bits),			\
+	AD799X_CHANNEL(4, bits), AD799X_CHANNEL(5, bits),			\
+	AD799X_CHANNEL(6, bits), AD799X_CHANNEL(7, bits), AD799X_TIMESTAMP(8),	\
+}
+
+static const struct iio_chan_spec ad799x_chans_2x12[] = AD799X_2X_CHANS(12);
+static const struct iio_chan_spec ad799x_chans_4x8[] = AD799X_4X_CHANS(8);
+static const struct iio_chan_spec ad799x_chans_4x10[] = AD799X_4X_CHANS(10);
+static const struct iio_chan_spec ad799x_chans_4x12[] = AD799X_4X_CHANS(12);
+static const struct iio_chan_spec ad799x_chans_8x10[] = AD799X_8X_CHANS(10);
+static const struct iio_chan_spec ad799x_chans_8x12[] = AD799X_8X_CHANS(12);
+
+#define AD799X_ARRAY_SIZE(a)	((int)(sizeof(a) / sizeof((a)[0])))
+
+/* How the part is talked to: the conversion command and the configuration register. */
+enum ad799x_iface {
+	AD799X_IFACE_AD7991,	/* no pointer: the command byte is the configuration */
+	AD799X_IFACE_AD7992,	/* pointer; channel bits 7:4 convert; 8-bit configuration */
+	AD799X_IFACE_AD7997,	/* pointer; 1xxx converts channel xxx; 16-bit configuration */
+};
+
+/**
+ * struct ad799x_chip_info - one part.
+ * @default_config: what probe writes (the kernel's no-IRQ default: all off).
+ */
+struct ad799x_chip_info {
+	const struct iio_chan_spec *channels;
+	int num_channels;
+	uint8_t bits;
+	enum ad799x_iface iface;
+	uint16_t default_config;
+};
+
+#define AD799X_CHIP(_chans, _bits, _iface) {					\
+	.channels = _chans, .num_channels = AD799X_ARRAY_SIZE(_chans),		\
+	.bits = _bits, .iface = _iface, .default_config = 0 }
+
+enum ad799x_part {
+	ad7991, ad7995, ad7999, ad7992, ad7993, ad7994, ad7997, ad7998,
+	AD799X_NPARTS
+};
+
+static const struct ad799x_chip_info ad799x_chip_info_tbl[AD799X_NPARTS] = {
+	[ad7991] = AD799X_CHIP(ad799x_chans_4x12, 12, AD799X_IFACE_AD7991),
+	[ad7995] = AD799X_CHIP(ad799x_chans_4x10, 10, AD799X_IFACE_AD7991),
+	[ad7999] = AD799X_CHIP(ad799x_chans_4x8, 8, AD799X_IFACE_AD7991),
+	[ad7992] = AD799X_CHIP(ad799x_chans_2x12, 12, AD799X_IFACE_AD7992),
+	[ad7993] = AD799X_CHIP(ad799x_chans_4x10, 10, AD799X_IFACE_AD7992),
+	[ad7994] = AD799X_CHIP(ad799x_chans_4x12, 12, AD799X_IFACE_AD7992),
+	[ad7997] = AD799X_CHIP(ad799x_chans_8x10, 10, AD799X_IFACE_AD7997),
+	[ad7998] = AD799X_CHIP(ad799x_chans_8x12, 12, AD799X_IFACE_AD7997),
+};
+
+/**
+ * struct ad799x_state - per device, in iio_priv(); guarded by the device lock.
+ * @config: the configuration as the chip holds it (read back where it can be).
+ * @vref_mv: the reference the scale reports.
+ */
+struct ad799x_state {
+	const struct ad799x_chip_info *ci;
+	uint16_t config;
+	int vref_mv;
+};
+
+/* The command byte that converts input @ch and points at its result. */
+static uint8_t ad799x_conv_cmd(const struct ad799x_state *st, unsigned int ch)
+{
+	switch (st->ci->iface) {
+	case AD799X_IFACE_AD7991:
+		return (uint8_t)(st->config | (1u << (ch + AD799X_CHANNEL_SHIFT)));
+	case AD799X_IFACE_AD7992:
+		return (uint8_t)((1u << (ch + AD799X_CHANNEL_SHIFT)) | AD7998_CONV_RES_REG);
+	default:
+		return (uint8_t)(AD7997_8_READ_SINGLE | (ch << AD799X_CHANNEL_SHIFT) |
+				 AD7998_CONV_RES_REG);
+	}
+}
+
+static int ad799x_scan_direct(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+			      int *val)
+{
+	struct ad799x_state *st = iio_priv(indio_dev);
+	struct bus_i2c_client *client = iio_device_i2c(indio_dev);
+	int ret;
+
+	if (!client)
+		return -ENODEV;
+	ret = bus_smbus_read_word_swapped(client, ad799x_conv_cmd(st, (unsigned int)chan->channel));
+	if (ret < 0)
+		return ret;
+	/* bits 15:12 carry the alert flag and channel ID, not data */
+	*val = (ret >> chan->scan_type.shift) & ((1 << chan->scan_type.realbits) - 1);
+	return 0;
+}
+
+static int ad799x_read_raw(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+			   int *val, int *val2, long mask)
+{
+	struct ad799x_state *st = iio_priv(indio_dev);
+	int ret;
+
+	switch (mask) {
+	case IIO_CHAN_INFO_RAW:
+		ret = ad799x_scan_direct(indio_dev, chan, val);
+		return ret < 0 ? ret : IIO_VAL_INT;
+	case IIO_CHAN_INFO_SCALE:
+		*val = st->vref_mv;
+		*val2 = chan->scan_type.realbits;
+		return IIO_VAL_FRACTIONAL_LOG2;
+	default:
+		return -EINVAL;
+	}
+}
+
+static const struct iio_info ad799x_info = {
+	.read_raw = ad799x_read_raw,
+};
+
+/*
+ * Write the configuration and make sure the chip holds it. Parts with a
+ * readable configuration register must give back what was written. The
+ * ad7991/5/9 cannot be read back: the configuration is sent as a conversion
+ * command of input 0, which is what proves the chip is there.
+ */
+static int ad799x_write_config(struct ad799x_state *st, struct bus_i2c_client *client,
+			       uint16_t config, char *why, size_t whylen)
+{
+	int ret;
+
+	switch (st->ci->iface) {
+	case AD799X_IFACE_AD7991:
+		st->config = config;
+		ret = bus_smbus_read_word_swapped(client, ad799x_conv_cmd(st, 0));
+		return ret < 0 ? ret : 0;
+	case AD799X_IFACE_AD7992:
+		ret = bus_smbus_write_byte_data(client, AD7998_CONF_REG, (uint8_t)config);
+		if (ret < 0)
+			return ret;
+		ret = bus_smbus_read_byte_data(client, AD7998_CONF_REG);
+		break;
+	default:
+		ret = bus_smbus_write_word_swapped(client, AD7998_CONF_REG, config);
+		if (ret < 0)
+			return ret;
+		ret = bus_smbus_read_word_swapped(client, AD7998_CONF_REG);
+		break;
+	}
+	if (ret < 0)
+		return ret;
+	if (ret != config) {
+		snprintf(why, whylen, "configuration reads back 0x%04x, wrote 0x%04x",
+			 (unsigned int)ret, config);
+		return -EIO;
+	}
+	st->config = (uint16_t)ret;
+	return 0;
+}
+
+static const struct iio_device_id ad799x_id[] = {
+	{ "ad7991", ad7991 }, { "ad7995", ad7995 }, { "ad7999", ad7999 },
+	{ "ad7992", ad7992 }, { "ad7993", ad7993 }, { "ad7994", ad7994 },
+	{ "ad7997", ad7997 }, { "ad7998", ad7998 },
+	{ NULL, 0 }
+};
+
+static int ad799x_probe(const struct iio_probe *p, struct iio_dev **out, char *err,
+			size_t errlen)
+{
+	const struct ad799x_chip_info *ci;
+	struct ad799x_state *st;
+	struct iio_dev *indio_dev;
+	uint16_t config;
+	char why[80] = "";
+	int vref_mv = 0, ret;
+
+	if (!p->i2c) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: needs an I2C bus", p->name);
+		return -EINVAL;
+	}
+	if (!p->id || p->id->driver_data >= AD799X_NPARTS) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: no such AD799x part", p->name);
+		return -EINVAL;
+	}
+	ci = &ad799x_chip_info_tbl[p->id->driver_data];
+
+	ret = iio_probe_prop_int(p, "vref_mv", &vref_mv);
+	if (ret == -ENOENT) {
+		vref_mv = 0;
+	} else if (ret < 0 || vref_mv <= 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s at %d-%04x: vref_mv must be a positive integer",
+				 p->name, p->i2c->bus->number, p->i2c->addr);
+		return -EINVAL;
+	}
+
+	indio_dev = iio_device_alloc(sizeof(*st));
+	if (!indio_dev)
+		return -ENOMEM;
+	st = iio_priv(indio_dev);
+	st->ci = ci;
+	st->vref_mv = vref_mv > 0 ? vref_mv : AD799X_DEFAULT_VDD_MV;
+	config = ci->default_config;
+	/* only the ad7991/5/9 take an external reference; the others run off VDD */
+	if (vref_mv > 0 && ci->iface == AD799X_IFACE_AD7991)
+		config |= AD7991_REF_SEL;
+
+	ret = ad799x_write_config(st, p->i2c, config, why, sizeof(why));
+	if (ret < 0) {
+		if (err && errlen) {
+			const char *name = strerrorname_np(-ret);
+
+			snprintf(err, errlen, "%s at %d-%04x: %s (%s)", p->name,
+				 p->i2c->bus->number, p->i2c->addr, why[0] ? why : "no answer",
+				 name ? name : "?");
+		}
+		goto err_put_dev;
+	}
+
+	indio_dev->name = p->id->name;	/* static, as the device's name must be */
+	indio_dev->channels = ci->channels;
+	indio_dev->num_channels = ci->num_channels;
+	indio_dev->info = &ad799x_info;
+	*out = indio_dev;
+	return 0;
+
+err_put_dev:
+	iio_device_put(indio_dev);
+	return ret;
+}
+
+static const struct iio_driver ad799x_driver = {
+	.name = "ad799x",
+	.id_table = ad799x_id,
+	.probe = ad799x_probe,
+};
+
+IIO_DRIVER_REGISTER(ad799x_driver);
