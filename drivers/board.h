@@ -46,4 +46,12 @@ void board_destroy(struct board *b);
 /** board_find_bus() - an opened bus by its key ("i2c-0"); borrowed; NULL if none. */
 struct bus *board_find_bus(const struct board *b, const char *key);
 
+/**
+ * board_default_path() - the default board, demo.json: in $IIOWIRE_MAPS_DIR
+ * when that is set, else in the installed maps directory when it is there,
+ * else in the source tree the build came from.
+ * Return: the length written to @buf, or -ENAMETOOLONG.
+ */
+int board_default_path(char *buf, size_t len);
+
 #endif /* IIOWIRE_BOARD_H */
