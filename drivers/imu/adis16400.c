@@ -1,0 +1,969 @@
+/*
+ * adis16400.c - driver for the ADIS16400 family of inertial sensors (SPI):
+ * adis16300/05, 16334, 16350/54/55, 16360/62/64/65/67, 16400/05, 16445, 16448.
+ *
+ * Per part a chip_info row: the kernel's channel set (supply, gyro, accel,
+ * magnetometer, temperature, aux ADC, inclinometer, barometer as the part
+ * has them) with scale, offset, calibbias, sampling_frequency and low-pass
+ * filter attributes of the same names, sharing and formats as the kernel's
+ * drivers/iio/imu/adis16400.c, plus read_raw/write_raw over the family's
+ * 16-bit SPI register protocol (a read answers in the next frame; writes go
+ * a byte at a time). Probe resets and self-tests the chip and checks its
+ * PRODUCT_ID.
+ * Place in the flow: bus -> *driver* -> core. Waits use bus_msleep().
+ * Must not: format text, log, or spell attribute names (the core does).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/spi/spidev.h>
+
+#include "iio.h"
+#include "bus/bus.h"
+
+#define ADIS16400_WRITE			0x80
+#define ADIS16400_READ_MASK		0x7f
+
+#define ADIS16400_FLASH_CNT		0x00
+#define ADIS16400_SUPPLY_OUT		0x02
+#define ADIS16400_XGYRO_OUT		0x04
+#define ADIS16400_YGYRO_OUT		0x06
+#define ADIS16400_ZGYRO_OUT		0x08
+#define ADIS16400_XACCL_OUT		0x0a
+#define ADIS16400_YACCL_OUT		0x0c
+#define ADIS16400_ZACCL_OUT		0x0e
+#define ADIS16400_XMAGN_OUT		0x10
+#define ADIS16400_YMAGN_OUT		0x12
+#define ADIS16400_ZMAGN_OUT		0x14
+#define ADIS16400_TEMP_OUT		0x16
+#define ADIS16400_AUX_ADC		0x18
+#define ADIS16350_XTEMP_OUT		0x10	/* gyro temperatures where 16400 has magnetometers */
+#define ADIS16350_YTEMP_OUT		0x12
+#define ADIS16350_ZTEMP_OUT		0x14
+#define ADIS16300_PITCH_OUT		0x12
+#define ADIS16300_ROLL_OUT		0x14
+#define ADIS16300_AUX_ADC		0x16
+#define ADIS16448_BARO_OUT		0x16
+#define ADIS16448_TEMP_OUT		0x18
+
+#define ADIS16400_XGYRO_OFF		0x1a
+#define ADIS16400_YGYRO_OFF		0x1c
+#define ADIS16400_ZGYRO_OFF		0x1e
+#define ADIS16400_XACCL_OFF		0x20
+#define ADIS16400_YACCL_OFF		0x22
+#define ADIS16400_ZACCL_OFF		0x24
+#define ADIS16400_MSC_CTRL		0x34
+#define ADIS16400_SMPL_PRD		0x36
+#define ADIS16400_SENS_AVG		0x38
+#define ADIS16400_SLP_CNT		0x3a
+#define ADIS16400_DIAG_STAT		0x3c
+#define ADIS16400_GLOB_CMD		0x3e
+#define ADIS16400_PRODUCT_ID		0x56
+
+#define ADIS16400_MSC_CTRL_MEM_TEST		0x0800
+#define ADIS16400_MSC_CTRL_DATA_RDY_EN		0x0004
+#define ADIS16400_MSC_CTRL_DATA_RDY_POL_HIGH	0x0002
+#define ADIS16400_MSC_CTRL_DATA_RDY_DIO2	0x0001
+#define ADIS16400_GLOB_CMD_SW_RESET		0x80
+#define ADIS16400_SLP_CNT_POWER_OFF		0x0100
+#define ADIS16400_SMPL_PRD_TIME_BASE		0x80
+#define ADIS16400_SMPL_PRD_DIV_MASK		0x7f
+#define ADIS16334_RATE_DIV_SHIFT		8
+#define ADIS16334_RATE_INT_CLK			0x0001
+#define ADIS16400_SENS_AVG_FILTER_MASK		0x0007
+/* every DIAG_STAT bit but bit 7 (unused) fails the power-up check */
+#define ADIS16400_DIAG_STAT_ERROR_MASK		0xff7f
+
+#define ADIS16400_SPI_SLOW_HZ		300000
+#define ADIS16400_SPI_FAST_HZ		2000000
+/* the chip needs this pause after each 16-bit frame */
+#define ADIS16400_FRAME_DELAY_US	50
+
+/* Sample clocks in mHz: 1638.404 and 52.851 Hz time bases; 819.2 Hz base. */
+#define ADIS16400_TB_FAST_MHZ		1638404
+#define ADIS16400_TB_SLOW_MHZ		52851
+#define ADIS16334_BASE_MHZ		819200
+
+#define ADIS16400_HAS_PROD_ID		BIT(0)
+#define ADIS16400_NO_BURST		BIT(1)
+#define ADIS16400_HAS_SLOW_MODE		BIT(2)
+#define ADIS16400_HAS_SERIAL_NUMBER	BIT(3)
+#define ADIS16400_BURST_DIAG_STAT	BIT(4)
+
+/* Scan indices, shared by every part (the calibbias register follows from them). */
+enum adis16400_scan {
+	ADIS16400_SCAN_SUPPLY,
+	ADIS16400_SCAN_GYRO_X,
+	ADIS16400_SCAN_GYRO_Y,
+	ADIS16400_SCAN_GYRO_Z,
+	ADIS16400_SCAN_ACC_X,
+	ADIS16400_SCAN_ACC_Y,
+	ADIS16400_SCAN_ACC_Z,
+	ADIS16400_SCAN_MAGN_X,
+	ADIS16400_SCAN_MAGN_Y,
+	ADIS16400_SCAN_MAGN_Z,
+	ADIS16400_SCAN_BARO,
+	ADIS16350_SCAN_TEMP_X,
+	ADIS16350_SCAN_TEMP_Y,
+	ADIS16350_SCAN_TEMP_Z,
+	ADIS16300_SCAN_INCLI_X,
+	ADIS16300_SCAN_INCLI_Y,
+	ADIS16400_SCAN_ADC,
+	ADIS16400_SCAN_TIMESTAMP,
+};
+
+/* Offset (calibbias) register per scan index; 0 where the channel has none. */
+static const uint8_t adis16400_calibbias_reg[] = {
+	[ADIS16400_SCAN_GYRO_X] = ADIS16400_XGYRO_OFF,
+	[ADIS16400_SCAN_GYRO_Y] = ADIS16400_YGYRO_OFF,
+	[ADIS16400_SCAN_GYRO_Z] = ADIS16400_ZGYRO_OFF,
+	[ADIS16400_SCAN_ACC_X] = ADIS16400_XACCL_OFF,
+	[ADIS16400_SCAN_ACC_Y] = ADIS16400_YACCL_OFF,
+	[ADIS16400_SCAN_ACC_Z] = ADIS16400_ZACCL_OFF,
+	[ADIS16400_SCAN_TIMESTAMP] = 0,
+};
+
+/*
+ * Low-pass 3 dB point = sample rate / divisor, by SENS_AVG bits 2:0. Setting
+ * 0 is a special case and 7 is not a valid setting; both as in the kernel.
+ */
+static const unsigned int adis16400_3db_divisors[] = { 2, 6, 12, 25, 50, 100, 200, 200 };
+
+#define ADIS16400_NDIVISORS (sizeof(adis16400_3db_divisors) / sizeof(adis16400_3db_divisors[0]))
+
+/* ---- channel templates (all: 16-bit big-endian storage, sampling_frequency shared by all) ---- */
+
+#define ADIS16400_SCAN(s, b) \
+	{ .sign = (s), .realbits = (b), .storagebits = 16, .shift = 0, .endianness = IIO_BE }
+
+#define ADIS16400_VOLTAGE_CHAN(addr, bits, name, si, chn) {				\
+	.type = IIO_VOLTAGE, .indexed = 1, .channel = (chn), .extend_name = (name),	\
+	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW) | BIT(IIO_CHAN_INFO_SCALE),	\
+	.info_mask_shared_by_all = BIT(IIO_CHAN_INFO_SAMP_FREQ),			\
+	.address = (addr), .scan_index = (si), .scan_type = ADIS16400_SCAN('u', bits),	\
+}
+#define ADIS16400_SUPPLY_CHAN(addr, bits) \
+	ADIS16400_VOLTAGE_CHAN(addr, bits, "supply", ADIS16400_SCAN_SUPPLY, 0)
+#define ADIS16400_AUX_ADC_CHAN(addr, bits) \
+	ADIS16400_VOLTAGE_CHAN(addr, bits, NULL, ADIS16400_SCAN_ADC, 1)
+
+/* gyro and accel: raw and calibbias per axis; scale and low-pass per type */
+#define ADIS16400_MOTION_CHAN(t, mod, addr, bits, si) {					\
+	.type = (t), .modified = 1, .channel2 = (mod),					\
+	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW) | BIT(IIO_CHAN_INFO_CALIBBIAS),	\
+	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE) |				\
+		BIT(IIO_CHAN_INFO_LOW_PASS_FILTER_3DB_FREQUENCY),			\
+	.info_mask_shared_by_all = BIT(IIO_CHAN_INFO_SAMP_FREQ),			\
+	.address = (addr), .scan_index = (si), .scan_type = ADIS16400_SCAN('s', bits),	\
+}
+#define ADIS16400_GYRO_CHAN(mod, addr, bits) \
+	ADIS16400_MOTION_CHAN(IIO_ANGL_VEL, IIO_MOD_##mod, addr, bits, ADIS16400_SCAN_GYRO_##mod)
+#define ADIS16400_ACCEL_CHAN(mod, addr, bits) \
+	ADIS16400_MOTION_CHAN(IIO_ACCEL, IIO_MOD_##mod, addr, bits, ADIS16400_SCAN_ACC_##mod)
+
+#define ADIS16400_MAGN_CHAN(mod, addr, bits) {						\
+	.type = IIO_MAGN, .modified = 1, .channel2 = IIO_MOD_##mod,			\
+	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),					\
+	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE) |				\
+		BIT(IIO_CHAN_INFO_LOW_PASS_FILTER_3DB_FREQUENCY),			\
+	.info_mask_shared_by_all = BIT(IIO_CHAN_INFO_SAMP_FREQ),			\
+	.address = (addr), .scan_index = ADIS16400_SCAN_MAGN_##mod,			\
+	.scan_type = ADIS16400_SCAN('s', bits),						\
+}
+
+/* one of three temperature sensors: not modified, the axis is an extend_name */
+#define ADIS16400_MOD_TEMP_CHAN(axis, addr, bits, si) {					\
+	.type = IIO_TEMP, .indexed = 1, .channel = 0, .extend_name = (axis),		\
+	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW) | BIT(IIO_CHAN_INFO_OFFSET) |	\
+		BIT(IIO_CHAN_INFO_SCALE),						\
+	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_LOW_PASS_FILTER_3DB_FREQUENCY),	\
+	.info_mask_shared_by_all = BIT(IIO_CHAN_INFO_SAMP_FREQ),			\
+	.address = (addr), .scan_index = (si), .scan_type = ADIS16400_SCAN('s', bits),	\
+}
+
+#define ADIS16400_TEMP_CHAN(addr, bits) {						\
+	.type = IIO_TEMP, .indexed = 1, .channel = 0,					\
+	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW) | BIT(IIO_CHAN_INFO_OFFSET) |	\
+		BIT(IIO_CHAN_INFO_SCALE),						\
+	.info_mask_shared_by_all = BIT(IIO_CHAN_INFO_SAMP_FREQ),			\
+	.address = (addr), .scan_index = ADIS16350_SCAN_TEMP_X,				\
+	.scan_type = ADIS16400_SCAN('s', bits),						\
+}
+
+#define ADIS16400_INCLI_CHAN(mod, addr, bits) {						\
+	.type = IIO_INCLI, .modified = 1, .channel2 = IIO_MOD_##mod,			\
+	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),					\
+	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),				\
+	.info_mask_shared_by_all = BIT(IIO_CHAN_INFO_SAMP_FREQ),			\
+	.address = (addr), .scan_index = ADIS16300_SCAN_INCLI_##mod,			\
+	.scan_type = ADIS16400_SCAN('s', bits),						\
+}
+
+/* a scan-only channel: no attributes of its own, but it gives the device current_timestamp_clock */
+#define ADIS16400_TIMESTAMP_CHAN {							\
+	.type = IIO_TIMESTAMP, .channel = -1, .scan_index = ADIS16400_SCAN_TIMESTAMP,	\
+	.scan_type = { .sign = 's', .realbits = 64, .storagebits = 64 },		\
+}
+
+static const struct iio_chan_spec adis16400_channels[] = {
+	ADIS16400_SUPPLY_CHAN(ADIS16400_SUPPLY_OUT, 14),
+	ADIS16400_GYRO_CHAN(X, ADIS16400_XGYRO_OUT, 14),
+	ADIS16400_GYRO_CHAN(Y, ADIS16400_YGYRO_OUT, 14),
+	ADIS16400_GYRO_CHAN(Z, ADIS16400_ZGYRO_OUT, 14),
+	ADIS16400_ACCEL_CHAN(X, ADIS16400_XACCL_OUT, 14),
+	ADIS16400_ACCEL_CHAN(Y, ADIS16400_YACCL_OUT, 14),
+	ADIS16400_ACCEL_CHAN(Z, ADIS16400_ZACCL_OUT, 14),
+	ADIS16400_MAGN_CHAN(X, ADIS16400_XMAGN_OUT, 14),
+	ADIS16400_MAGN_CHAN(Y, ADIS16400_YMAGN_OUT, 14),
+	ADIS16400_MAGN_CHAN(Z, ADIS16400_ZMAGN_OUT, 14),
+	ADIS16400_TEMP_CHAN(ADIS16400_TEMP_OUT, 12),
+	ADIS16400_AUX_ADC_CHAN(ADIS16400_AUX_ADC, 12),
+	ADIS16400_TIMESTAMP_CHAN,
+};
+
+/*
+ * 1635x/1636x: as the kernel declares them, magn channels read the same
+ * registers as the three temperature channels (these parts have no
+ * magnetometer, so in_magn_*_raw shows temperature codes as 14-bit values).
+ */
+static const struct iio_chan_spec adis16350_channels[] = {
+	ADIS16400_SUPPLY_CHAN(ADIS16400_SUPPLY_OUT, 12),
+	ADIS16400_GYRO_CHAN(X, ADIS16400_XGYRO_OUT, 14),
+	ADIS16400_GYRO_CHAN(Y, ADIS16400_YGYRO_OUT, 14),
+	ADIS16400_GYRO_CHAN(Z, ADIS16400_ZGYRO_OUT, 14),
+	ADIS16400_ACCEL_CHAN(X, ADIS16400_XACCL_OUT, 14),
+	ADIS16400_ACCEL_CHAN(Y, ADIS16400_YACCL_OUT, 14),
+	ADIS16400_ACCEL_CHAN(Z, ADIS16400_ZACCL_OUT, 14),
+	ADIS16400_MAGN_CHAN(X, ADIS16400_XMAGN_OUT, 14),
+	ADIS16400_MAGN_CHAN(Y, ADIS16400_YMAGN_OUT, 14),
+	ADIS16400_MAGN_CHAN(Z, ADIS16400_ZMAGN_OUT, 14),
+	ADIS16400_AUX_ADC_CHAN(ADIS16300_AUX_ADC, 12),
+	ADIS16400_MOD_TEMP_CHAN("x", ADIS16350_XTEMP_OUT, 12, ADIS16350_SCAN_TEMP_X),
+	ADIS16400_MOD_TEMP_CHAN("y", ADIS16350_YTEMP_OUT, 12, ADIS16350_SCAN_TEMP_Y),
+	ADIS16400_MOD_TEMP_CHAN("z", ADIS16350_ZTEMP_OUT, 12, ADIS16350_SCAN_TEMP_Z),
+	ADIS16400_TIMESTAMP_CHAN,
+};
+
+static const struct iio_chan_spec adis16300_channels[] = {
+	ADIS16400_SUPPLY_CHAN(ADIS16400_SUPPLY_OUT, 12),
+	ADIS16400_GYRO_CHAN(X, ADIS16400_XGYRO_OUT, 14),
+	ADIS16400_ACCEL_CHAN(X, ADIS16400_XACCL_OUT, 14),
+	ADIS16400_ACCEL_CHAN(Y, ADIS16400_YACCL_OUT, 14),
+	ADIS16400_ACCEL_CHAN(Z, ADIS16400_ZACCL_OUT, 14),
+	ADIS16400_TEMP_CHAN(ADIS16350_XTEMP_OUT, 12),
+	ADIS16400_AUX_ADC_CHAN(ADIS16300_AUX_ADC, 12),
+	ADIS16400_INCLI_CHAN(X, ADIS16300_PITCH_OUT, 13),
+	ADIS16400_INCLI_CHAN(Y, ADIS16300_ROLL_OUT, 13),
+	ADIS16400_TIMESTAMP_CHAN,
+};
+
+static const struct iio_chan_spec adis16334_channels[] = {
+	ADIS16400_GYRO_CHAN(X, ADIS16400_XGYRO_OUT, 14),
+	ADIS16400_GYRO_CHAN(Y, ADIS16400_YGYRO_OUT, 14),
+	ADIS16400_GYRO_CHAN(Z, ADIS16400_ZGYRO_OUT, 14),
+	ADIS16400_ACCEL_CHAN(X, ADIS16400_XACCL_OUT, 14),
+	ADIS16400_ACCEL_CHAN(Y, ADIS16400_YACCL_OUT, 14),
+	ADIS16400_ACCEL_CHAN(Z, ADIS16400_ZACCL_OUT, 14),
+	ADIS16400_TEMP_CHAN(ADIS16350_XTEMP_OUT, 12),
+	ADIS16400_TIMESTAMP_CHAN,
+};
+
+static const struct iio_chan_spec adis16445_channels[] = {
+	ADIS16400_GYRO_CHAN(X, ADIS16400_XGYRO_OUT, 16),
+	ADIS16400_GYRO_CHAN(Y, ADIS16400_YGYRO_OUT, 16),
+	ADIS16400_GYRO_CHAN(Z, ADIS16400_ZGYRO_OUT, 16),
+	ADIS16400_ACCEL_CHAN(X, ADIS16400_XACCL_OUT, 16),
+	ADIS16400_ACCEL_CHAN(Y, ADIS16400_YACCL_OUT, 16),
+	ADIS16400_ACCEL_CHAN(Z, ADIS16400_ZACCL_OUT, 16),
+	ADIS16400_TEMP_CHAN(ADIS16448_TEMP_OUT, 12),
+	ADIS16400_TIMESTAMP_CHAN,
+};
+
+static const struct iio_chan_spec adis16448_channels[] = {
+	ADIS16400_GYRO_CHAN(X, ADIS16400_XGYRO_OUT, 16),
+	ADIS16400_GYRO_CHAN(Y, ADIS16400_YGYRO_OUT, 16),
+	ADIS16400_GYRO_CHAN(Z, ADIS16400_ZGYRO_OUT, 16),
+	ADIS16400_ACCEL_CHAN(X, ADIS16400_XACCL_OUT, 16),
+	ADIS16400_ACCEL_CHAN(Y, ADIS16400_YACCL_OUT, 16),
+	ADIS16400_ACCEL_CHAN(Z, ADIS16400_ZACCL_OUT, 16),
+	ADIS16400_MAGN_CHAN(X, ADIS16400_XMAGN_OUT, 16),
+	ADIS16400_MAGN_CHAN(Y, ADIS16400_YMAGN_OUT, 16),
+	ADIS16400_MAGN_CHAN(Z, ADIS16400_ZMAGN_OUT, 16),
+	{
+		.type = IIO_PRESSURE,
+		.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),
+		.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),
+		.info_mask_shared_by_all = BIT(IIO_CHAN_INFO_SAMP_FREQ),
+		.address = ADIS16448_BARO_OUT,
+		.scan_index = ADIS16400_SCAN_BARO,
+		.scan_type = ADIS16400_SCAN('s', 16),
+	},
+	ADIS16400_TEMP_CHAN(ADIS16448_TEMP_OUT, 12),
+	ADIS16400_TIMESTAMP_CHAN,
+};
+
+#define ADIS16400_CHANS(c)	.channels = (c), .num_channels = (int)(sizeof(c) / sizeof((c)[0]))
+
+enum adis16400_freq_style {
+	ADIS16400_FREQ_16400,	/* SMPL_PRD low byte: time base bit 7, divider 6:0 */
+	ADIS16400_FREQ_16334,	/* SMPL_PRD high byte: 819.2 Hz >> n */
+};
+
+/**
+ * struct adis16400_chip_info - one row per distinct part behaviour.
+ * @gyro_scale_micro: rad/s per LSB in micro units, rounded as the kernel's
+ *	degree-to-radian conversion does ((udeg * 314159 + 9000000) / 18000000).
+ * @accel_scale_micro: m/s^2 per LSB in micro units (ug * 980665 / 100000).
+ * @temp_scale_nano: milli degrees C per LSB, in nano units.
+ * @temp_offset: LSBs from 0 degrees C to the code-0 point (25 or 31 C).
+ * @incli_scale_micro: degrees per LSB in micro units, 0 if no inclinometer.
+ * @reset_ms/@self_test_ms: how long a software reset and the memory self
+ *	test take.
+ */
+struct adis16400_chip_info {
+	const struct iio_chan_spec *channels;
+	int num_channels;
+	unsigned long flags;
+	unsigned int gyro_scale_micro;
+	unsigned int accel_scale_micro;
+	int temp_scale_nano;
+	int temp_offset;
+	unsigned int incli_scale_micro;
+	enum adis16400_freq_style freq_style;
+	unsigned int reset_ms;
+	unsigned int self_test_ms;
+};
+
+enum adis16400_variant {
+	ADIS16300,
+	ADIS16334,
+	ADIS16350,
+	ADIS16360,
+	ADIS16362,
+	ADIS16364,
+	ADIS16367,
+	ADIS16400,
+	ADIS16445,
+	ADIS16448,
+};
+
+static const struct adis16400_chip_info adis16400_chips[] = {
+	[ADIS16300] = {
+		ADIS16400_CHANS(adis16300_channels),
+		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE |
+			 ADIS16400_HAS_SERIAL_NUMBER,
+		.gyro_scale_micro = 873,	/* 0.05 deg/s */
+		.accel_scale_micro = 5884,	/* 0.6 mg */
+		.temp_scale_nano = 140000000,	/* 0.14 C */
+		.temp_offset = 25000000 / 140000,
+		/*
+		 * 0.044 deg per LSB (datasheet, unconfirmed). The kernel
+		 * declares in_incli_scale but its read_raw has no case for
+		 * it, so the file fails with EINVAL there; we give the value.
+		 */
+		.incli_scale_micro = 44000,
+		.freq_style = ADIS16400_FREQ_16400,
+		.reset_ms = 290, .self_test_ms = 290,
+	},
+	[ADIS16334] = {
+		ADIS16400_CHANS(adis16334_channels),
+		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_NO_BURST | ADIS16400_HAS_SERIAL_NUMBER,
+		.gyro_scale_micro = 873,	/* 0.05 deg/s */
+		.accel_scale_micro = 9806,	/* 1 mg */
+		.temp_scale_nano = 67850000,	/* 0.06785 C */
+		.temp_offset = 25000000 / 67850,
+		.freq_style = ADIS16400_FREQ_16334,
+		.reset_ms = 60, .self_test_ms = 14,
+	},
+	[ADIS16350] = {
+		ADIS16400_CHANS(adis16350_channels),
+		.flags = ADIS16400_NO_BURST | ADIS16400_HAS_SLOW_MODE,
+		.gyro_scale_micro = 1279,	/* 0.07326 deg/s */
+		.accel_scale_micro = 24732,	/* 2.522 mg */
+		.temp_scale_nano = 145300000,	/* 0.1453 C */
+		.temp_offset = 25000000 / 145300,
+		.freq_style = ADIS16400_FREQ_16400,
+		.reset_ms = 290, .self_test_ms = 290,
+	},
+	[ADIS16360] = {
+		ADIS16400_CHANS(adis16350_channels),
+		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE |
+			 ADIS16400_HAS_SERIAL_NUMBER,
+		.gyro_scale_micro = 873,	/* 0.05 deg/s */
+		.accel_scale_micro = 32685,	/* 3.333 mg */
+		.temp_scale_nano = 136000000,	/* 0.136 C */
+		.temp_offset = 25000000 / 136000,
+		.freq_style = ADIS16400_FREQ_16400,
+		.reset_ms = 290, .self_test_ms = 290,
+	},
+	[ADIS16362] = {
+		ADIS16400_CHANS(adis16350_channels),
+		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE |
+			 ADIS16400_HAS_SERIAL_NUMBER,
+		.gyro_scale_micro = 873,	/* 0.05 deg/s */
+		.accel_scale_micro = 3265,	/* 0.333 mg */
+		.temp_scale_nano = 136000000,	/* 0.136 C */
+		.temp_offset = 25000000 / 136000,
+		.freq_style = ADIS16400_FREQ_16400,
+		.reset_ms = 130, .self_test_ms = 12,
+	},
+	[ADIS16364] = {
+		ADIS16400_CHANS(adis16350_channels),
+		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE |
+			 ADIS16400_HAS_SERIAL_NUMBER,
+		.gyro_scale_micro = 873,	/* 0.05 deg/s */
+		.accel_scale_micro = 9806,	/* 1 mg */
+		.temp_scale_nano = 136000000,	/* 0.136 C */
+		.temp_offset = 25000000 / 136000,
+		.freq_style = ADIS16400_FREQ_16400,
+		.reset_ms = 130, .self_test_ms = 12,
+	},
+	[ADIS16367] = {
+		ADIS16400_CHANS(adis16350_channels),
+		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE |
+			 ADIS16400_HAS_SERIAL_NUMBER,
+		/*
+		 * 0.2 deg/s, as the kernel's own comment says; its constant
+		 * is 2000 udeg (0.002 deg/s), which prints 0.000035.
+		 */
+		.gyro_scale_micro = 3491,
+		.accel_scale_micro = 32685,	/* 3.333 mg */
+		.temp_scale_nano = 136000000,	/* 0.136 C */
+		.temp_offset = 25000000 / 136000,
+		.freq_style = ADIS16400_FREQ_16400,
+		.reset_ms = 290, .self_test_ms = 290,
+	},
+	[ADIS16400] = {
+		ADIS16400_CHANS(adis16400_channels),
+		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE,
+		.gyro_scale_micro = 873,	/* 0.05 deg/s */
+		.accel_scale_micro = 32685,	/* 3.333 mg */
+		.temp_scale_nano = 140000000,	/* 0.14 C */
+		.temp_offset = 25000000 / 140000,
+		.freq_style = ADIS16400_FREQ_16400,
+		.reset_ms = 170, .self_test_ms = 12,
+	},
+	[ADIS16445] = {
+		ADIS16400_CHANS(adis16445_channels),
+		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SERIAL_NUMBER |
+			 ADIS16400_BURST_DIAG_STAT,
+		.gyro_scale_micro = 175,	/* 0.01 deg/s */
+		.accel_scale_micro = 2451,	/* 0.25 mg */
+		.temp_scale_nano = 73860000,	/* 0.07386 C */
+		.temp_offset = 31000000 / 73860,
+		.freq_style = ADIS16400_FREQ_16334,
+		.reset_ms = 55, .self_test_ms = 16,
+	},
+	[ADIS16448] = {
+		ADIS16400_CHANS(adis16448_channels),
+		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SERIAL_NUMBER |
+			 ADIS16400_BURST_DIAG_STAT,
+		.gyro_scale_micro = 698,	/* 0.04 deg/s */
+		.accel_scale_micro = 8168,	/* 0.833 mg */
+		.temp_scale_nano = 73860000,	/* 0.07386 C */
+		.temp_offset = 31000000 / 73860,
+		.freq_style = ADIS16400_FREQ_16334,
+		.reset_ms = 90, .self_test_ms = 45,
+	},
+};
+
+/**
+ * struct adis16400_state - per-device state, reached with iio_priv(). All
+ * callbacks run under the device lock, which also keeps each
+ * read-modify-write of a register whole.
+ * @spi: borrowed; the device owns it after probe (iio_device_set_spi()).
+ * @filt_int: the last requested filter frequency (integer Hz). Kept as the
+ *	kernel keeps it; like the kernel, a later rate change does not reapply it.
+ */
+struct adis16400_state {
+	const struct adis16400_chip_info *variant;
+	struct bus_spi_device *spi;
+	int filt_int;
+};
+
+/* ---- register access: 16-bit frames, a read answered in the following frame ---- */
+
+static int adis16400_read_reg_16(struct adis16400_state *st, uint8_t reg, uint16_t *val)
+{
+	uint8_t tx[2] = { reg & ADIS16400_READ_MASK, 0 };
+	uint8_t rx[2] = { 0, 0 };
+	const struct bus_spi_transfer xfers[] = {
+		{ .tx_buf = tx, .len = 2, .cs_change = 1, .delay_usecs = ADIS16400_FRAME_DELAY_US },
+		/* the answer frame sends zeros, i.e. itself a harmless read of 0x00 */
+		{ .rx_buf = rx, .len = 2, .delay_usecs = ADIS16400_FRAME_DELAY_US },
+	};
+	int ret;
+
+	ret = bus_spi_sync(st->spi, xfers, 2);
+	if (ret < 0)
+		return ret;
+	*val = (uint16_t)((rx[0] << 8) | rx[1]);
+	return 0;
+}
+
+static int adis16400_write_reg_8(struct adis16400_state *st, uint8_t reg, uint8_t val)
+{
+	uint8_t tx[2] = { ADIS16400_WRITE | reg, val };
+	const struct bus_spi_transfer xfer = {
+		.tx_buf = tx, .len = 2, .delay_usecs = ADIS16400_FRAME_DELAY_US,
+	};
+
+	return bus_spi_sync(st->spi, &xfer, 1);
+}
+
+/* A 16-bit register is written a byte at a time, low byte (even address) first. */
+static int adis16400_write_reg_16(struct adis16400_state *st, uint8_t reg, uint16_t val)
+{
+	uint8_t tx[4] = { ADIS16400_WRITE | reg, val & 0xff,
+			  ADIS16400_WRITE | (reg + 1), val >> 8 };
+	const struct bus_spi_transfer xfers[] = {
+		{ .tx_buf = tx, .len = 2, .cs_change = 1, .delay_usecs = ADIS16400_FRAME_DELAY_US },
+		{ .tx_buf = tx + 2, .len = 2, .delay_usecs = ADIS16400_FRAME_DELAY_US },
+	};
+
+	return bus_spi_sync(st->spi, xfers, 2);
+}
+
+static int32_t adis16400_sign_extend(uint32_t value, unsigned int index)
+{
+	unsigned int shift = 31 - index;
+
+	return (int32_t)(value << shift) >> shift;
+}
+
+/* ---- sample rate and filter ---- */
+
+/* Sample rate in mHz from SMPL_PRD, or -errno. */
+static int adis16400_get_freq(struct adis16400_state *st)
+{
+	unsigned int shift;
+	uint16_t t;
+	int ret;
+
+	ret = adis16400_read_reg_16(st, ADIS16400_SMPL_PRD, &t);
+	if (ret < 0)
+		return ret;
+	if (st->variant->freq_style == ADIS16400_FREQ_16334) {
+		shift = t >> ADIS16334_RATE_DIV_SHIFT;
+		/* the kernel shifts by up to 255 bits; past 19 the rate is 0 anyway */
+		return shift >= 20 ? 0 : ADIS16334_BASE_MHZ >> shift;
+	}
+	return ((t & ADIS16400_SMPL_PRD_TIME_BASE) ? ADIS16400_TB_SLOW_MHZ : ADIS16400_TB_FAST_MHZ) /
+	       ((t & ADIS16400_SMPL_PRD_DIV_MASK) + 1);
+}
+
+/*
+ * Program the rate closest at or above @freq mHz the divider allows, as the
+ * kernel computes it (in the slow time base the divider is not decremented,
+ * so 1 Hz reads back 0.997 Hz). 16400-style parts also get their SPI clock
+ * lowered to 300 kHz when the chip goes into its low-power sample rates.
+ */
+static int adis16400_set_freq(struct adis16400_state *st, unsigned int freq)
+{
+	unsigned int t;
+	uint8_t val = 0;
+
+	if (st->variant->freq_style == ADIS16400_FREQ_16334) {
+		t = 0;
+		if (freq < ADIS16334_BASE_MHZ) {
+			for (unsigned int q = ADIS16334_BASE_MHZ / freq; q > 1; q >>= 1)
+				t++;
+		}
+		if (t > 0x31)
+			t = 0x31;
+		return adis16400_write_reg_16(st, ADIS16400_SMPL_PRD,
+					      (uint16_t)((t << ADIS16334_RATE_DIV_SHIFT) |
+							 ADIS16334_RATE_INT_CLK));
+	}
+	t = ADIS16400_TB_FAST_MHZ / freq;
+	if (t >= 128) {
+		val |= ADIS16400_SMPL_PRD_TIME_BASE;
+		t = ADIS16400_TB_SLOW_MHZ / freq;
+		if (t >= 128)
+			t = 127;
+	} else if (t != 0) {
+		t--;
+	}
+	val |= (uint8_t)t;
+	if (t >= 0x0a || (val & ADIS16400_SMPL_PRD_TIME_BASE))
+		st->spi->max_speed_hz = ADIS16400_SPI_SLOW_HZ;
+	else
+		st->spi->max_speed_hz = ADIS16400_SPI_FAST_HZ;
+	return adis16400_write_reg_8(st, ADIS16400_SMPL_PRD, val);
+}
+
+/* Choose the largest averaging whose 3 dB point still reaches @val mHz. */
+static int adis16400_set_filter(struct adis16400_state *st, int sps, int val)
+{
+	uint16_t val16;
+	int i, ret;
+
+	for (i = (int)ADIS16400_NDIVISORS - 1; i >= 1; i--)
+		if (sps / (int)adis16400_3db_divisors[i] >= val)
+			break;
+	ret = adis16400_read_reg_16(st, ADIS16400_SENS_AVG, &val16);
+	if (ret < 0)
+		return ret;
+	return adis16400_write_reg_16(st, ADIS16400_SENS_AVG,
+				      (uint16_t)((val16 & ~ADIS16400_SENS_AVG_FILTER_MASK) | i));
+}
+
+/* mHz as INT_PLUS_MICRO ("819.202000") */
+static int adis16400_mhz_to_val(int mhz, int *val, int *val2)
+{
+	*val = mhz / 1000;
+	*val2 = (mhz % 1000) * 1000;
+	return IIO_VAL_INT_PLUS_MICRO;
+}
+
+/*
+ * The kernel's sampling_frequency and low-pass reads test get_freq()'s
+ * result with "if (ret)", so a valid (positive) rate becomes read_raw's
+ * return code and the file reads as a bare newline. We return the value,
+ * as the driver evidently intends and as older kernels did.
+ */
+static int adis16400_read_raw(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+			      int *val, int *val2, long info)
+{
+	struct adis16400_state *st = iio_priv(indio_dev);
+	const struct adis16400_chip_info *ci = st->variant;
+	uint16_t val16;
+	int ret;
+
+	switch (info) {
+	case IIO_CHAN_INFO_RAW:
+		ret = adis16400_read_reg_16(st, (uint8_t)chan->address, &val16);
+		if (ret < 0)
+			return ret;
+		/* bits above realbits are the new-data and error flags */
+		if (chan->scan_type.sign == 's')
+			*val = adis16400_sign_extend(val16, chan->scan_type.realbits - 1);
+		else
+			*val = val16 & ((1U << chan->scan_type.realbits) - 1);
+		return IIO_VAL_INT;
+	case IIO_CHAN_INFO_SCALE:
+		*val = 0;
+		switch (chan->type) {
+		case IIO_ANGL_VEL:
+			*val2 = (int)ci->gyro_scale_micro;
+			break;
+		case IIO_VOLTAGE:
+			if (chan->channel == 0) {
+				*val = 2;
+				*val2 = 418000;	/* 2.418 mV */
+			} else {
+				*val2 = 805800;	/* 0.8058 mV */
+			}
+			break;
+		case IIO_ACCEL:
+			*val2 = (int)ci->accel_scale_micro;
+			break;
+		case IIO_MAGN:
+			*val2 = 500;		/* 0.5 mgauss */
+			break;
+		case IIO_TEMP:
+			*val = ci->temp_scale_nano / 1000000;
+			*val2 = ci->temp_scale_nano % 1000000;
+			break;
+		case IIO_PRESSURE:
+			*val2 = 2000;		/* 20 ubar = 0.002 kPa */
+			break;
+		case IIO_INCLI:
+			if (!ci->incli_scale_micro)
+				return -EINVAL;
+			*val2 = (int)ci->incli_scale_micro;
+			break;
+		default:
+			return -EINVAL;
+		}
+		return IIO_VAL_INT_PLUS_MICRO;
+	case IIO_CHAN_INFO_CALIBBIAS:
+		if (chan->scan_index < 0 ||
+		    chan->scan_index >= (int)sizeof(adis16400_calibbias_reg) ||
+		    !adis16400_calibbias_reg[chan->scan_index])
+			return -EINVAL;
+		ret = adis16400_read_reg_16(st, adis16400_calibbias_reg[chan->scan_index], &val16);
+		if (ret < 0)
+			return ret;
+		/* 12-bit two's complement on every part, as the kernel reads it */
+		*val = adis16400_sign_extend(val16, 11);
+		return IIO_VAL_INT;
+	case IIO_CHAN_INFO_OFFSET:
+		*val = ci->temp_offset;
+		return IIO_VAL_INT;
+	case IIO_CHAN_INFO_LOW_PASS_FILTER_3DB_FREQUENCY:
+		ret = adis16400_read_reg_16(st, ADIS16400_SENS_AVG, &val16);
+		if (ret < 0)
+			return ret;
+		ret = adis16400_get_freq(st);
+		if (ret < 0)
+			return ret;
+		return adis16400_mhz_to_val(ret / (int)adis16400_3db_divisors[val16 & 0x07],
+					    val, val2);
+	case IIO_CHAN_INFO_SAMP_FREQ:
+		ret = adis16400_get_freq(st);
+		if (ret < 0)
+			return ret;
+		return adis16400_mhz_to_val(ret, val, val2);
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * Writable: calibbias (integer part, truncated to 16 bits with no range
+ * check, as the kernel does: 3000 reads back as -1096), the low-pass filter
+ * and the sampling frequency (both in Hz with micro precision).
+ */
+static int adis16400_write_raw(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+			       int val, int val2, long info)
+{
+	struct adis16400_state *st = iio_priv(indio_dev);
+	int sps;
+
+	switch (info) {
+	case IIO_CHAN_INFO_CALIBBIAS:
+		if (chan->scan_index < 0 ||
+		    chan->scan_index >= (int)sizeof(adis16400_calibbias_reg) ||
+		    !adis16400_calibbias_reg[chan->scan_index])
+			return -EINVAL;
+		return adis16400_write_reg_16(st, adis16400_calibbias_reg[chan->scan_index],
+					      (uint16_t)val);
+	case IIO_CHAN_INFO_LOW_PASS_FILTER_3DB_FREQUENCY:
+		st->filt_int = val;
+		sps = adis16400_get_freq(st);
+		if (sps < 0)
+			return sps;
+		return adis16400_set_filter(st, sps, val * 1000 + val2 / 1000);
+	case IIO_CHAN_INFO_SAMP_FREQ:
+		sps = val * 1000 + val2 / 1000;
+		if (sps <= 0)
+			return -EINVAL;
+		return adis16400_set_freq(st, (unsigned int)sps);
+	default:
+		return -EINVAL;
+	}
+}
+
+static const struct iio_info adis16400_info = {
+	.read_raw = adis16400_read_raw,
+	.write_raw = adis16400_write_raw,
+};
+
+/* ---- probe ---- */
+
+/* "ENXIO (No such device or address)" for an error message. */
+static void adis16400_errstr(int err, char *buf, size_t len)
+{
+	const char *name = strerrorname_np(-err);
+	const char *desc = strerrordesc_np(-err);
+
+	snprintf(buf, len, "%s (%s)", name ? name : "error", desc ? desc : "unknown");
+}
+
+/* Names of the DIAG_STAT error bits, by bit. */
+static const char *const adis16400_diag_names[16] = {
+	[15] = "Z accel self-test", [14] = "Y accel self-test", [13] = "X accel self-test",
+	[12] = "X gyro self-test", [11] = "Y gyro self-test", [10] = "Z gyro self-test",
+	[9] = "alarm 2", [8] = "alarm 1", [6] = "flash checksum", [5] = "self test",
+	[4] = "sensor overrange", [3] = "SPI failure", [2] = "flash update",
+	[1] = "supply above 5.25 V", [0] = "supply below 4.75 V",
+};
+
+static void adis16400_diag_text(uint16_t status, char *buf, size_t len)
+{
+	size_t used = 0;
+	int bit;
+
+	buf[0] = '\0';
+	for (bit = 15; bit >= 0 && used < len; bit--) {
+		if (!(status & ADIS16400_DIAG_STAT_ERROR_MASK & (1U << bit)))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+					 adis16400_diag_names[bit]);
+	}
+}
+
+/*
+ * The start-up the kernel's ADIS library and driver perform: software
+ * reset, memory self-test, DIAG_STAT check, data-ready output off. A bus
+ * error, or any DIAG_STAT error flag after the self-test, refuses the chip.
+ * @where: "adis16400 at spi0 cs 1", for the messages.
+ */
+static int adis16400_initial_startup(struct adis16400_state *st, const char *where,
+				     char *err, size_t errlen)
+{
+	const struct adis16400_chip_info *ci = st->variant;
+	char why[128];
+	uint16_t status, msc;
+	int ret;
+
+	ret = adis16400_write_reg_8(st, ADIS16400_GLOB_CMD, ADIS16400_GLOB_CMD_SW_RESET);
+	if (ret < 0)
+		goto err_bus;
+	bus_msleep(st->spi->bus, ci->reset_ms);
+	ret = adis16400_write_reg_16(st, ADIS16400_MSC_CTRL, ADIS16400_MSC_CTRL_MEM_TEST);
+	if (ret < 0)
+		goto err_bus;
+	bus_msleep(st->spi->bus, ci->self_test_ms);
+	ret = adis16400_read_reg_16(st, ADIS16400_DIAG_STAT, &status);
+	if (ret < 0)
+		goto err_bus;
+	if (status & ADIS16400_DIAG_STAT_ERROR_MASK) {
+		adis16400_diag_text(status, why, sizeof(why));
+		snprintf(err, errlen, "%s: power-up self test failed: DIAG_STAT 0x%04x (%s)",
+			 where, status, why);
+		return -EIO;
+	}
+	ret = adis16400_read_reg_16(st, ADIS16400_MSC_CTRL, &msc);
+	if (ret < 0)
+		goto err_bus;
+	msc |= ADIS16400_MSC_CTRL_DATA_RDY_POL_HIGH;
+	msc &= (uint16_t)~(ADIS16400_MSC_CTRL_DATA_RDY_DIO2 | ADIS16400_MSC_CTRL_DATA_RDY_EN);
+	ret = adis16400_write_reg_16(st, ADIS16400_MSC_CTRL, msc);
+	if (ret < 0)
+		goto err_bus;
+	return 0;
+
+err_bus:
+	adis16400_errstr(ret, why, sizeof(why));
+	snprintf(err, errlen, "%s: no answer during reset and self test: %s", where, why);
+	return ret;
+}
+
+/*
+ * PRODUCT_ID must equal the part number in the id name ("adis16405" ->
+ * 16405). The kernel only warns on a mismatch and binds anyway; we refuse
+ * the device, because a board naming the wrong part gets the wrong scales
+ * (and a dead or unwired chip reads 0x0000 or 0xffff here).
+ */
+static int adis16400_check_product_id(struct adis16400_state *st, const char *name,
+				      const char *where, char *err, size_t errlen)
+{
+	unsigned int device_id;
+	char why[96];
+	uint16_t prod_id;
+	int ret;
+
+	if (sscanf(name, "adis%u", &device_id) != 1) {
+		snprintf(err, errlen, "%s: cannot tell the part number from \"%s\"", where, name);
+		return -EINVAL;
+	}
+	ret = adis16400_read_reg_16(st, ADIS16400_PRODUCT_ID, &prod_id);
+	if (ret < 0) {
+		adis16400_errstr(ret, why, sizeof(why));
+		snprintf(err, errlen, "%s: reading PRODUCT_ID failed: %s", where, why);
+		return ret;
+	}
+	if (prod_id != device_id) {
+		snprintf(err, errlen, "%s: PRODUCT_ID reads %u (0x%04x), expected %u: wrong part "
+			 "or no chip", where, prod_id, prod_id, device_id);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/*
+ * adis16400_probe() - bring the chip up as the kernel does: SPI mode 3 at
+ * 300 kHz (parts with a low-power mode) or 2 MHz, reset and self-test,
+ * product id check, then 2 MHz if the sample rate allows it.
+ */
+static int adis16400_probe(const struct iio_probe *p, struct iio_dev **out, char *err,
+			   size_t errlen)
+{
+	const struct adis16400_chip_info *ci;
+	struct adis16400_state *st;
+	struct iio_dev *indio_dev;
+	char where[64], why[96];
+	uint16_t smpl_prd;
+	int ret;
+
+	if (!p->spi) {
+		snprintf(err, errlen, "%s: needs an SPI bus and chip select", p->id->name);
+		return -EINVAL;
+	}
+	if (p->id->driver_data >= sizeof(adis16400_chips) / sizeof(adis16400_chips[0]))
+		return -EINVAL;
+	ci = &adis16400_chips[p->id->driver_data];
+	snprintf(where, sizeof(where), "%s at spi%d chip select %d", p->id->name,
+		 p->spi->bus->number, p->spi->cs);
+
+	indio_dev = iio_device_alloc(sizeof(*st));
+	if (!indio_dev)
+		return -ENOMEM;
+	st = iio_priv(indio_dev);
+	st->variant = ci;
+	st->spi = p->spi;
+	st->spi->mode = SPI_MODE_3;
+	st->spi->bits_per_word = 8;
+	st->spi->max_speed_hz = (ci->flags & ADIS16400_HAS_SLOW_MODE) ? ADIS16400_SPI_SLOW_HZ :
+									ADIS16400_SPI_FAST_HZ;
+
+	ret = adis16400_initial_startup(st, where, err, errlen);
+	if (ret < 0)
+		goto err_put_dev;
+	if (ci->flags & ADIS16400_HAS_PROD_ID) {
+		ret = adis16400_check_product_id(st, p->id->name, where, err, errlen);
+		if (ret < 0)
+			goto err_put_dev;
+	}
+	if (ci->flags & ADIS16400_HAS_SLOW_MODE) {
+		ret = adis16400_read_reg_16(st, ADIS16400_SMPL_PRD, &smpl_prd);
+		if (ret < 0) {
+			adis16400_errstr(ret, why, sizeof(why));
+			snprintf(err, errlen, "%s: reading SMPL_PRD failed: %s", where, why);
+			goto err_put_dev;
+		}
+		if ((smpl_prd & ADIS16400_SMPL_PRD_DIV_MASK) < 0x0a)
+			st->spi->max_speed_hz = ADIS16400_SPI_FAST_HZ;
+	}
+
+	indio_dev->name = p->name ? p->name : p->id->name;
+	indio_dev->label = p->label;
+	indio_dev->channels = ci->channels;
+	indio_dev->num_channels = ci->num_channels;
+	indio_dev->info = &adis16400_info;
+	*out = indio_dev;
+	return 0;
+
+err_put_dev:
+	iio_device_put(indio_dev);
+	return ret;
+}
+
+/* adis16400_remove() - put the chip to sleep (SLP_CNT power-off); errors have nobody to tell. */
+static void adis16400_remove(struct iio_dev *indio_dev)
+{
+	struct adis16400_state *st = iio_priv(indio_dev);
+
+	adis16400_write_reg_16(st, ADIS16400_SLP_CNT, ADIS16400_SLP_CNT_POWER_OFF);
+}
+
+static const struct iio_device_id adis16400_id[] = {
+	{ "adis16300", ADIS16300 },
+	{ "adis16305", ADIS16300 },
+	{ "adis16334", ADIS16334 },
+	{ "adis16350", ADIS16350 },
+	{ "adis16354", ADIS16350 },
+	{ "adis16355", ADIS16350 },
+	{ "adis16360", ADIS16360 },
+	{ "adis16362", ADIS16362 },
+	{ "adis16364", ADIS16364 },
+	{ "adis16365", ADIS16360 },
+	{ "adis16367", ADIS16367 },
+	{ "adis16400", ADIS16400 },
+	{ "adis16405", ADIS16400 },
+	{ "adis16445", ADIS16445 },
+	{ "adis16448", ADIS16448 },
+	{ NULL, 0 }
+};
+
+static const struct iio_driver adis16400_driver = {
+	.name = "adis16400",
+	.id_table = adis16400_id,
+	.probe = adis16400_probe,
+	.remove = adis16400_remove,
+};
+IIO_DRIVER_REGISTER(adis16400_driver);
