@@ -1,0 +1,445 @@
+/*
+ * conn.c - libiiowire's socket: addresses, connecting, sending and reading
+ * lines, every wait bounded by a deadline.
+ *
+ * Place in the flow: wire -> *conn.c* -> request.c -> the API files. This
+ * file knows bytes and lines only: it parses "host:port", "[v6]:port" and
+ * "unix:/path", connects with a non-blocking socket and poll(), writes whole
+ * buffers and cuts input into '\n'-terminated lines. It must not know what a
+ * line means (request.c decodes them), must not retry or reconnect by itself
+ * (request.c decides), and never raises SIGPIPE (MSG_NOSIGNAL).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "iiowire_priv.h"
+
+/* Milliseconds on CLOCK_MONOTONIC. */
+static int64_t iiowire_conn_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/**
+ * iiowire_conn_deadline() - the monotonic time @timeout_ms from now; a
+ * negative timeout means no deadline (INT64_MAX).
+ * Return: the deadline in ms.
+ */
+int64_t iiowire_conn_deadline(int timeout_ms)
+{
+	if (timeout_ms < 0)
+		return INT64_MAX;
+	return iiowire_conn_now_ms() + timeout_ms;
+}
+
+/* What is left of @deadline as a poll() timeout: -1 for none, 0 when past. */
+static int iiowire_conn_remaining(int64_t deadline)
+{
+	int64_t left;
+
+	if (deadline == INT64_MAX)
+		return -1;
+	left = deadline - iiowire_conn_now_ms();
+	if (left <= 0)
+		return 0;
+	return left > INT32_MAX ? INT32_MAX : (int)left;
+}
+
+/* Digits only, 1..65535. */
+static int iiowire_conn_parse_port(const char *s, size_t n, char *out, size_t outlen)
+{
+	unsigned long port = 0;
+	size_t i;
+
+	if (n == 0 || n > 5 || n >= outlen)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		port = port * 10 + (unsigned long)(s[i] - '0');
+	}
+	if (port == 0 || port > 65535)
+		return -EINVAL;
+	snprintf(out, outlen, "%lu", port);
+	return 0;
+}
+
+/**
+ * iiowire_conn_parse_address() - parse an address as iiowire_connect() takes
+ * it; NULL or "" means $IIOWIRE_ADDRESS, else IIOWIRE_DEFAULT_ADDRESS.
+ * Forms: "unix:/path", "[v6]:port", "[v6]", "host:port", "host", and a bare
+ * IPv6 literal with more than one ':' ("::1"), which takes the default port.
+ * Return: 0 with @addr filled, -EINVAL for a malformed address,
+ * -ENAMETOOLONG for one longer than the limits.
+ */
+int iiowire_conn_parse_address(const char *text, struct iiowire_addr *addr)
+{
+	const char *colon, *close;
+	size_t n, hostlen;
+	int ret;
+
+	memset(addr, 0, sizeof(*addr));
+	if (!text || !*text) {
+		text = getenv(IIOWIRE_ADDRESS_ENV);
+		if (!text || !*text)
+			text = IIOWIRE_DEFAULT_ADDRESS;
+	}
+	n = strlen(text);
+	if (n >= IIOWIRE_ADDRESS_MAX_BYTES)
+		return -ENAMETOOLONG;
+
+	if (strncmp(text, "unix:", 5) == 0) {
+		const char *path = text + 5;
+
+		/* sun_path holds 108 bytes with the NUL; abstract sockets are not offered */
+		if (!*path)
+			return -EINVAL;
+		if (strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+			return -ENAMETOOLONG;
+		addr->is_unix = true;
+		snprintf(addr->host, sizeof(addr->host), "%s", path);
+		snprintf(addr->normal, sizeof(addr->normal), "unix:%s", path);
+		return 0;
+	}
+
+	snprintf(addr->port, sizeof(addr->port), "%d", IIOWIRE_DEFAULT_PORT);
+	if (text[0] == '[') {
+		close = strchr(text, ']');
+		if (!close || close == text + 1)
+			return -EINVAL;
+		hostlen = (size_t)(close - text - 1);
+		memcpy(addr->host, text + 1, hostlen);
+		addr->host[hostlen] = '\0';
+		if (close[1] == ':') {
+			ret = iiowire_conn_parse_port(close + 2, strlen(close + 2), addr->port,
+						      sizeof(addr->port));
+			if (ret < 0)
+				return ret;
+		} else if (close[1] != '\0') {
+			return -EINVAL;
+		}
+		snprintf(addr->normal, sizeof(addr->normal), "[%s]:%s", addr->host, addr->port);
+		return 0;
+	}
+
+	colon = strchr(text, ':');
+	if (colon && strchr(colon + 1, ':')) {
+		/* a bare IPv6 literal: no port can be told apart, so none is taken */
+		snprintf(addr->host, sizeof(addr->host), "%s", text);
+		snprintf(addr->normal, sizeof(addr->normal), "[%s]:%s", addr->host, addr->port);
+		return 0;
+	}
+	hostlen = colon ? (size_t)(colon - text) : n;
+	if (hostlen == 0 || strpbrk(text, " \t\r\n/"))
+		return -EINVAL;
+	memcpy(addr->host, text, hostlen);
+	addr->host[hostlen] = '\0';
+	if (colon) {
+		ret = iiowire_conn_parse_port(colon + 1, strlen(colon + 1), addr->port,
+					      sizeof(addr->port));
+		if (ret < 0)
+			return ret;
+	}
+	snprintf(addr->normal, sizeof(addr->normal), "%s:%s", addr->host, addr->port);
+	return 0;
+}
+
+/* Finish a non-blocking connect() within @deadline. Return: 0 or -errno. */
+static int iiowire_conn_wait_connected(int fd, int64_t deadline)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+	socklen_t sl = sizeof(int);
+	int soerr = 0, ret;
+
+	for (;;) {
+		ret = poll(&pfd, 1, iiowire_conn_remaining(deadline));
+		if (ret > 0)
+			break;
+		if (ret == 0)
+			return -ETIMEDOUT;
+		if (errno != EINTR)
+			return -errno;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+		return -errno;
+	return soerr ? -soerr : 0;
+}
+
+/* Connect one socket to one address. Return: the fd, or -errno. */
+static int iiowire_conn_try(int family, const struct sockaddr *sa, socklen_t salen,
+			    int64_t deadline)
+{
+	int fd, ret, one = 1;
+
+	fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, sa, salen) < 0) {
+		if (errno != EINPROGRESS && errno != EAGAIN) {
+			ret = -errno;
+			goto err_close_fd;
+		}
+		ret = iiowire_conn_wait_connected(fd, deadline);
+		if (ret < 0)
+			goto err_close_fd;
+	}
+	/* one request line per write: Nagle would only add latency */
+	if (family != AF_UNIX)
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return fd;
+
+err_close_fd:
+	close(fd);
+	return ret;
+}
+
+/* getaddrinfo's EAI_* codes as errno values, for our one error convention. */
+static int iiowire_conn_gai_errno(int gai)
+{
+	switch (gai) {
+	case EAI_SYSTEM:
+		return errno ? -errno : -EIO;
+	case EAI_MEMORY:
+		return -ENOMEM;
+	case EAI_AGAIN:
+		return -EAGAIN;
+	case EAI_NONAME:
+#ifdef EAI_NODATA
+	case EAI_NODATA:
+#endif
+		return -EHOSTUNREACH;
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * iiowire_conn_open() - connect @w's socket to @w's address within the
+ * connection timeout, each resolved address in turn. On failure the
+ * connection's errmsg says what was tried.
+ * Return: 0 with w->fd set, or -errno (the last address's error).
+ */
+int iiowire_conn_open(struct iiowire *w)
+{
+	int64_t deadline = iiowire_conn_deadline(w->timeout_ms);
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	int fd = -EHOSTUNREACH, gai;
+
+	iiowire_conn_shut(w);
+	if (w->addr.is_unix) {
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+
+		/* parse_address checked that the path fits sun_path */
+		memcpy(sun.sun_path, w->addr.host, strnlen(w->addr.host, sizeof(sun.sun_path) - 1));
+		fd = iiowire_conn_try(AF_UNIX, (struct sockaddr *)&sun, sizeof(sun), deadline);
+	} else {
+		gai = getaddrinfo(w->addr.host, w->addr.port, &hints, &res);
+		if (gai) {
+			fd = iiowire_conn_gai_errno(gai);
+			iiowire_err_set(w, "resolve %s: %s", w->addr.normal, gai_strerror(gai));
+			return fd;
+		}
+		for (ai = res; ai; ai = ai->ai_next) {
+			fd = iiowire_conn_try(ai->ai_family, ai->ai_addr, ai->ai_addrlen, deadline);
+			if (fd >= 0 || fd == -ETIMEDOUT)
+				break;
+		}
+		freeaddrinfo(res);
+	}
+	if (fd < 0) {
+		iiowire_err_set(w, "connect to %s: %s", w->addr.normal, strerror(-fd));
+		return fd;
+	}
+	w->fd = fd;
+	w->in_off = 0;
+	w->in_len = 0;
+	w->line = NULL;
+	return 0;
+}
+
+/** iiowire_conn_shut() - close the socket and forget unread input; idempotent. */
+void iiowire_conn_shut(struct iiowire *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+	w->in_off = 0;
+	w->in_len = 0;
+	w->line = NULL;
+}
+
+/**
+ * iiowire_conn_is_broken_err() - true for the errors that mean the socket is
+ * dead (peer closed, reset, not connected) as opposed to a slow peer.
+ */
+bool iiowire_conn_is_broken_err(int err)
+{
+	return err == -ECONNRESET || err == -EPIPE || err == -ENOTCONN ||
+	       err == -ECONNABORTED || err == -ESHUTDOWN;
+}
+
+/**
+ * iiowire_conn_send() - write all of @buf before @deadline.
+ * Return: 0, -ETIMEDOUT, -ENOTCONN when disconnected, or the socket's -errno
+ * (-EPIPE, -ECONNRESET when the peer is gone).
+ */
+int iiowire_conn_send(struct iiowire *w, const char *buf, size_t len, int64_t deadline)
+{
+	struct pollfd pfd = { .events = POLLOUT };
+	ssize_t n;
+	int ret;
+
+	while (len > 0) {
+		if (w->fd < 0)
+			return -ENOTCONN;
+		n = send(w->fd, buf, len, MSG_NOSIGNAL);
+		if (n > 0) {
+			buf += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+			return -errno;
+		pfd.fd = w->fd;
+		ret = poll(&pfd, 1, iiowire_conn_remaining(deadline));
+		if (ret == 0)
+			return -ETIMEDOUT;
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+/* Make room for at least one more chunk, dropping consumed bytes first. */
+static int iiowire_conn_make_room(struct iiowire *w)
+{
+	size_t want;
+	char *p;
+
+	if (w->in_off > 0) {
+		memmove(w->in, w->in + w->in_off, w->in_len - w->in_off);
+		w->in_len -= w->in_off;
+		w->in_off = 0;
+		w->line = NULL;
+	}
+	if (w->in_cap - w->in_len >= IIOWIRE_RECV_CHUNK_BYTES)
+		return 0;
+	want = w->in_cap ? w->in_cap * 2 : 2 * IIOWIRE_RECV_CHUNK_BYTES;
+	/* a line longer than the limit can never end: refuse instead of growing */
+	if (want > IIOWIRE_REPLY_MAX_BYTES + 2 * IIOWIRE_RECV_CHUNK_BYTES)
+		return -EMSGSIZE;
+	p = realloc(w->in, want);
+	if (!p)
+		return -ENOMEM;
+	w->in = p;
+	w->in_cap = want;
+	return 0;
+}
+
+/* One recv() into the buffer. Return: bytes read (> 0), -EAGAIN, or -errno (EOF: -ECONNRESET). */
+static int iiowire_conn_recv(struct iiowire *w)
+{
+	ssize_t n;
+	int ret;
+
+	if (w->fd < 0)
+		return -ENOTCONN;
+	ret = iiowire_conn_make_room(w);
+	if (ret < 0)
+		return ret;
+	do {
+		n = recv(w->fd, w->in + w->in_len, w->in_cap - w->in_len, 0);
+	} while (n < 0 && errno == EINTR);
+	if (n == 0)
+		return -ECONNRESET;
+	if (n < 0)
+		return (errno == EWOULDBLOCK) ? -EAGAIN : -errno;
+	w->in_len += (size_t)n;
+	return (int)n;
+}
+
+/** iiowire_conn_has_line() - true if a whole line is already buffered. */
+bool iiowire_conn_has_line(const struct iiowire *w)
+{
+	return w->in_len > w->in_off && memchr(w->in + w->in_off, '\n', w->in_len - w->in_off);
+}
+
+/**
+ * iiowire_conn_pump() - read whatever the socket has without waiting.
+ * Return: 0 (nothing more for now), or -errno: -ECONNRESET when the peer
+ * closed, -EMSGSIZE for a line over IIOWIRE_REPLY_MAX_BYTES.
+ */
+int iiowire_conn_pump(struct iiowire *w)
+{
+	int ret;
+
+	for (;;) {
+		ret = iiowire_conn_recv(w);
+		if (ret == -EAGAIN)
+			return 0;
+		if (ret < 0)
+			return ret;
+	}
+}
+
+/**
+ * iiowire_conn_read_line() - the next input line, waiting until @deadline.
+ * @line: set to the line without its '\n' (and '\r'), NUL-terminated;
+ *	borrowed: valid until the next read on @w.
+ * Return: 0, -ETIMEDOUT, -ECONNRESET (peer closed), -EMSGSIZE, or -errno.
+ */
+int iiowire_conn_read_line(struct iiowire *w, int64_t deadline, char **line, size_t *len)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	char *start, *nl;
+	size_t n;
+	int ret;
+
+	for (;;) {
+		start = w->in + w->in_off;
+		nl = (w->in_len > w->in_off) ? memchr(start, '\n', w->in_len - w->in_off) : NULL;
+		if (nl) {
+			n = (size_t)(nl - start);
+			if (n > IIOWIRE_REPLY_MAX_BYTES)
+				return -EMSGSIZE;
+			w->in_off += n + 1;
+			if (n > 0 && start[n - 1] == '\r')
+				n--;
+			start[n] = '\0';
+			w->line = start;
+			*line = start;
+			if (len)
+				*len = n;
+			return 0;
+		}
+		if (w->in_len - w->in_off > IIOWIRE_REPLY_MAX_BYTES)
+			return -EMSGSIZE;
+		ret = iiowire_conn_recv(w);
+		if (ret > 0)
+			continue;
+		if (ret != -EAGAIN)
+			return ret;
+		pfd.fd = w->fd;
+		ret = poll(&pfd, 1, iiowire_conn_remaining(deadline));
+		if (ret == 0)
+			return -ETIMEDOUT;
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+	}
+}
