@@ -27,8 +27,11 @@
 /* only the first four channels have limit registers (pointers 0x4..0xF) */
 #define EMU_AD799X_LIMIT_CHANS	4
 
-/* the reference (or supply) when the board gives no vref_mv */
-#define EMU_AD799X_DEFAULT_REF_MV	3300
+/* the supply (and reference) when the board gives no vref_mv */
+#define EMU_AD799X_DEFAULT_VDD_MV	3300
+
+/* ad7991/5/9 configuration: Vin3 is the external reference input */
+#define EMU_AD7991_REF_SEL		0x08
 
 /* register pointers (low nibble of the address pointer byte) */
 #define EMU_AD799X_REG_RESULT	0x0
@@ -95,7 +98,9 @@ static const struct iio_device_id emu_ad799x_ids[] = {
  * @limit: DATA_LOW, DATA_HIGH, HYSTERESIS per channel, as stored: 12-bit,
  *	left-aligned to bit 11 whatever the resolution.
  * @armed_low/@armed_high: an alert may be raised (re-armed by hysteresis).
- * @ref_mv: the reference the conversions use (the board's vref_mv, else 3300).
+ * @vref_mv: the board's vref_mv, 0 if absent. On the ad7991/5/9 it is the
+ *	external reference on Vin3, used while REF_SEL is set (VDD is then
+ *	taken as 3300 mV); on the others, which convert against VDD, it is VDD.
  */
 struct emu_ad799x {
 	struct emu_chip chip;		/* first: the bus hands us this */
@@ -110,7 +115,7 @@ struct emu_ad799x {
 	bool armed_high[EMU_AD799X_LIMIT_CHANS];
 	unsigned int conv_mask;
 	int conv_next;
-	int ref_mv;
+	int vref_mv;
 	struct emu_signal in[EMU_AD799X_MAX_INPUTS];
 };
 
@@ -167,12 +172,20 @@ static void emu_ad799x_check_limits(struct emu_ad799x *m, int ch, uint16_t data1
 	}
 }
 
+/* The reference of a conversion now, in mV. */
+static double emu_ad799x_ref_mv(const struct emu_ad799x *m)
+{
+	if (m->part->kind == EMU_AD799X_NO_POINTER && !(m->config & EMU_AD7991_REF_SEL))
+		return EMU_AD799X_DEFAULT_VDD_MV;
+	return m->vref_mv > 0 ? m->vref_mv : EMU_AD799X_DEFAULT_VDD_MV;
+}
+
 /* Convert channel @ch and return the result word as the chip sends it. */
 static uint16_t emu_ad799x_convert(struct emu_ad799x *m, int ch)
 {
 	int bits = m->part->bits;
 	double v = emu_signal_sample(&m->in[ch], emu_chip_now(&m->chip));
-	double code = floor(v * (double)(1L << bits) / m->ref_mv + 1e-9);
+	double code = floor(v * (double)(1L << bits) / emu_ad799x_ref_mv(m) + 1e-9);
 	uint16_t data12, word;
 
 	if (isnan(code) || code < 0)
@@ -448,7 +461,7 @@ static int emu_ad799x_create(const struct emu_params *p, struct emu_chip **out,
 	m->chip.ops = &emu_ad799x_ops;
 	m->chip.name = part->name;
 	m->part = part;
-	m->ref_mv = p->vref_mv > 0 ? p->vref_mv : EMU_AD799X_DEFAULT_REF_MV;
+	m->vref_mv = p->vref_mv;
 	emu_ad799x_power_on(m);
 	for (i = 0; i < EMU_AD799X_MAX_INPUTS; i++)
 		m->in[i].kind = EMU_SIGNAL_CONST;

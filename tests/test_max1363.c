@@ -1,0 +1,692 @@
+/*
+ * test_max1363.c - the max1363 driver (drivers/adc/max1363.c) against its
+ * chip model on the emulated bus: every part's name, inputs and scale, the
+ * attribute sets of a 2-, 4-, 8- and 12-input part with their datasheet
+ * names, raw values single-ended and in both differential directions,
+ * saturation, the external reference, mode switches only when needed, the
+ * stargate2 consumer map, each bus fault, and probe failures.
+ * Tests are tables of named rows; the row name is what CUnit reports.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "chiptest.h"
+#include "iio_consumer.h"
+
+#define MAX1363_TEST_ADDR	0x35
+
+/* ---- every part ---- */
+
+struct part_row {
+	const char *name;
+	int ninputs;
+	const char *scale;	/* internal reference over 2^bits */
+	int raw_ain0;		/* AIN0 at 1000 mV */
+	int raw_last;		/* the last input at 1500 mV */
+};
+
+static const struct part_row part_rows[] = {
+	{ "max1361", 4, "2.000000000", 500, 750 },
+	{ "max1362", 4, "4.000000000", 250, 375 },
+	{ "max1363", 4, "0.500000000", 2000, 3000 },
+	{ "max1364", 4, "1.000000000", 1000, 1500 },
+	{ "max1036", 4, "16.000000000", 62, 93 },
+	{ "max1037", 4, "8.000000000", 125, 187 },
+	{ "max1038", 12, "16.000000000", 62, 93 },
+	{ "max1039", 12, "8.000000000", 125, 187 },
+	{ "max1136", 4, "4.000000000", 250, 375 },
+	{ "max1137", 4, "2.000000000", 500, 750 },
+	{ "max1138", 12, "4.000000000", 250, 375 },
+	{ "max1139", 12, "2.000000000", 500, 750 },
+	{ "max1236", 4, "1.000000000", 1000, 1500 },
+	{ "max1237", 4, "0.500000000", 2000, 3000 },
+	{ "max1238", 12, "1.000000000", 1000, 1500 },
+	{ "max1239", 12, "0.500000000", 2000, 3000 },
+	{ "max11600", 4, "16.000000000", 62, 93 },
+	{ "max11601", 4, "8.000000000", 125, 187 },
+	{ "max11602", 8, "16.000000000", 62, 93 },
+	{ "max11603", 8, "8.000000000", 125, 187 },
+	{ "max11604", 12, "16.000000000", 62, 93 },
+	{ "max11605", 12, "8.000000000", 125, 187 },
+	{ "max11606", 4, "4.000000000", 250, 375 },
+	{ "max11607", 4, "2.000000000", 500, 750 },
+	{ "max11608", 8, "4.000000000", 250, 375 },
+	{ "max11609", 8, "2.000000000", 500, 750 },
+	{ "max11610", 12, "4.000000000", 250, 375 },
+	{ "max11611", 12, "2.000000000", 500, 750 },
+	{ "max11612", 4, "1.000000000", 1000, 1500 },
+	{ "max11613", 4, "0.500000000", 2000, 3000 },
+	{ "max11614", 8, "1.000000000", 1000, 1500 },
+	{ "max11615", 8, "0.500000000", 2000, 3000 },
+	{ "max11616", 12, "1.000000000", 1000, 1500 },
+	{ "max11617", 12, "0.500000000", 2000, 3000 },
+	{ "max11644", 2, "1.000000000", 1000, 1500 },
+	{ "max11645", 2, "0.500000000", 2000, 3000 },
+	{ "max11646", 2, "4.000000000", 250, 375 },
+	{ "max11647", 2, "2.000000000", 500, 750 },
+};
+
+#define NROWS(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Number of attributes whose name matches in_voltage<N>_raw (single-ended). */
+static int count_single_raw(struct iio_dev *dev)
+{
+	int i, n = 0, ch, len;
+	const struct iio_attr *a;
+
+	for (i = 0; i < iio_device_attr_count(dev); i++) {
+		a = iio_device_attr_at(dev, i);
+		len = 0;
+		if (sscanf(a->name, "in_voltage%d_raw%n", &ch, &len) == 1 &&
+		    len == (int)strlen(a->name))
+			n++;
+	}
+	return n;
+}
+
+static int count_diff_raw(struct iio_dev *dev)
+{
+	int i, n = 0, ch, ch2, len;
+	const struct iio_attr *a;
+
+	for (i = 0; i < iio_device_attr_count(dev); i++) {
+		a = iio_device_attr_at(dev, i);
+		len = 0;
+		if (sscanf(a->name, "in_voltage%d-voltage%d_raw%n", &ch, &ch2, &len) == 2 &&
+		    len == (int)strlen(a->name))
+			n++;
+	}
+	return n;
+}
+
+static void test_every_part(void)
+{
+	size_t r;
+
+	CU_ASSERT_EQUAL(NROWS(part_rows), 38);
+	for (r = 0; r < NROWS(part_rows); r++) {
+		const struct part_row *row = &part_rows[r];
+		char last[16], name[32], buf[64];
+		struct emu_input in[2];
+		struct chiptest ct;
+		int val = -1, ret;
+
+		snprintf(last, sizeof(last), "AIN%d", row->ninputs - 1);
+		in[0] = (struct emu_input)CHIPTEST_CONST("AIN0", 1000);
+		in[1] = (struct emu_input)CHIPTEST_CONST(last, 1500);
+		ret = chiptest_setup(&ct, row->name, MAX1363_TEST_ADDR, in, 2, NULL);
+		TEST_ROW_ASSERT(ret == 0, row->name);
+		if (ret)
+			continue;
+		snprintf(name, sizeof(name), "%s\n", row->name);
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, "name", buf, sizeof(buf)) > 0 &&
+				strcmp(buf, name) == 0, row->name);
+		TEST_ROW_ASSERT(count_single_raw(ct.dev) == row->ninputs, row->name);
+		TEST_ROW_ASSERT(count_diff_raw(ct.dev) == row->ninputs, row->name);
+		snprintf(name, sizeof(name), "%s\n", row->scale);
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage_scale", buf, sizeof(buf)) > 0 &&
+				strcmp(buf, name) == 0, row->name);
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage-voltage_scale", buf,
+					      sizeof(buf)) > 0 && strcmp(buf, name) == 0, row->name);
+		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw", &val) == 0 &&
+				val == row->raw_ain0, row->name);
+		snprintf(name, sizeof(name), "in_voltage%d_raw", row->ninputs - 1);
+		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, name, &val) == 0 &&
+				val == row->raw_last, row->name);
+		snprintf(name, sizeof(name), "in_voltage%d_raw", row->ninputs);
+		TEST_ROW_ASSERT(iio_device_attr_find(ct.dev, name) == NULL, row->name);
+		chiptest_teardown(&ct);
+	}
+}
+
+/* ---- attribute sets and datasheet names ---- */
+
+static const char *const attrs_2[] = {
+	"in_voltage0_raw", "in_voltage1_raw",
+	"in_voltage0-voltage1_raw", "in_voltage1-voltage0_raw",
+	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
+};
+
+static const char *const attrs_4[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
+	"in_voltage0-voltage1_raw", "in_voltage2-voltage3_raw",
+	"in_voltage1-voltage0_raw", "in_voltage3-voltage2_raw",
+	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
+};
+
+static const char *const attrs_8[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
+	"in_voltage4_raw", "in_voltage5_raw", "in_voltage6_raw", "in_voltage7_raw",
+	"in_voltage0-voltage1_raw", "in_voltage2-voltage3_raw",
+	"in_voltage4-voltage5_raw", "in_voltage6-voltage7_raw",
+	"in_voltage1-voltage0_raw", "in_voltage3-voltage2_raw",
+	"in_voltage5-voltage4_raw", "in_voltage7-voltage6_raw",
+	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
+};
+
+static const char *const attrs_12[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
+	"in_voltage4_raw", "in_voltage5_raw", "in_voltage6_raw", "in_voltage7_raw",
+	"in_voltage8_raw", "in_voltage9_raw", "in_voltage10_raw", "in_voltage11_raw",
+	"in_voltage0-voltage1_raw", "in_voltage2-voltage3_raw",
+	"in_voltage4-voltage5_raw", "in_voltage6-voltage7_raw",
+	"in_voltage8-voltage9_raw", "in_voltage10-voltage11_raw",
+	"in_voltage1-voltage0_raw", "in_voltage3-voltage2_raw",
+	"in_voltage5-voltage4_raw", "in_voltage7-voltage6_raw",
+	"in_voltage9-voltage8_raw", "in_voltage11-voltage10_raw",
+	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
+};
+
+struct attrset_row {
+	const char *part;
+	const char *const *attrs;
+};
+
+static const struct attrset_row attrset_rows[] = {
+	{ "max11644", attrs_2 },
+	{ "max1363", attrs_4 },
+	{ "max11614", attrs_8 },
+	{ "max1238", attrs_12 },
+};
+
+static void test_attribute_sets(void)
+{
+	size_t r;
+
+	for (r = 0; r < NROWS(attrset_rows); r++) {
+		const struct attrset_row *row = &attrset_rows[r];
+		struct chiptest ct;
+		int n;
+
+		if (chiptest_setup(&ct, row->part, MAX1363_TEST_ADDR, NULL, 0, NULL)) {
+			TEST_ROW_ASSERT(0, row->part);
+			continue;
+		}
+		for (n = 0; row->attrs[n]; n++)
+			TEST_ROW_ASSERT(iio_device_attr_find(ct.dev, row->attrs[n]) != NULL,
+					row->attrs[n]);
+		/* exactly these: nothing extra */
+		TEST_ROW_ASSERT(iio_device_attr_count(ct.dev) == n, row->part);
+		chiptest_teardown(&ct);
+	}
+}
+
+struct dsname_row {
+	const char *attr;
+	const char *datasheet_name;
+};
+
+static const struct dsname_row dsname_rows[] = {
+	{ "in_voltage0_raw", "AIN0" },
+	{ "in_voltage7_raw", "AIN7" },
+	{ "in_voltage11_raw", "AIN11" },
+	{ "in_voltage0-voltage1_raw", "AIN0-AIN1" },
+	{ "in_voltage1-voltage0_raw", "AIN1-AIN0" },
+	{ "in_voltage10-voltage11_raw", "AIN10-AIN11" },
+	{ "in_voltage11-voltage10_raw", "AIN11-AIN10" },
+};
+
+/* The kernel's scan indices: inputs, then (even, odd) pairs, then (odd, even), then time. */
+struct scanidx_row {
+	const char *attr;
+	int scan_index;
+};
+
+static const struct scanidx_row scanidx_rows[] = {
+	{ "in_voltage11_raw", 11 },
+	{ "in_voltage0-voltage1_raw", 12 },
+	{ "in_voltage10-voltage11_raw", 17 },
+	{ "in_voltage1-voltage0_raw", 18 },
+	{ "in_voltage11-voltage10_raw", 23 },
+};
+
+static void test_datasheet_names(void)
+{
+	const struct iio_attr *a;
+	struct chiptest ct;
+	size_t r;
+	int i;
+
+	CU_ASSERT_FATAL(chiptest_setup(&ct, "max1238", MAX1363_TEST_ADDR, NULL, 0, NULL) == 0);
+	for (r = 0; r < NROWS(dsname_rows); r++) {
+		a = iio_device_attr_find(ct.dev, dsname_rows[r].attr);
+		TEST_ROW_ASSERT(a && a->chan && a->chan->datasheet_name &&
+				strcmp(a->chan->datasheet_name, dsname_rows[r].datasheet_name) == 0,
+				dsname_rows[r].attr);
+	}
+	for (r = 0; r < NROWS(scanidx_rows); r++) {
+		a = iio_device_attr_find(ct.dev, scanidx_rows[r].attr);
+		TEST_ROW_ASSERT(a && a->chan && a->chan->scan_index == scanidx_rows[r].scan_index,
+				scanidx_rows[r].attr);
+	}
+	/* the soft timestamp comes last, at scan index 24, as in the kernel */
+	i = ct.dev->num_channels - 1;
+	CU_ASSERT_EQUAL(ct.dev->num_channels, 25);
+	CU_ASSERT_EQUAL(ct.dev->channels[i].type, IIO_TIMESTAMP);
+	CU_ASSERT_EQUAL(ct.dev->channels[i].scan_index, 24);
+	chiptest_teardown(&ct);
+}
+
+/* ---- raw values ---- */
+
+struct raw_row {
+	const char *name;
+	const char *part;
+	const char *attr;
+	int expect;
+};
+
+/*
+ * Inputs: AIN0 1000, AIN1 250.5, AIN2 2047.5, AIN3 0 (and AIN10 3000, AIN11
+ * 1000 on the 12-input part). max1363: 0.5 mV a code; max1238: 1 mV;
+ * max1036: 16 mV, 8 bits; max11647: 2 mV, 10 bits, 2 inputs.
+ */
+static const struct raw_row raw_rows[] = {
+	{ "max1363 AIN0", "max1363", "in_voltage0_raw", 2000 },
+	{ "max1363 AIN1 half code", "max1363", "in_voltage1_raw", 501 },
+	{ "max1363 AIN2 last code", "max1363", "in_voltage2_raw", 4095 },
+	{ "max1363 AIN3 zero", "max1363", "in_voltage3_raw", 0 },
+	{ "max1363 AIN0-AIN1", "max1363", "in_voltage0-voltage1_raw", 1499 },
+	{ "max1363 AIN1-AIN0 negative", "max1363", "in_voltage1-voltage0_raw", 0 },
+	{ "max1363 AIN2-AIN3", "max1363", "in_voltage2-voltage3_raw", 4095 },
+	{ "max1363 AIN3-AIN2 negative", "max1363", "in_voltage3-voltage2_raw", 0 },
+	{ "max1238 AIN11", "max1238", "in_voltage11_raw", 1000 },
+	{ "max1238 AIN10-AIN11", "max1238", "in_voltage10-voltage11_raw", 2000 },
+	{ "max1238 AIN11-AIN10", "max1238", "in_voltage11-voltage10_raw", 0 },
+	{ "max1238 AIN1-AIN0", "max1238", "in_voltage1-voltage0_raw", 0 },
+	{ "max1238 AIN0-AIN1", "max1238", "in_voltage0-voltage1_raw", 749 },
+	{ "max1036 AIN0 8-bit", "max1036", "in_voltage0_raw", 62 },
+	{ "max1036 AIN0-AIN1 8-bit", "max1036", "in_voltage0-voltage1_raw", 46 },
+	{ "max1036 AIN2-AIN3 8-bit", "max1036", "in_voltage2-voltage3_raw", 127 },
+	{ "max11647 AIN0 10-bit", "max11647", "in_voltage0_raw", 500 },
+	{ "max11647 AIN1 10-bit", "max11647", "in_voltage1_raw", 125 },
+	{ "max11647 AIN0-AIN1", "max11647", "in_voltage0-voltage1_raw", 374 },
+	{ "max11647 AIN1-AIN0", "max11647", "in_voltage1-voltage0_raw", 0 },
+};
+
+static void test_raw_values(void)
+{
+	static const struct emu_input in12[] = {
+		CHIPTEST_CONST("AIN0", 1000), CHIPTEST_CONST("AIN1", 250.5),
+		CHIPTEST_CONST("AIN2", 2047.5), CHIPTEST_CONST("AIN3", 0),
+		CHIPTEST_CONST("AIN10", 3000), CHIPTEST_CONST("AIN11", 1000),
+	};
+	size_t r;
+
+	for (r = 0; r < NROWS(raw_rows); r++) {
+		const struct raw_row *row = &raw_rows[r];
+		struct chiptest ct;
+		int val = -1, nin;
+
+		/* the part's own inputs only: AIN0-3, plus AIN10-11 on 12-input parts */
+		nin = strcmp(row->part, "max1238") == 0 ? 6 : strcmp(row->part, "max11647") == 0 ? 2 : 4;
+		if (chiptest_setup(&ct, row->part, MAX1363_TEST_ADDR, in12, nin, NULL)) {
+			TEST_ROW_ASSERT(0, row->name);
+			continue;
+		}
+		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, row->attr, &val) == 0, row->name);
+		TEST_ROW_ASSERT(val == row->expect, row->name);
+		if (val != row->expect)
+			fprintf(stderr, "%s: got %d, want %d\n", row->name, val, row->expect);
+		chiptest_teardown(&ct);
+	}
+}
+
+struct sat_row {
+	const char *name;
+	const char *part;
+	double mv;
+	int expect;
+};
+
+static const struct sat_row sat_rows[] = {
+	{ "12-bit at the reference", "max1363", 2048, 4095 },
+	{ "12-bit one code below", "max1363", 2047.5, 4095 },
+	{ "12-bit two codes below", "max1363", 2047, 4094 },
+	{ "12-bit far above", "max1363", 5000, 4095 },
+	{ "12-bit negative", "max1363", -100, 0 },
+	{ "12-bit just below zero", "max1363", -0.001, 0 },
+	{ "10-bit above", "max11646", 4200, 1023 },
+	{ "10-bit negative", "max11646", -4200, 0 },
+	{ "8-bit above", "max1036", 9999, 255 },
+	{ "8-bit negative", "max1036", -1, 0 },
+};
+
+static void test_saturation(void)
+{
+	size_t r;
+
+	for (r = 0; r < NROWS(sat_rows); r++) {
+		const struct sat_row *row = &sat_rows[r];
+		struct emu_input in = CHIPTEST_CONST("AIN0", row->mv);
+		struct chiptest ct;
+		int val = -1;
+
+		if (chiptest_setup(&ct, row->part, MAX1363_TEST_ADDR, &in, 1, NULL)) {
+			TEST_ROW_ASSERT(0, row->name);
+			continue;
+		}
+		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw", &val) == 0 &&
+				val == row->expect, row->name);
+		chiptest_teardown(&ct);
+	}
+}
+
+/* ---- external reference ---- */
+
+struct vref_row {
+	const char *name;
+	const char *part;
+	bool has_vref;
+	int vref_mv;
+	double ain0_mv;
+	const char *scale;
+	int raw;
+};
+
+static const struct vref_row vref_rows[] = {
+	{ "max1238 internal", "max1238", false, 0, 1250, "1.000000000\n", 1250 },
+	{ "max1238 vref 2500", "max1238", true, 2500, 1250, "0.610351562\n", 2048 },
+	{ "max1363 vref 3000", "max1363", true, 3000, 1500, "0.732421875\n", 2048 },
+	{ "max1036 vref 1024", "max1036", true, 1024, 512, "4.000000000\n", 128 },
+	{ "max11646 vref 5000", "max11646", true, 5000, 2500, "4.882812500\n", 512 },
+};
+
+static void test_vref(void)
+{
+	size_t r;
+
+	for (r = 0; r < NROWS(vref_rows); r++) {
+		const struct vref_row *row = &vref_rows[r];
+		struct chiptest_props props = { row->has_vref, row->vref_mv };
+		struct emu_input in = CHIPTEST_CONST("AIN0", row->ain0_mv);
+		struct chiptest ct;
+		char buf[64];
+		int val = -1;
+
+		if (chiptest_setup(&ct, row->part, MAX1363_TEST_ADDR, &in, 1, &props)) {
+			TEST_ROW_ASSERT(0, row->name);
+			continue;
+		}
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage_scale", buf, sizeof(buf)) > 0 &&
+				strcmp(buf, row->scale) == 0, row->name);
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage-voltage_scale", buf,
+					      sizeof(buf)) > 0 && strcmp(buf, row->scale) == 0,
+				row->name);
+		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw", &val) == 0 &&
+				val == row->raw, row->name);
+		chiptest_teardown(&ct);
+	}
+}
+
+struct badvref_row {
+	const char *name;
+	int vref_mv;
+};
+
+static const struct badvref_row badvref_rows[] = {
+	{ "zero", 0 },
+	{ "negative", -2500 },
+};
+
+static void test_vref_invalid(void)
+{
+	size_t r;
+
+	for (r = 0; r < NROWS(badvref_rows); r++) {
+		struct chiptest_props props = { true, badvref_rows[r].vref_mv };
+		struct chiptest ct;
+		int ret;
+
+		ret = chiptest_setup(&ct, "max1238", MAX1363_TEST_ADDR, NULL, 0, &props);
+		TEST_ROW_ASSERT(ret == -EINVAL, badvref_rows[r].name);
+		TEST_ROW_ASSERT(strstr(ct.err, "vref_mv") != NULL, badvref_rows[r].name);
+		if (ret == 0)
+			chiptest_teardown(&ct);
+	}
+}
+
+/* ---- mode switches only when needed ---- */
+
+struct mode_row {
+	const char *attr;
+	unsigned long transfers;	/* 2: setup+config then the read; 1: the read only */
+};
+
+static const struct mode_row mode_rows[] = {
+	{ "in_voltage0_raw", 2 },
+	{ "in_voltage0_raw", 1 },
+	{ "in_voltage0_raw", 1 },
+	{ "in_voltage_scale", 0 },
+	{ "in_voltage1_raw", 2 },
+	{ "in_voltage1_raw", 1 },
+	{ "in_voltage0-voltage1_raw", 2 },
+	{ "in_voltage-voltage_scale", 0 },
+	{ "in_voltage0-voltage1_raw", 1 },
+	{ "in_voltage1-voltage0_raw", 2 },
+	{ "in_voltage1_raw", 2 },
+	{ "name", 0 },
+	{ "in_voltage1_raw", 1 },
+};
+
+static void test_mode_switch(void)
+{
+	struct chiptest ct;
+	unsigned long before;
+	char buf[64];
+	size_t r;
+
+	CU_ASSERT_FATAL(chiptest_setup(&ct, "max1238", MAX1363_TEST_ADDR, NULL, 0, NULL) == 0);
+	/* probe wrote the setup byte and the power-on scan: exactly one transfer */
+	CU_ASSERT_EQUAL(emu_bus_transfers(ct.bus, MAX1363_TEST_ADDR), 1);
+	for (r = 0; r < NROWS(mode_rows); r++) {
+		before = emu_bus_transfers(ct.bus, MAX1363_TEST_ADDR);
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, mode_rows[r].attr, buf, sizeof(buf)) > 0,
+				mode_rows[r].attr);
+		TEST_ROW_ASSERT(emu_bus_transfers(ct.bus, MAX1363_TEST_ADDR) - before ==
+				mode_rows[r].transfers, mode_rows[r].attr);
+	}
+	chiptest_teardown(&ct);
+}
+
+/* ---- consumers: the stargate2 map ---- */
+
+static void test_consumer_stargate2(void)
+{
+	static const struct emu_input in[] = {
+		CHIPTEST_CONST("AIN1", 1200), CHIPTEST_CONST("AIN2", 800),
+	};
+	static const struct iio_map maps[] = {
+		{ "0-0035", "AIN1", "iio_hwmon.0", "testchan1" },
+		{ "0-0035", "AIN2", "iio_hwmon.0", "testchan2" },
+	};
+	struct iio_channel *c1 = NULL, *c2 = NULL, *all = NULL;
+	struct chiptest ct;
+	int val = -1, val2 = -1, n;
+
+	CU_ASSERT_FATAL(chiptest_setup(&ct, "max1238", 0x35, in, 2, NULL) == 0);
+	CU_ASSERT_STRING_EQUAL(ct.dev->hwid, "0-0035");
+	CU_ASSERT_EQUAL_FATAL(iio_map_array_register(ct.reg, ct.dev, maps, 2), 0);
+
+	CU_ASSERT_EQUAL_FATAL(iio_channel_get(ct.reg, "iio_hwmon.0", "testchan1", &c1), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_channel_get(ct.reg, "iio_hwmon.0", "testchan2", &c2), 0);
+	CU_ASSERT_STRING_EQUAL(c1->channel->datasheet_name, "AIN1");
+	CU_ASSERT_EQUAL(iio_read_channel_raw(c1, &val), IIO_VAL_INT);
+	CU_ASSERT_EQUAL(val, 1200);
+	CU_ASSERT_EQUAL(iio_read_channel_scale(c1, &val, &val2), IIO_VAL_FRACTIONAL_LOG2);
+	CU_ASSERT_EQUAL(val, 4096);
+	CU_ASSERT_EQUAL(val2, 12);
+	CU_ASSERT(iio_read_channel_processed(c1, &val) >= 0);
+	CU_ASSERT_EQUAL(val, 1200);
+	CU_ASSERT(iio_read_channel_processed(c2, &val) >= 0);
+	CU_ASSERT_EQUAL(val, 800);
+	CU_ASSERT(iio_read_channel_processed_scale(c2, &val, 1000) >= 0);
+	CU_ASSERT_EQUAL(val, 800000);
+
+	CU_ASSERT_EQUAL_FATAL(iio_channel_get_all(ct.reg, "iio_hwmon.0", &all), 0);
+	for (n = 0; all[n].indio_dev; n++)
+		;
+	CU_ASSERT_EQUAL(n, 2);
+	iio_channel_release_all(all);
+	iio_channel_release(c1);
+	iio_channel_release(c2);
+	chiptest_teardown(&ct);
+}
+
+/* ---- faults ---- */
+
+struct fault_row {
+	const char *name;
+	enum emu_fault_mode mode;
+	bool primed;		/* mode already set: the fault hits the result read */
+	int expect;
+	unsigned long recover;	/* transfers of the read after the fault */
+};
+
+static const struct fault_row fault_rows[] = {
+	{ "NACK on the mode switch", EMU_FAULT_NACK, false, -ENXIO, 2 },
+	{ "NACK on the result read", EMU_FAULT_NACK, true, -ENXIO, 1 },
+	{ "EIO on the mode switch", EMU_FAULT_EIO, false, -EIO, 2 },
+	{ "EIO on the result read", EMU_FAULT_EIO, true, -EIO, 1 },
+	{ "HANG on the mode switch", EMU_FAULT_HANG, false, -ETIMEDOUT, 2 },
+	{ "HANG on the result read", EMU_FAULT_HANG, true, -ETIMEDOUT, 1 },
+};
+
+static void test_faults(void)
+{
+	size_t r;
+
+	for (r = 0; r < NROWS(fault_rows); r++) {
+		const struct fault_row *row = &fault_rows[r];
+		struct emu_fault fault = { .mode = row->mode, .after = 0, .count = 1, .hang_ms = 30 };
+		struct emu_input in = CHIPTEST_CONST("AIN0", 1500);
+		struct chiptest ct;
+		unsigned long before;
+		char buf[64];
+		int val = -1;
+
+		if (chiptest_setup(&ct, "max1238", MAX1363_TEST_ADDR, &in, 1, NULL)) {
+			TEST_ROW_ASSERT(0, row->name);
+			continue;
+		}
+		if (row->primed)
+			TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw", &val) == 0,
+					row->name);
+		TEST_ROW_ASSERT(emu_bus_set_fault(ct.bus, MAX1363_TEST_ADDR, &fault) == 0,
+				row->name);
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage0_raw", buf, sizeof(buf)) ==
+				row->expect, row->name);
+		/* the fault is spent: the next read works and redoes only what is needed */
+		before = emu_bus_transfers(ct.bus, MAX1363_TEST_ADDR);
+		val = -1;
+		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw", &val) == 0 &&
+				val == 1500, row->name);
+		TEST_ROW_ASSERT(emu_bus_transfers(ct.bus, MAX1363_TEST_ADDR) - before ==
+				row->recover, row->name);
+		chiptest_teardown(&ct);
+	}
+}
+
+/* ---- probe failures ---- */
+
+struct probe_row {
+	const char *name;
+	uint16_t chip_addr;		/* 0: no chip on the bus */
+	enum emu_fault_mode fault;	/* armed at the probed address */
+	int expect;
+	const char *message;
+};
+
+static const struct probe_row probe_rows[] = {
+	{ "no chip on the bus", 0, EMU_FAULT_NONE, -ENXIO, "max1238 at 0-0035: no answer (ENXIO)" },
+	{ "chip at another address", 0x34, EMU_FAULT_NONE, -ENXIO,
+	  "max1238 at 0-0035: no answer (ENXIO)" },
+	{ "chip that NACKs", 0x35, EMU_FAULT_NACK, -ENXIO, "max1238 at 0-0035: no answer (ENXIO)" },
+	{ "bus error", 0x35, EMU_FAULT_EIO, -EIO, "max1238 at 0-0035: no answer (EIO)" },
+	{ "hung chip", 0x35, EMU_FAULT_HANG, -ETIMEDOUT,
+	  "max1238 at 0-0035: no answer (ETIMEDOUT)" },
+};
+
+static void test_probe_failure(void)
+{
+	size_t r;
+
+	for (r = 0; r < NROWS(probe_rows); r++) {
+		const struct probe_row *row = &probe_rows[r];
+		struct emu_fault fault = { .mode = row->fault, .hang_ms = 30 };
+		struct iio_registry *reg = iio_registry_create();
+		struct iio_dev *dev = NULL;
+		char err[CHIPTEST_ERR_MAX];
+		struct bus *bus = NULL;
+		int ret;
+
+		CU_ASSERT_FATAL(reg != NULL);
+		CU_ASSERT_FATAL(chiptest_emu_bus_create(0, &bus) == 0);
+		if (row->chip_addr)
+			TEST_ROW_ASSERT(chiptest_chip_attach(bus, "max1238", row->chip_addr, NULL, 0,
+							     0, err, sizeof(err)) == 0, row->name);
+		if (row->fault != EMU_FAULT_NONE)
+			TEST_ROW_ASSERT(emu_bus_set_fault(bus, 0x35, &fault) == 0, row->name);
+		ret = chiptest_probe(bus, reg, "max1238", 0x35, NULL, &dev, err, sizeof(err));
+		TEST_ROW_ASSERT(ret == row->expect, row->name);
+		TEST_ROW_ASSERT(strcmp(err, row->message) == 0, row->name);
+		if (strcmp(err, row->message) != 0)
+			fprintf(stderr, "%s: message \"%s\"\n", row->name, err);
+		TEST_ROW_ASSERT(iio_registry_count(reg) == 0, row->name);
+		iio_registry_destroy(reg);
+		bus_put(bus);
+	}
+}
+
+/* A device that was registered and is then unregistered answers -ENODEV, not stale data. */
+static void test_unregistered_device(void)
+{
+	struct chiptest ct;
+	struct iio_dev *dev;
+	const struct iio_attr *a;
+	char buf[64];
+
+	CU_ASSERT_FATAL(chiptest_setup(&ct, "max1363", MAX1363_TEST_ADDR, NULL, 0, NULL) == 0);
+	dev = iio_device_get(ct.dev);
+	a = iio_device_attr_find(dev, "in_voltage0_raw");
+	CU_ASSERT_FATAL(a != NULL);
+	iio_device_unregister(ct.reg, dev);
+	CU_ASSERT_EQUAL(iio_attr_read(dev, a, buf, sizeof(buf)), -ENODEV);
+	iio_device_put(dev);
+	chiptest_teardown(&ct);
+}
+
+static void test_timestamp_clock(void)
+{
+	struct chiptest ct;
+	char buf[64];
+
+	CU_ASSERT_FATAL(chiptest_setup(&ct, "max11644", MAX1363_TEST_ADDR, NULL, 0, NULL) == 0);
+	CU_ASSERT(chiptest_read(ct.dev, "current_timestamp_clock", buf, sizeof(buf)) > 0);
+	CU_ASSERT_STRING_EQUAL(buf, "realtime\n");
+	chiptest_teardown(&ct);
+}
+
+static CU_TestInfo max1363_tests[] = {
+	{ "every part: name, inputs, scale, raw", test_every_part },
+	{ "attribute sets of 2/4/8/12-input parts", test_attribute_sets },
+	{ "datasheet names and scan indices", test_datasheet_names },
+	{ "raw values, single-ended and differential", test_raw_values },
+	{ "saturation and negative inputs", test_saturation },
+	{ "external reference (vref_mv)", test_vref },
+	{ "invalid vref_mv refused", test_vref_invalid },
+	{ "mode switch only when needed", test_mode_switch },
+	{ "consumer API on the stargate2 map", test_consumer_stargate2 },
+	{ "bus faults: error, then recovery", test_faults },
+	{ "probe failures name bus and address", test_probe_failure },
+	{ "unregistered device reads ENODEV", test_unregistered_device },
+	{ "soft timestamp brings current_timestamp_clock", test_timestamp_clock },
+	CU_TEST_INFO_NULL,
+};
+
+int main(void)
+{
+	return test_run("max1363", NULL, NULL, max1363_tests);
+}
