@@ -1,0 +1,341 @@
+/*
+ * test_iio_dummy.c - drivers/dummy/iio_dummy.c against the kernel's
+ * iio_simple_dummy (reference §7).
+ *
+ * Every attribute the kernel's dummy has, with its exact name, mode and
+ * initial text, and nothing more; then every write rule as a row that
+ * starts from a fresh device: what is stored, what is clamped, what is
+ * refused with -EINVAL and left unchanged. The name comes from the board's
+ * "name" property, else the probe's name.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iio.h"
+#include "iio_core.h"
+#include "iio_registry.h"
+#include "testutil.h"
+
+/* Props for the probe: at most one "name" string. */
+struct tdummy_props {
+	const char *name;
+	bool name_not_string;
+};
+
+static int tdummy_prop_str(const void *props, const char *key, const char **val)
+{
+	const struct tdummy_props *p = props;
+
+	if (strcmp(key, "name") != 0 || (!p->name && !p->name_not_string))
+		return -ENOENT;
+	if (p->name_not_string)
+		return -EINVAL;
+	*val = p->name;
+	return 0;
+}
+
+static int tdummy_probe(const struct tdummy_props *props, const char *probe_name,
+			struct iio_dev **out, char *err, size_t errlen)
+{
+	const struct iio_device_id *id = NULL;
+	const struct iio_driver *drv = iio_driver_find("iio_dummy", &id);
+	struct iio_probe p = {
+		.id = id, .name = probe_name, .props = props, .prop_str = tdummy_prop_str,
+	};
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(drv);
+	CU_ASSERT_STRING_EQUAL(id->name, "iio_dummy");
+	return drv->probe(&p, out, err, errlen);
+}
+
+/* A registered dummy in a fresh registry. */
+static struct iio_dev *tdummy_create(struct iio_registry **reg, const char *name)
+{
+	struct tdummy_props props = { .name = name };
+	struct iio_dev *d = NULL;
+	char err[128];
+
+	*reg = iio_registry_create();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(*reg);
+	CU_ASSERT_EQUAL_FATAL(tdummy_probe(&props, "iio_dummy", &d, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_device_register(*reg, d, err, sizeof(err)), 0);
+	return d;
+}
+
+static int tdummy_read(struct iio_dev *d, const char *attr, char *buf, size_t len)
+{
+	const struct iio_attr *a = iio_device_attr_find(d, attr);
+
+	if (!a)
+		return -ENOENT;
+	return (int)iio_attr_read(d, a, buf, len);
+}
+
+struct tdummy_attr_row {
+	const char *name;
+	unsigned int mode;
+	const char *value;
+};
+
+/* The kernel dummy's sysfs, in its attribute order (per channel, then device). */
+static const struct tdummy_attr_row tdummy_attrs[] = {
+	{ "in_voltage0_raw", 0644, "73\n" },
+	{ "in_voltage0_scale", 0644, "0.001333\n" },
+	{ "in_voltage0_offset", 0644, "7\n" },
+	{ "in_sampling_frequency", 0644, "3.000000033\n" },
+	{ "in_voltage1-voltage2_raw", 0644, "33\n" },
+	{ "in_voltage-voltage_scale", 0644, "0.000001344\n" },
+	{ "in_voltage3-voltage4_raw", 0644, "-34\n" },
+	{ "in_accel_x_raw", 0644, "34\n" },
+	{ "in_accel_x_calibscale", 0644, "0.000100\n" },
+	{ "in_accel_x_calibbias", 0644, "-7\n" },
+	{ "out_voltage0_raw", 0644, "0\n" },
+	{ "in_steps_input", 0644, "47\n" },
+	{ "in_steps_en", 0644, "0\n" },
+	{ "in_steps_calibheight", 0644, "0\n" },
+	{ "in_activity_running_input", 0644, "98\n" },
+	{ "in_activity_walking_input", 0644, "4\n" },
+	{ "name", 0444, "dummy0\n" },
+	{ "current_timestamp_clock", 0644, "realtime\n" },
+};
+
+static void test_every_attribute(void)
+{
+	const size_t n = sizeof(tdummy_attrs) / sizeof(tdummy_attrs[0]);
+	struct iio_registry *reg;
+	struct iio_dev *d = tdummy_create(&reg, "dummy0");
+	const struct iio_attr *a;
+	char buf[64];
+	size_t i;
+	int j;
+
+	/* the exact set: nothing missing, nothing extra (no timestamp attributes, no label) */
+	CU_ASSERT_EQUAL(iio_device_attr_count(d), (int)n);
+	for (i = 0; i < n; i++) {
+		a = iio_device_attr_find(d, tdummy_attrs[i].name);
+		TEST_ROW_ASSERT(a != NULL, tdummy_attrs[i].name);
+		if (!a)
+			continue;
+		TEST_ROW_ASSERT(a->mode == tdummy_attrs[i].mode, tdummy_attrs[i].name);
+		TEST_ROW_ASSERT(tdummy_read(d, tdummy_attrs[i].name, buf, sizeof(buf)) ==
+				(int)strlen(tdummy_attrs[i].value), tdummy_attrs[i].name);
+		TEST_ROW_ASSERT(strcmp(buf, tdummy_attrs[i].value) == 0, tdummy_attrs[i].name);
+	}
+	/* channel attributes come in the kernel's order: channel by channel, bit by bit */
+	for (j = 0; j < 16; j++)
+		TEST_ROW_ASSERT(strcmp(iio_device_attr_at(d, j)->name, tdummy_attrs[j].name) == 0,
+				tdummy_attrs[j].name);
+	CU_ASSERT_STRING_EQUAL(d->name, "dummy0");
+	CU_ASSERT_STRING_EQUAL(d->hwid, "");
+	CU_ASSERT_PTR_NULL(d->label);
+	iio_registry_destroy(reg);
+}
+
+static void test_channels(void)
+{
+	struct iio_registry *reg;
+	struct iio_dev *d = tdummy_create(&reg, "dummy0");
+	const struct iio_chan_spec *c = d->channels;
+	int i;
+
+	CU_ASSERT_EQUAL_FATAL(d->num_channels, 9);
+	/* the soft timestamp: channel -1 at scan index 4, 64 bits */
+	CU_ASSERT_EQUAL(c[4].type, IIO_TIMESTAMP);
+	CU_ASSERT_EQUAL(c[4].channel, -1);
+	CU_ASSERT_EQUAL(c[4].scan_index, 4);
+	CU_ASSERT_EQUAL(c[4].scan_type.realbits, 64);
+	CU_ASSERT_EQUAL(c[0].scan_type.sign, 'u');
+	CU_ASSERT_EQUAL(c[0].scan_type.realbits, 13);
+	CU_ASSERT_EQUAL(c[1].scan_type.realbits, 12);
+	CU_ASSERT_EQUAL(c[2].scan_type.realbits, 11);
+	CU_ASSERT_EQUAL(c[3].scan_type.realbits, 16);
+	CU_ASSERT_EQUAL(c[3].channel2, IIO_MOD_X);
+	CU_ASSERT_EQUAL(c[5].scan_index, -1);
+	CU_ASSERT_TRUE(c[5].output);
+	CU_ASSERT_EQUAL(c[7].channel2, IIO_MOD_RUNNING);
+	CU_ASSERT_EQUAL(c[8].channel2, IIO_MOD_WALKING);
+	/* no datasheet names: maps cannot reach the dummy, as in the kernel */
+	for (i = 0; i < d->num_channels; i++)
+		CU_ASSERT_PTR_NULL(c[i].datasheet_name);
+	CU_ASSERT_PTR_NULL(d->info->write_raw_get_fmt);
+	iio_registry_destroy(reg);
+}
+
+struct tdummy_write_row {
+	const char *name;
+	const char *attr;
+	const char *text;
+	int ret;
+	const char *after;	/* the attribute's text after the write */
+};
+
+static const struct tdummy_write_row tdummy_writes[] = {
+	{ "dac stores", "out_voltage0_raw", "1234", 0, "1234\n" },
+	{ "dac stores negative", "out_voltage0_raw", "-5\n", 0, "-5\n" },
+	{ "dac drops the fraction", "out_voltage0_raw", "7.9", 0, "7\n" },
+	{ "adc raw refused", "in_voltage0_raw", "5", -EINVAL, "73\n" },
+	{ "diff raw refused", "in_voltage1-voltage2_raw", "1", -EINVAL, "33\n" },
+	{ "diff raw 3-4 refused", "in_voltage3-voltage4_raw", "1", -EINVAL, "-34\n" },
+	{ "accel raw refused", "in_accel_x_raw", "1", -EINVAL, "34\n" },
+	{ "offset refused", "in_voltage0_offset", "8", -EINVAL, "7\n" },
+	{ "scale refused", "in_voltage0_scale", "0.001", -EINVAL, "0.001333\n" },
+	{ "shared scale refused", "in_voltage-voltage_scale", "0", -EINVAL, "0.000001344\n" },
+	{ "samp freq refused", "in_sampling_frequency", "4", -EINVAL, "3.000000033\n" },
+	{ "steps store", "in_steps_input", "100", 0, "100\n" },
+	{ "steps integer part", "in_steps_input", "12.9", 0, "12\n" },
+	{ "steps malformed", "in_steps_input", "abc", -EINVAL, "47\n" },
+	{ "steps enable", "in_steps_en", "1", 0, "1\n" },
+	{ "steps height", "in_steps_calibheight", "175", 0, "175\n" },
+	{ "calibbias store", "in_accel_x_calibbias", "12", 0, "12\n" },
+	{ "calibbias negative", "in_accel_x_calibbias", "-3", 0, "-3\n" },
+	{ "running clamps high", "in_activity_running_input", "150", 0, "100\n" },
+	{ "running clamps low", "in_activity_running_input", "-20", 0, "0\n" },
+	{ "running stores", "in_activity_running_input", "55", 0, "55\n" },
+	{ "walking clamps high", "in_activity_walking_input", "101", 0, "100\n" },
+	{ "walking at 100", "in_activity_walking_input", "100", 0, "100\n" },
+	{ "calibscale 0.000133", "in_accel_x_calibscale", "0.000133", 0, "0.000133\n" },
+	{ "calibscale 733.000013", "in_accel_x_calibscale", "733.000013\n", 0, "733.000013\n" },
+	{ "calibscale 0.0001", "in_accel_x_calibscale", "0.0001", 0, "0.000100\n" },
+	{ "calibscale not in the table", "in_accel_x_calibscale", "0.000134", -EINVAL,
+	  "0.000100\n" },
+	{ "calibscale 1", "in_accel_x_calibscale", "1", -EINVAL, "0.000100\n" },
+	{ "calibscale -0.000133", "in_accel_x_calibscale", "-0.000133", -EINVAL, "0.000100\n" },
+	{ "name is read-only", "name", "x", -EACCES, "dummy0\n" },
+};
+
+static void test_write_rules(void)
+{
+	const size_t n = sizeof(tdummy_writes) / sizeof(tdummy_writes[0]);
+	const struct tdummy_write_row *r;
+	struct iio_registry *reg;
+	const struct iio_attr *a;
+	struct iio_dev *d;
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		r = &tdummy_writes[i];
+		d = tdummy_create(&reg, "dummy0");
+		a = iio_device_attr_find(d, r->attr);
+		TEST_ROW_ASSERT(a != NULL, r->name);
+		if (a) {
+			TEST_ROW_ASSERT(iio_attr_write(d, a, r->text, strlen(r->text)) == r->ret,
+					r->name);
+			TEST_ROW_ASSERT(tdummy_read(d, r->attr, buf, sizeof(buf)) > 0, r->name);
+			TEST_ROW_ASSERT(strcmp(buf, r->after) == 0, r->name);
+		}
+		iio_registry_destroy(reg);
+	}
+}
+
+static void test_write_raw_direct(void)
+{
+	struct iio_registry *reg;
+	struct iio_dev *d = tdummy_create(&reg, "dummy0");
+	const struct iio_chan_spec *c = d->channels;
+	int val, val2;
+
+	/* the callbacks themselves, with (val, val2) the parser would never produce */
+	iio_device_lock(d);
+	CU_ASSERT_EQUAL(d->info->write_raw(d, &c[3], 0, 133, IIO_CHAN_INFO_CALIBSCALE), 0);
+	CU_ASSERT_EQUAL(d->info->write_raw(d, &c[3], 0, 101, IIO_CHAN_INFO_CALIBSCALE), -EINVAL);
+	CU_ASSERT_EQUAL(d->info->read_raw(d, &c[3], &val, &val2, IIO_CHAN_INFO_CALIBSCALE),
+			IIO_VAL_INT_PLUS_MICRO);
+	CU_ASSERT_EQUAL(val, 0);
+	CU_ASSERT_EQUAL(val2, 133);
+	/* ENABLE and CALIBHEIGHT belong to steps only */
+	CU_ASSERT_EQUAL(d->info->write_raw(d, &c[0], 1, 0, IIO_CHAN_INFO_ENABLE), -EINVAL);
+	CU_ASSERT_EQUAL(d->info->write_raw(d, &c[0], 1, 0, IIO_CHAN_INFO_CALIBHEIGHT), -EINVAL);
+	CU_ASSERT_EQUAL(d->info->write_raw(d, &c[0], 1, 0, IIO_CHAN_INFO_PROCESSED), -EINVAL);
+	CU_ASSERT_EQUAL(d->info->write_raw(d, &c[0], 1, 0, IIO_CHAN_INFO_HARDWAREGAIN), -EINVAL);
+	/* reads of bits a channel does not have */
+	CU_ASSERT_EQUAL(d->info->read_raw(d, &c[6], &val, &val2, IIO_CHAN_INFO_RAW), -EINVAL);
+	CU_ASSERT_EQUAL(d->info->read_raw(d, &c[3], &val, &val2, IIO_CHAN_INFO_SCALE), -EINVAL);
+	CU_ASSERT_EQUAL(d->info->read_raw(d, &c[0], &val, &val2, IIO_CHAN_INFO_PROCESSED), -EINVAL);
+	CU_ASSERT_EQUAL(d->info->read_raw(d, &c[0], &val, &val2, IIO_CHAN_INFO_PEAK), -EINVAL);
+	iio_device_unlock(d);
+	iio_registry_destroy(reg);
+}
+
+struct tdummy_name_row {
+	const char *name;
+	const char *prop;	/* the board's "name", or NULL */
+	const char *probe;	/* the probe's name */
+	int ret;
+	const char *want;
+};
+
+static void test_name(void)
+{
+	static const char long_name[] =
+		"0123456789012345678901234567890123456789012345678901234567890123";
+	static const struct tdummy_name_row rows[] = {
+		{ "board name", "dummy7", "iio_dummy", 0, "dummy7" },
+		{ "probe name", NULL, "mydummy", 0, "mydummy" },
+		{ "63 characters", long_name + 1, "iio_dummy", 0, long_name + 1 },
+		{ "64 characters", long_name, "iio_dummy", -EINVAL, NULL },
+		{ "empty", "", "iio_dummy", -EINVAL, NULL },
+	};
+	struct tdummy_props props;
+	struct iio_dev *d;
+	char err[128], copy[80];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		/* the name is copied: the probe's strings are gone after it */
+		snprintf(copy, sizeof(copy), "%s", rows[i].prop ? rows[i].prop : "");
+		props = (struct tdummy_props){ .name = rows[i].prop ? copy : NULL };
+		d = NULL;
+		err[0] = '\0';
+		ret = tdummy_probe(&props, rows[i].probe, &d, err, sizeof(err));
+		TEST_ROW_ASSERT(ret == rows[i].ret, rows[i].name);
+		if (ret) {
+			TEST_ROW_ASSERT(strcmp(err, "name must have 1 to 63 characters") == 0,
+					rows[i].name);
+			continue;
+		}
+		memset(copy, 'X', sizeof(copy) - 1);
+		TEST_ROW_ASSERT(d && strcmp(d->name, rows[i].want) == 0, rows[i].name);
+		iio_device_put(d);
+	}
+	/* a "name" that is not a string falls back to the probe's name */
+	props = (struct tdummy_props){ .name_not_string = true };
+	CU_ASSERT_EQUAL(tdummy_probe(&props, "fallback", &d, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(d->name, "fallback");
+	iio_device_put(d);
+}
+
+static void test_two_dummies_independent(void)
+{
+	struct iio_registry *reg;
+	struct iio_dev *a = tdummy_create(&reg, "a"), *b = NULL;
+	struct tdummy_props props = { .name = "b" };
+	char err[64], buf[32];
+
+	CU_ASSERT_EQUAL_FATAL(tdummy_probe(&props, "iio_dummy", &b, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_device_register(reg, b, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(iio_attr_write(a, iio_device_attr_find(a, "out_voltage0_raw"), "9", 1), 0);
+	CU_ASSERT(tdummy_read(b, "out_voltage0_raw", buf, sizeof(buf)) > 0);
+	CU_ASSERT_STRING_EQUAL(buf, "0\n");
+	CU_ASSERT(tdummy_read(a, "out_voltage0_raw", buf, sizeof(buf)) > 0);
+	CU_ASSERT_STRING_EQUAL(buf, "9\n");
+	CU_ASSERT_EQUAL(iio_device_id(b), 1);
+	iio_registry_destroy(reg);
+}
+
+static CU_TestInfo tests[] = {
+	{ "every attribute, mode and initial value", test_every_attribute },
+	{ "channel specs: timestamp, scan types, no datasheet names", test_channels },
+	{ "write rules through sysfs text", test_write_rules },
+	{ "write and read rules of the callbacks", test_write_raw_direct },
+	{ "name from the board, copied", test_name },
+	{ "two dummies keep their own state", test_two_dummies_independent },
+	CU_TEST_INFO_NULL,
+};
+
+int main(void)
+{
+	return test_run("iio_dummy", NULL, NULL, tests);
+}
