@@ -425,7 +425,8 @@ static int iio_core_add_mask(struct iio_core_attr_set *set, const struct iio_cha
 			continue;
 		base = iio_chan_info_postfix((enum iio_chan_info_enum)bit);
 		if (!base) {
-			iio_core_seterr(err, errlen, "channel %d: info bit %u has no attribute name",
+			iio_core_seterr(err, errlen,
+					"channel %d: info bit %u has no attribute name",
 					chan->channel, bit);
 			return -EINVAL;
 		}
@@ -485,7 +486,8 @@ static int iio_core_add_channel(struct iio_core_attr_set *set, const struct iio_
 	}
 
 	for (ext = chan->ext_info, i = 0; ext && ext->name; ext++, i++) {
-		mode = (ext->read ? IIO_CORE_MODE_READ : 0) | (ext->write ? IIO_CORE_MODE_WRITE : 0);
+		mode = (ext->read ? IIO_CORE_MODE_READ : 0) |
+		       (ext->write ? IIO_CORE_MODE_WRITE : 0);
 		ret = iio_core_add_chan_attr(set, chan, ext->name, ext->shared, IIO_ATTR_EXT,
 					     (int)i, mode, ext, err, errlen);
 		if (ret < 0)

@@ -640,7 +640,9 @@ int iio_raw_to_processed(int raw, int has_offset, int offset_type, int oval, int
 	return 0;
 }
 
-static const char *const iio_value_type_names[] = {
+#define IIO_VALUE_TYPE_CODES	(IIO_VAL_DECIMAL64_PICO + 1)
+
+static const char *const iio_value_type_names[IIO_VALUE_TYPE_CODES] = {
 	[IIO_VAL_INT] = "INT",
 	[IIO_VAL_INT_PLUS_MICRO] = "INT_PLUS_MICRO",
 	[IIO_VAL_INT_PLUS_NANO] = "INT_PLUS_NANO",
@@ -658,7 +660,7 @@ static const char *const iio_value_type_names[] = {
 
 const char *iio_val_type_name(int type)
 {
-	if (type < 0 || (size_t)type >= sizeof(iio_value_type_names) / sizeof(iio_value_type_names[0]))
+	if (type < 0 || type >= IIO_VALUE_TYPE_CODES)
 		return NULL;
 	return iio_value_type_names[type];
 }
@@ -669,7 +671,7 @@ int iio_val_type_from_name(const char *name)
 
 	if (!name)
 		return -EINVAL;
-	for (i = 0; i < sizeof(iio_value_type_names) / sizeof(iio_value_type_names[0]); i++)
+	for (i = 0; i < IIO_VALUE_TYPE_CODES; i++)
 		if (iio_value_type_names[i] && strcmp(iio_value_type_names[i], name) == 0)
 			return (int)i;
 	return -EINVAL;

@@ -628,7 +628,8 @@ static void test_raw_to_processed(void)
 
 		out = SENTINEL;
 		ret = iio_raw_to_processed(r->raw, r->has_offset, r->otype, r->oval, r->oval2,
-					   r->has_scale, r->stype, r->sval, r->sval2, r->mult, &out);
+					   r->has_scale, r->stype, r->sval, r->sval2, r->mult,
+					   &out);
 		TEST_ROW_ASSERT(ret == r->ret, r->name);
 		TEST_ROW_ASSERT(out == (r->ret < 0 ? SENTINEL : r->processed), r->name);
 	}
