@@ -32,6 +32,11 @@ struct proto_arena;
 
 /* Longest request or reply line, terminator (LF or CRLF) not counted. */
 #define PROTO_LINE_MAX_BYTES		4096
+/*
+ * Longest reply line a client must accept: a JSON listing is one line, and
+ * a value may be a full sysfs page (4096 bytes) before escaping.
+ */
+#define PROTO_REPLY_LINE_MAX_BYTES	(1024 * 1024)
 /* Deepest JSON nesting accepted on a line (a request needs 1, a reply 4). */
 #define PROTO_JSON_DEPTH_MAX		8
 /* Longest JSON "id" as raw text (e.g. "\"abc\"" or 12345), NUL included. */
@@ -191,10 +196,9 @@ int proto_request_decode(struct proto_request *req, const char *line, size_t len
 void proto_request_fini(struct proto_request *req);
 
 /**
- * proto_request_encode() - append @req as one line (with "\r\n" for text,
- * "\n" for JSON per PROTOCOL.md) in the spelling its flags say; the
- * client's side of proto_request_decode(). @req->store is not used: the
- * string fields may point anywhere.
+ * proto_request_encode() - append @req as one line ending in "\n", in the
+ * spelling its flags say; the client's side of proto_request_decode().
+ * @req->store is not used: the string fields may point anywhere.
  * Return: 0, -EINVAL (a missing argument, or a text argument that cannot
  * be spelled: a blank in a name, a control character anywhere), -ENOMEM.
  * On failure @b is as it was.
@@ -371,8 +375,11 @@ int proto_reply_iio_value(struct proto_buf *b, const struct proto_request *req,
 
 /**
  * proto_reply_error() - "ERR <NAME> <message>" / {"ok":false,"error":..}.
+ * @req: may be NULL for an error that belongs to no decoded request (an
+ *	over-long line, a refused connection): text spelling, no id.
  * @err: -errno; one the table does not know goes out as EIO.
- * @msg: NULL or "" for the table's default message.
+ * @msg: NULL or "" for the table's default message; cut to
+ *	PROTO_MSG_MAX_BYTES - 1 bytes.
  */
 int proto_reply_error(struct proto_buf *b, const struct proto_request *req, int err,
 		      const char *msg);

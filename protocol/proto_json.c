@@ -1,0 +1,137 @@
+/*
+ * proto_json.c - the pre-scan of a JSON line, before cJSON parses it.
+ *
+ * cJSON parses nested values by recursion and cuts strings at "\u0000";
+ * it also keeps numbers only as doubles, so an "id" such as
+ * 12345678901234567890 could not be echoed as written. One flat pass here
+ * bounds the nesting (PROTO_JSON_DEPTH_MAX: a line nested 100,000 deep is
+ * refused after reading up to depth 9, with no recursion), refuses
+ * "\u0000", and notes where the top-level "id" value is in the raw text.
+ * Used for requests (server) and replies (client). It checks no grammar:
+ * that is cJSON's job, right after.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "proto_priv.h"
+
+enum proto_json_state {
+	PROTO_JSON_KEY,		/* top level: before or in a key */
+	PROTO_JSON_COLON,	/* top level: after a key */
+	PROTO_JSON_VALUE,	/* top level: after the colon */
+};
+
+struct proto_json_walk {
+	enum proto_json_state st;
+	bool key_is_id;
+	bool val_started;
+	size_t val_start;
+};
+
+static void proto_json_value_start(struct proto_json_walk *w, size_t i)
+{
+	if (w->st == PROTO_JSON_VALUE && !w->val_started) {
+		w->val_started = true;
+		w->val_start = i;
+	}
+}
+
+/* A top-level value ends at byte @end (a ',' or the closing '}'). */
+static void proto_json_value_end(struct proto_json_walk *w, const char *s, size_t end,
+				 struct proto_json_scan *out)
+{
+	if (w->st == PROTO_JSON_VALUE && w->val_started && w->key_is_id && !out->has_id) {
+		while (end > w->val_start && (s[end - 1] == ' ' || s[end - 1] == '\t' ||
+					      s[end - 1] == '\r' || s[end - 1] == '\n'))
+			end--;
+		out->has_id = true;
+		out->id_off = w->val_start;
+		out->id_len = end - w->val_start;
+		out->id_scalar = s[w->val_start] != '{' && s[w->val_start] != '[';
+	}
+	w->key_is_id = false;
+	w->val_started = false;
+}
+
+int proto_json_scan(const char *s, size_t len, int max_depth, struct proto_json_scan *out,
+		    char *err, size_t errlen)
+{
+	struct proto_json_walk w = { .st = PROTO_JSON_KEY };
+	bool in_str = false, top_obj = false;
+	size_t i, key_start = 0;
+	int depth = 0;
+	char c;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < len; i++) {
+		c = s[i];
+		if (in_str) {
+			if (c == '\\') {
+				if (i + 5 < len && s[i + 1] == 'u' && !memcmp(s + i + 2, "0000", 4)) {
+					proto_msg(err, errlen, "\\u0000 in a JSON string at offset %zu",
+						  i);
+					return -EINVAL;
+				}
+				i++;	/* the escaped byte cannot end the string */
+			} else if (c == '"') {
+				in_str = false;
+				if (top_obj && depth == 1 && w.st == PROTO_JSON_KEY) {
+					w.key_is_id = i - key_start == 2 && !memcmp(s + key_start, "id", 2);
+					w.st = PROTO_JSON_COLON;
+				}
+			}
+			continue;
+		}
+		switch (c) {
+		case '"':
+			in_str = true;
+			if (top_obj && depth == 1) {
+				if (w.st == PROTO_JSON_KEY)
+					key_start = i + 1;
+				else
+					proto_json_value_start(&w, i);
+			}
+			break;
+		case '{':
+		case '[':
+			if (top_obj && depth == 1)
+				proto_json_value_start(&w, i);
+			if (++depth > max_depth) {
+				proto_msg(err, errlen, "JSON nested deeper than %d levels", max_depth);
+				return -EINVAL;
+			}
+			if (depth == 1 && i == 0)
+				top_obj = c == '{';
+			break;
+		case '}':
+		case ']':
+			if (top_obj && depth == 1)
+				proto_json_value_end(&w, s, i, out);
+			if (depth > 0)
+				depth--;
+			break;
+		case ',':
+			if (top_obj && depth == 1) {
+				proto_json_value_end(&w, s, i, out);
+				w.st = PROTO_JSON_KEY;
+			}
+			break;
+		case ':':
+			if (top_obj && depth == 1 && w.st == PROTO_JSON_COLON) {
+				w.st = PROTO_JSON_VALUE;
+				w.val_started = false;
+			}
+			break;
+		case ' ':
+		case '\t':
+		case '\r':
+		case '\n':
+			break;
+		default:
+			if (top_obj && depth == 1)
+				proto_json_value_start(&w, i);
+			break;
+		}
+	}
+	return 0;
+}
