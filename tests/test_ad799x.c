@@ -1,0 +1,404 @@
+/*
+ * test_ad799x.c - the ad799x driver (drivers/adc/ad799x.c) against its chip
+ * model on the emulated bus: every part's name, inputs and scale (default
+ * supply and vref_mv), attribute sets without datasheet names, raw values,
+ * saturation, the ad7991's external reference, one transfer a read, each
+ * bus fault, and probe failures (no chip, bus errors, a different chip).
+ * Tests are tables of named rows; the row name is what CUnit reports.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "chiptest.h"
+
+#define AD799X_TEST_ADDR	0x21
+#define NROWS(a)		(sizeof(a) / sizeof((a)[0]))
+
+/* ---- every part ---- */
+
+struct part_row {
+	const char *name;
+	int ninputs;
+	const char *scale_vdd;		/* no vref_mv: 3300 mV over 2^bits */
+	const char *scale_4096;		/* vref_mv 4096 */
+	int raw_vdd;			/* voltage0 at 1000 mV, 3300 mV reference */
+	int raw_4096;			/* the last input at 1500 mV, 4096 mV reference */
+	unsigned long probe_transfers;	/* configuration write (+ read back) */
+};
+
+static const struct part_row part_rows[] = {
+	{ "ad7991", 4, "0.805664062", "1.000000000", 1241, 1500, 1 },
+	{ "ad7995", 4, "3.222656250", "4.000000000", 310, 375, 1 },
+	{ "ad7999", 4, "12.890625000", "16.000000000", 77, 93, 1 },
+	{ "ad7992", 2, "0.805664062", "1.000000000", 1241, 1500, 2 },
+	{ "ad7993", 4, "3.222656250", "4.000000000", 310, 375, 2 },
+	{ "ad7994", 4, "0.805664062", "1.000000000", 1241, 1500, 2 },
+	{ "ad7997", 8, "3.222656250", "4.000000000", 310, 375, 2 },
+	{ "ad7998", 8, "0.805664062", "1.000000000", 1241, 1500, 2 },
+};
+
+static int count_raw(struct iio_dev *dev)
+{
+	int i, n = 0, ch, len;
+	const struct iio_attr *a;
+
+	for (i = 0; i < iio_device_attr_count(dev); i++) {
+		a = iio_device_attr_at(dev, i);
+		len = 0;
+		if (sscanf(a->name, "in_voltage%d_raw%n", &ch, &len) == 1 &&
+		    len == (int)strlen(a->name))
+			n++;
+	}
+	return n;
+}
+
+static void test_every_part(void)
+{
+	size_t r;
+	int pass;
+
+	for (r = 0; r < NROWS(part_rows); r++) {
+		const struct part_row *row = &part_rows[r];
+
+		/* pass 0: no vref_mv (the default supply); pass 1: vref_mv 4096 */
+		for (pass = 0; pass < 2; pass++) {
+			struct chiptest_props props = { pass == 1, 4096 };
+			char last[24], want[32], buf[64];
+			struct emu_input in[2];
+			struct chiptest ct;
+			int val = -1, ret;
+
+			snprintf(last, sizeof(last), "voltage%d", row->ninputs - 1);
+			in[0] = (struct emu_input)CHIPTEST_CONST("voltage0", 1000);
+			in[1] = (struct emu_input)CHIPTEST_CONST(last, 1500);
+			ret = chiptest_setup(&ct, row->name, AD799X_TEST_ADDR, in, 2, &props);
+			TEST_ROW_ASSERT(ret == 0, row->name);
+			if (ret) {
+				fprintf(stderr, "%s: %s\n", row->name, ct.err);
+				continue;
+			}
+			TEST_ROW_ASSERT(emu_bus_transfers(ct.bus, AD799X_TEST_ADDR) ==
+					row->probe_transfers, row->name);
+			snprintf(want, sizeof(want), "%s\n", row->name);
+			TEST_ROW_ASSERT(chiptest_read(ct.dev, "name", buf, sizeof(buf)) > 0 &&
+					strcmp(buf, want) == 0, row->name);
+			TEST_ROW_ASSERT(count_raw(ct.dev) == row->ninputs, row->name);
+			snprintf(want, sizeof(want), "%s\n", pass ? row->scale_4096 : row->scale_vdd);
+			TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage_scale", buf,
+						      sizeof(buf)) > 0 && strcmp(buf, want) == 0,
+					row->name);
+			if (pass == 0) {
+				TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw", &val) == 0 &&
+						val == row->raw_vdd, row->name);
+			} else {
+				snprintf(want, sizeof(want), "in_voltage%d_raw", row->ninputs - 1);
+				TEST_ROW_ASSERT(chiptest_read_int(ct.dev, want, &val) == 0 &&
+						val == row->raw_4096, row->name);
+			}
+			chiptest_teardown(&ct);
+		}
+	}
+}
+
+/* ---- attribute sets: no datasheet names, no differential channels ---- */
+
+static const char *const attrs_2[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage_scale", "name",
+	"current_timestamp_clock", NULL
+};
+
+static const char *const attrs_4[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
+	"in_voltage_scale", "name", "current_timestamp_clock", NULL
+};
+
+static const char *const attrs_8[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
+	"in_voltage4_raw", "in_voltage5_raw", "in_voltage6_raw", "in_voltage7_raw",
+	"in_voltage_scale", "name", "current_timestamp_clock", NULL
+};
+
+struct attrset_row {
+	const char *part;
+	const char *const *attrs;
+};
+
+static const struct attrset_row attrset_rows[] = {
+	{ "ad7992", attrs_2 },
+	{ "ad7991", attrs_4 },
+	{ "ad7994", attrs_4 },
+	{ "ad7998", attrs_8 },
+};
+
+static void test_attribute_sets(void)
+{
+	size_t r;
+	int n, i;
+
+	for (r = 0; r < NROWS(attrset_rows); r++) {
+		const struct attrset_row *row = &attrset_rows[r];
+		struct chiptest ct;
+
+		if (chiptest_setup(&ct, row->part, AD799X_TEST_ADDR, NULL, 0, NULL)) {
+			TEST_ROW_ASSERT(0, row->part);
+			continue;
+		}
+		for (n = 0; row->attrs[n]; n++)
+			TEST_ROW_ASSERT(iio_device_attr_find(ct.dev, row->attrs[n]) != NULL,
+					row->attrs[n]);
+		TEST_ROW_ASSERT(iio_device_attr_count(ct.dev) == n, row->part);
+		/* as in the kernel: consumer maps cannot reach these channels */
+		for (i = 0; i < ct.dev->num_channels; i++)
+			TEST_ROW_ASSERT(ct.dev->channels[i].datasheet_name == NULL, row->part);
+		chiptest_teardown(&ct);
+	}
+}
+
+/* ---- raw values ---- */
+
+struct raw_row {
+	const char *name;
+	const char *part;
+	int vref_mv;
+	const char *key;
+	double mv;
+	const char *attr;
+	int expect;
+};
+
+static const struct raw_row raw_rows[] = {
+	{ "ad7998 channel 7", "ad7998", 4096, "voltage7", 3210, "in_voltage7_raw", 3210 },
+	{ "ad7998 channel 4", "ad7998", 4096, "voltage4", 1, "in_voltage4_raw", 1 },
+	{ "ad7997 channel 6, 10 bits", "ad7997", 4096, "voltage6", 1003, "in_voltage6_raw", 250 },
+	{ "ad7992 channel 1", "ad7992", 2500, "voltage1", 1250, "in_voltage1_raw", 2048 },
+	{ "ad7993 channel 2, 10 bits", "ad7993", 2048, "voltage2", 1024, "in_voltage2_raw", 512 },
+	{ "ad7994 channel 3", "ad7994", 4096, "voltage3", 4000, "in_voltage3_raw", 4000 },
+	{ "ad7991 external reference", "ad7991", 2048, "voltage0", 1024, "in_voltage0_raw", 2048 },
+	{ "ad7991 channel 3", "ad7991", 2048, "voltage3", 512, "in_voltage3_raw", 1024 },
+	{ "ad7995 channel 1", "ad7995", 4096, "voltage1", 2049, "in_voltage1_raw", 512 },
+	{ "ad7999 channel 2, 8 bits", "ad7999", 4096, "voltage2", 4000, "in_voltage2_raw", 250 },
+	{ "an input left out reads 0", "ad7998", 4096, "voltage0", 1000, "in_voltage1_raw", 0 },
+	{ "12 bits at the reference", "ad7994", 4096, "voltage0", 4096, "in_voltage0_raw", 4095 },
+	{ "12 bits above the reference", "ad7998", 4096, "voltage5", 9000, "in_voltage5_raw", 4095 },
+	{ "12 bits negative", "ad7998", 4096, "voltage5", -100, "in_voltage5_raw", 0 },
+	{ "10 bits above the reference", "ad7997", 4096, "voltage0", 5000, "in_voltage0_raw", 1023 },
+	{ "8 bits above the reference", "ad7999", 3000, "voltage3", 3001, "in_voltage3_raw", 255 },
+	{ "8 bits negative", "ad7999", 3000, "voltage3", -3001, "in_voltage3_raw", 0 },
+};
+
+static void test_raw_values(void)
+{
+	size_t r;
+
+	for (r = 0; r < NROWS(raw_rows); r++) {
+		const struct raw_row *row = &raw_rows[r];
+		struct chiptest_props props = { true, row->vref_mv };
+		struct emu_input in = CHIPTEST_CONST(row->key, row->mv);
+		struct chiptest ct;
+		int val = -1;
+
+		if (chiptest_setup(&ct, row->part, AD799X_TEST_ADDR, &in, 1, &props)) {
+			TEST_ROW_ASSERT(0, row->name);
+			continue;
+		}
+		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, row->attr, &val) == 0, row->name);
+		TEST_ROW_ASSERT(val == row->expect, row->name);
+		if (val != row->expect)
+			fprintf(stderr, "%s: got %d, want %d\n", row->name, val, row->expect);
+		chiptest_teardown(&ct);
+	}
+}
+
+struct badvref_row {
+	const char *name;
+	int vref_mv;
+};
+
+static const struct badvref_row badvref_rows[] = {
+	{ "zero", 0 },
+	{ "negative", -3300 },
+};
+
+static void test_vref_invalid(void)
+{
+	size_t r;
+
+	for (r = 0; r < NROWS(badvref_rows); r++) {
+		struct chiptest_props props = { true, badvref_rows[r].vref_mv };
+		struct chiptest ct;
+		int ret;
+
+		ret = chiptest_setup(&ct, "ad7998", AD799X_TEST_ADDR, NULL, 0, &props);
+		TEST_ROW_ASSERT(ret == -EINVAL, badvref_rows[r].name);
+		TEST_ROW_ASSERT(strstr(ct.err, "vref_mv") != NULL, badvref_rows[r].name);
+		if (ret == 0)
+			chiptest_teardown(&ct);
+	}
+}
+
+/* ---- bus traffic ---- */
+
+struct xfer_row {
+	const char *attr;
+	unsigned long transfers;
+};
+
+/* A conversion is one combined transaction: command byte, repeated start, two bytes. */
+static const struct xfer_row xfer_rows[] = {
+	{ "in_voltage0_raw", 1 },
+	{ "in_voltage0_raw", 1 },
+	{ "in_voltage_scale", 0 },
+	{ "in_voltage3_raw", 1 },
+	{ "name", 0 },
+	{ "in_voltage0_raw", 1 },
+};
+
+static void test_transfers(void)
+{
+	static const char *const parts[] = { "ad7991", "ad7994", "ad7998" };
+	unsigned long before;
+	char buf[64];
+	size_t p, r;
+
+	for (p = 0; p < NROWS(parts); p++) {
+		struct chiptest ct;
+
+		if (chiptest_setup(&ct, parts[p], AD799X_TEST_ADDR, NULL, 0, NULL)) {
+			TEST_ROW_ASSERT(0, parts[p]);
+			continue;
+		}
+		for (r = 0; r < NROWS(xfer_rows); r++) {
+			before = emu_bus_transfers(ct.bus, AD799X_TEST_ADDR);
+			TEST_ROW_ASSERT(chiptest_read(ct.dev, xfer_rows[r].attr, buf, sizeof(buf)) > 0,
+					xfer_rows[r].attr);
+			TEST_ROW_ASSERT(emu_bus_transfers(ct.bus, AD799X_TEST_ADDR) - before ==
+					xfer_rows[r].transfers, xfer_rows[r].attr);
+		}
+		chiptest_teardown(&ct);
+	}
+}
+
+/* ---- faults ---- */
+
+struct fault_row {
+	const char *name;
+	const char *part;
+	enum emu_fault_mode mode;
+	int expect;
+};
+
+static const struct fault_row fault_rows[] = {
+	{ "ad7998 NACK", "ad7998", EMU_FAULT_NACK, -ENXIO },
+	{ "ad7998 EIO", "ad7998", EMU_FAULT_EIO, -EIO },
+	{ "ad7998 HANG", "ad7998", EMU_FAULT_HANG, -ETIMEDOUT },
+	{ "ad7991 NACK", "ad7991", EMU_FAULT_NACK, -ENXIO },
+	{ "ad7992 EIO", "ad7992", EMU_FAULT_EIO, -EIO },
+	{ "ad7995 HANG", "ad7995", EMU_FAULT_HANG, -ETIMEDOUT },
+};
+
+static void test_faults(void)
+{
+	size_t r;
+
+	for (r = 0; r < NROWS(fault_rows); r++) {
+		const struct fault_row *row = &fault_rows[r];
+		struct emu_fault fault = { .mode = row->mode, .after = 0, .count = 1, .hang_ms = 30 };
+		struct chiptest_props props = { true, 4096 };
+		struct emu_input in = CHIPTEST_CONST("voltage1", 1234);
+		struct chiptest ct;
+		char buf[64];
+		int val = -1;
+
+		if (chiptest_setup(&ct, row->part, AD799X_TEST_ADDR, &in, 1, &props)) {
+			TEST_ROW_ASSERT(0, row->name);
+			continue;
+		}
+		TEST_ROW_ASSERT(emu_bus_set_fault(ct.bus, AD799X_TEST_ADDR, &fault) == 0, row->name);
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage1_raw", buf, sizeof(buf)) ==
+				row->expect, row->name);
+		/* the scale needs no bus, so it reads through the fault's aftermath too */
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage_scale", buf, sizeof(buf)) > 0,
+				row->name);
+		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage1_raw", &val) == 0, row->name);
+		/* 10-bit parts read 1234 / 4 */
+		TEST_ROW_ASSERT(val == (strcmp(row->part, "ad7995") == 0 ? 308 : 1234), row->name);
+		chiptest_teardown(&ct);
+	}
+}
+
+/* ---- probe failures ---- */
+
+struct probe_row {
+	const char *name;
+	const char *part;
+	const char *chip;		/* model at the probed address, NULL: none */
+	enum emu_fault_mode fault;
+	int expect;
+	const char *message;
+};
+
+static const struct probe_row probe_rows[] = {
+	{ "ad7998, no chip", "ad7998", NULL, EMU_FAULT_NONE, -ENXIO,
+	  "ad7998 at 0-0021: no answer (ENXIO)" },
+	{ "ad7991, no chip", "ad7991", NULL, EMU_FAULT_NONE, -ENXIO,
+	  "ad7991 at 0-0021: no answer (ENXIO)" },
+	{ "ad7994, bus error", "ad7994", "ad7994", EMU_FAULT_EIO, -EIO,
+	  "ad7994 at 0-0021: no answer (EIO)" },
+	{ "ad7997, hung chip", "ad7997", "ad7997", EMU_FAULT_HANG, -ETIMEDOUT,
+	  "ad7997 at 0-0021: no answer (ETIMEDOUT)" },
+	{ "ad7998 driver, max1363 chip", "ad7998", "max1363", EMU_FAULT_NONE, -EIO,
+	  "ad7998 at 0-0021: configuration reads back 0xf000, wrote 0x0000 (EIO)" },
+	{ "ad7994 driver, max1363 chip", "ad7994", "max1363", EMU_FAULT_NONE, -EIO,
+	  "ad7994 at 0-0021: configuration reads back 0x00f0, wrote 0x0000 (EIO)" },
+};
+
+static void test_probe_failure(void)
+{
+	size_t r;
+
+	for (r = 0; r < NROWS(probe_rows); r++) {
+		const struct probe_row *row = &probe_rows[r];
+		struct emu_fault fault = { .mode = row->fault, .hang_ms = 30 };
+		struct iio_registry *reg = iio_registry_create();
+		struct iio_dev *dev = NULL;
+		char err[CHIPTEST_ERR_MAX];
+		struct bus *bus = NULL;
+		int ret;
+
+		CU_ASSERT_FATAL(reg != NULL);
+		CU_ASSERT_FATAL(chiptest_emu_bus_create(0, &bus) == 0);
+		if (row->chip)
+			TEST_ROW_ASSERT(chiptest_chip_attach(bus, row->chip, AD799X_TEST_ADDR, NULL, 0,
+							     0, err, sizeof(err)) == 0, row->name);
+		if (row->fault != EMU_FAULT_NONE)
+			TEST_ROW_ASSERT(emu_bus_set_fault(bus, AD799X_TEST_ADDR, &fault) == 0,
+					row->name);
+		ret = chiptest_probe(bus, reg, row->part, AD799X_TEST_ADDR, NULL, &dev, err,
+				     sizeof(err));
+		TEST_ROW_ASSERT(ret == row->expect, row->name);
+		TEST_ROW_ASSERT(strcmp(err, row->message) == 0, row->name);
+		if (strcmp(err, row->message) != 0)
+			fprintf(stderr, "%s: message \"%s\"\n", row->name, err);
+		TEST_ROW_ASSERT(iio_registry_count(reg) == 0, row->name);
+		iio_registry_destroy(reg);
+		bus_put(bus);
+	}
+}
+
+static CU_TestInfo ad799x_tests[] = {
+	{ "every part: name, inputs, scale, raw", test_every_part },
+	{ "attribute sets, no datasheet names", test_attribute_sets },
+	{ "raw values, references, saturation", test_raw_values },
+	{ "invalid vref_mv refused", test_vref_invalid },
+	{ "one transfer a conversion", test_transfers },
+	{ "bus faults: error, then recovery", test_faults },
+	{ "probe failures name bus and address", test_probe_failure },
+	CU_TEST_INFO_NULL,
+};
+
+int main(void)
+{
+	return test_run("ad799x", NULL, NULL, ad799x_tests);
+}
