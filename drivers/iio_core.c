@@ -617,7 +617,6 @@ static int iio_core_read_raw_locked(struct iio_dev *indio_dev, const struct iio_
 				    int *vals, int max, int *n)
 {
 	const struct iio_info *info = indio_dev->info;
-	int ret;
 
 	*n = 2;
 	if (info && info->read_raw_multi)
@@ -626,8 +625,10 @@ static int iio_core_read_raw_locked(struct iio_dev *indio_dev, const struct iio_
 		return -EINVAL;
 	if (max < 2)
 		return -EINVAL;
-	ret = info->read_raw(indio_dev, attr->chan, &vals[0], &vals[1], attr->info);
-	return ret;
+	/* drivers returning IIO_VAL_INT usually leave val2 alone: keep it defined */
+	vals[0] = 0;
+	vals[1] = 0;
+	return info->read_raw(indio_dev, attr->chan, &vals[0], &vals[1], attr->info);
 }
 
 static ssize_t iio_core_read_label_locked(struct iio_dev *indio_dev, const struct iio_attr *attr,
