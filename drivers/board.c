@@ -109,12 +109,15 @@ static const char *board_json_type(const cJSON *item)
 /* Append ".key" or "[i]" to a JSON path. */
 static void board_path_key(char *out, size_t len, const char *base, const char *key)
 {
-	snprintf(out, len, "%s%s%s", base, base[0] ? "." : "", key);
+	/* a path longer than the buffer is cut; it only ever ends up in a message */
+	if (snprintf(out, len, "%s%s%s", base, base[0] ? "." : "", key) >= (int)len)
+		out[len - 1] = '\0';
 }
 
 static void board_path_index(char *out, size_t len, const char *base, int i)
 {
-	snprintf(out, len, "%s[%d]", base, i);
+	if (snprintf(out, len, "%s[%d]", base, i) >= (int)len)
+		out[len - 1] = '\0';
 }
 
 /* ---- syntax: size, bytes, nesting, then cJSON ---- */
