@@ -64,6 +64,14 @@
 #define EMU_ADIS16400_TB_SLOW_HZ	52.851
 #define EMU_ADIS16400_16334_HZ		819.2
 
+/*
+ * Fastest SCLK the chip follows: 2 MHz, but only 300 kHz while a 16400-style
+ * part samples in its low-power range (divider >= 10 or the slow time base).
+ */
+#define EMU_ADIS16400_SCLK_MAX_HZ	2000000
+#define EMU_ADIS16400_SCLK_LOW_POWER_HZ	300000
+#define EMU_ADIS16400_LOW_POWER_NS	10
+
 /* Timing comparisons allow for the rounding of the virtual clock's sums. */
 #define EMU_ADIS16400_TIME_EPS_S	1e-6
 
@@ -336,6 +344,17 @@ static double emu_adis16400_rate_hz(const struct emu_adis16400 *st)
 	       (double)((prd & EMU_ADIS16400_SMPL_NS_MASK) + 1);
 }
 
+static uint32_t emu_adis16400_max_sclk_hz(const struct emu_adis16400 *st)
+{
+	uint16_t prd = st->regs[EMU_ADIS16400_SMPL_PRD / 2];
+
+	if (st->fam->freq_style == EMU_ADIS16400_FREQ_16400 &&
+	    ((prd & EMU_ADIS16400_SMPL_TIME_BASE) ||
+	     (prd & EMU_ADIS16400_SMPL_NS_MASK) >= EMU_ADIS16400_LOW_POWER_NS))
+		return EMU_ADIS16400_SCLK_LOW_POWER_HZ;
+	return EMU_ADIS16400_SCLK_MAX_HZ;
+}
+
 static uint16_t emu_adis16400_diag(const struct emu_adis16400 *st, double now)
 {
 	return st->have_diag ? (uint16_t)(long)emu_signal_sample(&st->diag, now) : 0;
@@ -466,14 +485,22 @@ static void emu_adis16400_reg_write(struct emu_adis16400 *st, uint8_t addr, uint
 		st->self_test_until_s = now + st->fam->self_test_ms / 1000.0;
 }
 
-/* One 16-bit frame: shift out the pending answer, then act on the command. */
+/*
+ * One 16-bit frame: shift out the pending answer, then act on the command.
+ * A frame clocked faster than the chip can follow (@speed_hz; 0 = unknown,
+ * taken as fine) is garbage both ways: the chip misreads the command and
+ * the master reads all ones.
+ */
 static void emu_adis16400_frame(struct emu_adis16400 *st, const uint8_t *tx, uint8_t *rx,
-				double now)
+				uint32_t speed_hz, double now)
 {
 	uint8_t cmd = tx ? tx[0] : 0, data = tx ? tx[1] : 0;
 	uint16_t out = st->pending;
 
-	if (now + EMU_ADIS16400_TIME_EPS_S < st->busy_until_s) {
+	if (speed_hz > emu_adis16400_max_sclk_hz(st)) {
+		out = 0xffff;
+		st->pending = 0xffff;
+	} else if (now + EMU_ADIS16400_TIME_EPS_S < st->busy_until_s) {
 		/* still starting up after a reset: the chip neither listens nor answers */
 		out = 0;
 		st->pending = 0;
@@ -509,7 +536,8 @@ static int emu_adis16400_spi_transfer(struct emu_chip *chip, const struct bus_sp
 	for (i = 0; i < n; i++) {
 		for (off = 0; off < xfers[i].len; off += 2)
 			emu_adis16400_frame(st, xfers[i].tx_buf ? xfers[i].tx_buf + off : NULL,
-					    xfers[i].rx_buf ? xfers[i].rx_buf + off : NULL, now);
+					    xfers[i].rx_buf ? xfers[i].rx_buf + off : NULL,
+					    xfers[i].speed_hz, now);
 	}
 	return 0;
 }
@@ -524,32 +552,6 @@ static void emu_adis16400_destroy(struct emu_chip *chip)
 	emu_signal_fini(&st->diag);
 	emu_signal_fini(&st->prod);
 	free(st);
-}
-
-/* Deep copy of a signal: the caller's CSV arrays may be shared or freed. */
-static int emu_adis16400_signal_copy(struct emu_signal *dst, const struct emu_signal *src)
-{
-	size_t bytes;
-
-	*dst = *src;
-	dst->csv_t = NULL;
-	dst->csv_v = NULL;
-	if (src->kind != EMU_SIGNAL_CSV || src->csv_n <= 0)
-		return 0;
-	bytes = (size_t)src->csv_n * sizeof(double);
-	dst->csv_t = malloc(bytes);
-	dst->csv_v = malloc(bytes);
-	if (!dst->csv_t || !dst->csv_v) {
-		free(dst->csv_t);
-		free(dst->csv_v);
-		dst->csv_t = NULL;
-		dst->csv_v = NULL;
-		dst->csv_n = 0;
-		return -ENOMEM;
-	}
-	memcpy(dst->csv_t, src->csv_t, bytes);
-	memcpy(dst->csv_v, src->csv_v, bytes);
-	return 0;
 }
 
 /* The signal slot an input key feeds, or NULL if this part has no such input. */
@@ -637,7 +639,7 @@ static int emu_adis16400_create(const struct emu_params *p, struct emu_chip **ou
 			goto err_free_chip;
 		}
 		emu_signal_fini(slot);
-		ret = emu_adis16400_signal_copy(slot, &p->inputs[i].sig);
+		ret = emu_signal_copy(slot, &p->inputs[i].sig);
 		if (ret) {
 			snprintf(err, errlen, "%s: out of memory copying inputs", id->name);
 			goto err_free_chip;

@@ -314,32 +314,6 @@ static void emu_tsl2563_destroy(struct emu_chip *chip)
 	free(st);
 }
 
-/* Deep copy of a signal: the caller's CSV arrays may be shared or freed. */
-static int emu_tsl2563_signal_copy(struct emu_signal *dst, const struct emu_signal *src)
-{
-	size_t bytes;
-
-	*dst = *src;
-	dst->csv_t = NULL;
-	dst->csv_v = NULL;
-	if (src->kind != EMU_SIGNAL_CSV || src->csv_n <= 0)
-		return 0;
-	bytes = (size_t)src->csv_n * sizeof(double);
-	dst->csv_t = malloc(bytes);
-	dst->csv_v = malloc(bytes);
-	if (!dst->csv_t || !dst->csv_v) {
-		free(dst->csv_t);
-		free(dst->csv_v);
-		dst->csv_t = NULL;
-		dst->csv_v = NULL;
-		dst->csv_n = 0;
-		return -ENOMEM;
-	}
-	memcpy(dst->csv_t, src->csv_t, bytes);
-	memcpy(dst->csv_v, src->csv_v, bytes);
-	return 0;
-}
-
 static const struct emu_tsl2563_key *emu_tsl2563_key_find(const char *key)
 {
 	size_t i;
@@ -392,7 +366,7 @@ static int emu_tsl2563_create(const struct emu_params *p, struct emu_chip **out,
 	for (i = 0; i < p->ninputs; i++) {
 		key = emu_tsl2563_key_find(p->inputs[i].key);
 		emu_signal_fini(&st->in[key->input]);
-		ret = emu_tsl2563_signal_copy(&st->in[key->input], &p->inputs[i].sig);
+		ret = emu_signal_copy(&st->in[key->input], &p->inputs[i].sig);
 		if (ret)
 			goto err_free_chip;
 	}

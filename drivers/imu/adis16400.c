@@ -562,8 +562,10 @@ static int adis16400_get_freq(struct adis16400_state *st)
  */
 static int adis16400_set_freq(struct adis16400_state *st, unsigned int freq)
 {
+	uint32_t speed;
 	unsigned int t;
 	uint8_t val = 0;
+	int ret;
 
 	if (st->variant->freq_style == ADIS16400_FREQ_16334) {
 		t = 0;
@@ -588,10 +590,22 @@ static int adis16400_set_freq(struct adis16400_state *st, unsigned int freq)
 	}
 	val |= (uint8_t)t;
 	if (t >= 0x0a || (val & ADIS16400_SMPL_PRD_TIME_BASE))
-		st->spi->max_speed_hz = ADIS16400_SPI_SLOW_HZ;
+		speed = ADIS16400_SPI_SLOW_HZ;
 	else
-		st->spi->max_speed_hz = ADIS16400_SPI_FAST_HZ;
-	return adis16400_write_reg_8(st, ADIS16400_SMPL_PRD, val);
+		speed = ADIS16400_SPI_FAST_HZ;
+	/*
+	 * The write must go at a clock both the old and the new rate allow:
+	 * slow down before entering the low-power range, speed up only after
+	 * leaving it. (The kernel raises the clock first, so its write out of
+	 * the low-power range goes at 2 MHz to a chip that follows 300 kHz.)
+	 */
+	if (speed < st->spi->max_speed_hz)
+		st->spi->max_speed_hz = speed;
+	ret = adis16400_write_reg_8(st, ADIS16400_SMPL_PRD, val);
+	if (ret < 0)
+		return ret;
+	st->spi->max_speed_hz = speed;
+	return 0;
 }
 
 /* Choose the largest averaging whose 3 dB point still reaches @val mHz. */
@@ -916,7 +930,12 @@ static int adis16400_probe(const struct iio_probe *p, struct iio_dev **out, char
 			snprintf(err, errlen, "%s: reading SMPL_PRD failed: %s", where, why);
 			goto err_put_dev;
 		}
-		if ((smpl_prd & ADIS16400_SMPL_PRD_DIV_MASK) < 0x0a)
+		/*
+		 * The kernel looks at the divider only; the slow time base is
+		 * low-power too (its own set_freq says so), so check both.
+		 */
+		if ((smpl_prd & ADIS16400_SMPL_PRD_DIV_MASK) < 0x0a &&
+		    !(smpl_prd & ADIS16400_SMPL_PRD_TIME_BASE))
 			st->spi->max_speed_hz = ADIS16400_SPI_FAST_HZ;
 	}
 

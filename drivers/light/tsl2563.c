@@ -126,6 +126,10 @@ static const struct tsl2563_lux_coeff tsl2563_lux_table[] = {
  * @configured: TIMING and thresholds on the chip match this state. Cleared
  *	when a write of them fails, so the next read reprograms the chip
  *	instead of trusting a half-done setup.
+ * @settled: an integration has finished since the chip was powered and
+ *	programmed. Probe leaves it false, so the first read waits for valid
+ *	data instead of returning the zeros a fresh chip holds.
+ * @id: the ID register as read at probe (part number and revision).
  * @calib0/@calib1: calibration scales in 1/1024.
  * @data0/@data1: the last normalised counts (402 ms, 16x).
  */
@@ -133,6 +137,7 @@ struct tsl2563_chip {
 	struct bus_i2c_client *client;
 	const struct tsl2563_gainlevel *gainlevel;
 	bool configured;
+	bool settled;
 	uint16_t low_thres;
 	uint16_t high_thres;
 	uint8_t id;
@@ -249,8 +254,8 @@ static uint32_t tsl2563_normalize_adc(uint16_t adc, uint8_t timing)
 /*
  * Read both channels at a gain level that suits the light, and keep the
  * normalised counts in @chip. A chip found powered down (or left
- * half-configured by an earlier bus error) is powered and programmed first,
- * then given one integration period. The kernel powers the chip off again
+ * half-configured by an earlier bus error) is powered and programmed first;
+ * then, as after probe, it gets one integration period before the first read. The kernel powers the chip off again
  * 5 s after the last read; without a timer of our own the chip stays on
  * between reads (remove() powers it down).
  */
@@ -263,13 +268,17 @@ static int tsl2563_get_adc(struct tsl2563_chip *chip)
 	if (ret < 0)
 		return ret;
 	if (!ret || !chip->configured) {
+		chip->settled = false;
 		ret = tsl2563_set_power(chip, true);
 		if (ret < 0)
 			return ret;
 		ret = tsl2563_configure(chip);
 		if (ret < 0)
 			return ret;
+	}
+	if (!chip->settled) {
 		tsl2563_wait_adc(chip);
+		chip->settled = true;
 	}
 	for (steps = 0;; steps++) {
 		adc0 = bus_smbus_read_word_data(chip->client, TSL2563_CMD | TSL2563_REG_DATA0LOW);

@@ -1,0 +1,467 @@
+/*
+ * test_tsl2563.c - the tsl2563 driver against its chip model on an emulated
+ * I2C bus: the kernel's attribute set, normalised counts at every auto-gain
+ * level (and back), the lux table row by row, calibscale rules and their
+ * effect, power control, bus faults with recovery, and probe failures.
+ * Expected numbers are the kernel's integer arithmetic worked by hand from
+ * the model's datasheet scaling (counts x 11/322, 81/322 or 1 of the 402 ms
+ * value, /16 at 1x, clipped at 5047/37177/65535).
+ * Clocks are frozen, so only the driver's own waits move time.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "sensortest.h"
+
+#define TSL_ADDR	0x39
+#define TSL_CMD		0x80
+#define TSL_REG_CTRL	0x00
+#define TSL_REG_TIMING	0x01
+#define TSL_REG_DATA0	0x0c
+
+static const char *const tsl_attrs[] = {
+	"name", "in_illuminance0_input", "in_intensity_both_raw", "in_intensity_both_calibscale",
+	"in_intensity_ir_raw", "in_intensity_ir_calibscale", NULL
+};
+
+/* Set up one tsl25xx with constant inputs; asserts the setup worked. */
+static bool tsl_setup(struct sensortest *st, const char *part, double broadband, double ir,
+		      const struct sensortest_prop *props)
+{
+	struct emu_input in[] = {
+		SENSORTEST_CONST("broadband", broadband), SENSORTEST_CONST("ir", ir),
+	};
+	int ret = sensortest_setup(st, BUS_I2C, part, TSL_ADDR, in, 2, props, 0.0);
+
+	TEST_ROW_ASSERT(ret == 0, st->err);
+	return ret == 0;
+}
+
+/* A second client on the device's bus, to look at the chip's registers directly. */
+static int tsl_peek(struct sensortest *st, uint8_t reg)
+{
+	struct bus_i2c_client *c;
+	int ret;
+
+	ret = bus_i2c_client_create(st->bus, TSL_ADDR, &c);
+	if (ret < 0)
+		return ret;
+	ret = bus_smbus_read_byte_data(c, TSL_CMD | reg);
+	bus_i2c_client_destroy(c);
+	return ret;
+}
+
+static int tsl_poke(struct sensortest *st, uint8_t reg, uint8_t val)
+{
+	struct bus_i2c_client *c;
+	int ret;
+
+	ret = bus_i2c_client_create(st->bus, TSL_ADDR, &c);
+	if (ret < 0)
+		return ret;
+	ret = bus_smbus_write_byte_data(c, TSL_CMD | reg, val);
+	bus_i2c_client_destroy(c);
+	return ret;
+}
+
+static void test_attr_set(void)
+{
+	static const char *const parts[] = { "tsl2560", "tsl2561", "tsl2562", "tsl2563" };
+	static const struct {
+		const char *attr;
+		unsigned int mode;
+	} modes[] = {
+		{ "name", 0444 },
+		{ "in_illuminance0_input", 0644 },
+		{ "in_intensity_both_raw", 0644 },
+		{ "in_intensity_both_calibscale", 0644 },
+		{ "in_intensity_ir_raw", 0644 },
+		{ "in_intensity_ir_calibscale", 0644 },
+	};
+	struct sensortest st;
+	char why[128], buf[64], want[64];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (!tsl_setup(&st, parts[i], 1000, 200, NULL))
+			continue;
+		TEST_ROW_ASSERT(sensortest_same_attrs(st.dev, tsl_attrs, why, sizeof(why)), parts[i]);
+		snprintf(want, sizeof(want), "%s\n", parts[i]);
+		TEST_ROW_ASSERT(sensortest_read(st.dev, "name", buf, sizeof(buf)) > 0 &&
+				strcmp(buf, want) == 0, parts[i]);
+		for (j = 0; j < sizeof(modes) / sizeof(modes[0]); j++) {
+			const struct iio_attr *a = iio_device_attr_find(st.dev, modes[j].attr);
+
+			TEST_ROW_ASSERT(a && a->mode == modes[j].mode, modes[j].attr);
+		}
+		sensortest_teardown(&st);
+	}
+}
+
+/*
+ * Normalised counts and the gain level the driver settles on. Level 1 is
+ * 402 ms 16x (TIMING 0x12), 2 is 402 ms 1x (0x02), 3 is 101 ms 1x (0x01),
+ * 4 is 13.7 ms 1x (0x00).
+ */
+static void test_gain_levels(void)
+{
+	static const struct {
+		const char *name;
+		double broadband, ir;
+		long both, irraw;
+		int timing;
+	} rows[] = {
+		{ "dark", 0, 0, 0, 0, 0x12 },
+		{ "level 1", 1000, 200, 1000, 200, 0x12 },
+		{ "level 1 top (65534 stays)", 65534, 100, 65534, 100, 0x12 },
+		{ "level 2 (saturated 16x)", 100000, 30000, 100000, 30000, 0x02 },
+		{ "level 2 truncates to 1/16", 100007, 30015, 100000, 30000, 0x02 },
+		/* 1500000/16 * 81/322 = 23583.07 -> 23583 << 6 */
+		{ "level 3", 1500000, 500000, 1509312, 503104, 0x01 },
+		/* 101 ms clips at 37177; 13.7 ms clips at 5047 -> << 9 */
+		{ "level 4 saturated", 3000000, 1000000, 2584064, 1093120, 0x00 },
+	};
+	struct sensortest st;
+	long both = -1, irraw = -1;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (!tsl_setup(&st, "tsl2563", rows[i].broadband, rows[i].ir, NULL))
+			continue;
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_raw", &both) == 0 &&
+				both == rows[i].both, rows[i].name);
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_ir_raw", &irraw) == 0 &&
+				irraw == rows[i].irraw, rows[i].name);
+		TEST_ROW_ASSERT(tsl_peek(&st, TSL_REG_TIMING) == rows[i].timing, rows[i].name);
+		sensortest_teardown(&st);
+	}
+}
+
+/*
+ * The light changes between reads (a stepped trace on the frozen clock):
+ * very bright, then 2e6 (13.7 ms still suits it: 4270 counts >= 3000, so the
+ * driver stays there unsaturated), then dim (steps all the way back down).
+ */
+static void test_gain_hysteresis(void)
+{
+	static double t[] = { 0, 100, 100.001, 200, 200.001, 1e6 };
+	static double v[] = { 3e6, 3e6, 2e6, 2e6, 1000, 1000 };
+	static const struct {
+		const char *name;
+		double at_s;
+		long both;
+		int timing;
+	} rows[] = {
+		{ "bright: level 4, clipped", 0, 2584064, 0x00 },
+		{ "2e6: stays at level 4", 150, 4270 << 9, 0x00 },
+		{ "dim: back to level 1", 300, 1000, 0x12 },
+		{ "dim again: no change", 400, 1000, 0x12 },
+	};
+	struct emu_input in[] = {
+		{ .key = "broadband",
+		  .sig = { .kind = EMU_SIGNAL_CSV, .csv_t = t, .csv_v = v, .csv_n = 6 } },
+	};
+	struct sensortest st;
+	long both = -1;
+	size_t i;
+
+	if (sensortest_setup(&st, BUS_I2C, "tsl2563", TSL_ADDR, in, 1, NULL, 0.0) != 0) {
+		TEST_ROW_ASSERT(0, st.err);
+		return;
+	}
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (rows[i].at_s > 0)
+			emu_bus_set_time(st.bus, rows[i].at_s);
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_raw", &both) == 0 &&
+				both == rows[i].both, rows[i].name);
+		TEST_ROW_ASSERT(tsl_peek(&st, TSL_REG_TIMING) == rows[i].timing, rows[i].name);
+	}
+	sensortest_teardown(&st);
+}
+
+/* One row per lux-table row (by the ratio ir/broadband), plus the kernel's example. */
+static void test_lux_table(void)
+{
+	static const struct {
+		const char *name;
+		double broadband, ir;
+		long lux;
+	} rows[] = {
+		{ "no light (ratio infinite)", 0, 0, 0 },
+		{ "row 1, ratio 0.10", 10000, 1000, 288 },
+		{ "row 2, the kernel's 1000/200 example", 1000, 200, 25 },
+		{ "row 3, ratio 0.30", 10000, 3000, 203 },
+		{ "row 4, ratio 0.45", 10000, 4500, 119 },
+		{ "row 5, ratio 0.60", 10000, 6000, 54 },
+		{ "row 6, ratio 0.70", 10000, 7000, 31 },
+		{ "row 7, ratio 1.00", 10000, 10000, 7 },
+		{ "beyond 1.30: 0 lux", 10000, 20000, 0 },
+		{ "no infrared", 500, 0, 15 },
+		{ "level 2 counts", 100000, 30000, 2039 },
+		{ "level 3 counts", 1500000, 500000, 28127 },
+		{ "level 4 counts", 3000000, 1000000, 35137 },
+	};
+	struct sensortest st;
+	long lux = -1;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (!tsl_setup(&st, "tsl2561", rows[i].broadband, rows[i].ir, NULL))
+			continue;
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_illuminance0_input", &lux) == 0 &&
+				lux == rows[i].lux, rows[i].name);
+		sensortest_teardown(&st);
+	}
+}
+
+/*
+ * calibscale: 1000 is 1.0; the integer part is stored as (v << 10) / 1000
+ * and read back rounded, so some values come back one lower (999 -> 998).
+ */
+static void test_calibscale(void)
+{
+	static const struct {
+		const char *name;
+		const char *attr;
+		const char *text;
+		int ret;
+		long readback;	/* when ret == 0 */
+		long lux;	/* with 1000/200 after the write; -1: not checked */
+	} rows[] = {
+		{ "default both", "in_intensity_both_calibscale", NULL, 0, 1000, 25 },
+		{ "default ir", "in_intensity_ir_calibscale", NULL, 0, 1000, 25 },
+		{ "double broadband", "in_intensity_both_calibscale", "2000", 0, 2000, 57 },
+		{ "double infrared", "in_intensity_ir_calibscale", "2000", 0, 2000, 14 },
+		{ "half broadband", "in_intensity_both_calibscale", "500", 0, 500, 7 },
+		{ "999 rounds to 998", "in_intensity_both_calibscale", "999", 0, 998, -1 },
+		{ "fraction dropped", "in_intensity_both_calibscale", "1500.9", 0, 1500, -1 },
+		{ "one", "in_intensity_both_calibscale", "1", 0, 1, -1 },
+		{ "zero", "in_intensity_both_calibscale", "0", 0, 0, 0 },
+		{ "largest", "in_intensity_both_calibscale", "4194303", 0, 4194303, -1 },
+		{ "too large", "in_intensity_both_calibscale", "4194304", -EINVAL, 0, -1 },
+		{ "negative", "in_intensity_ir_calibscale", "-1", -EINVAL, 0, -1 },
+		{ "not a number", "in_intensity_both_calibscale", "bright", -EINVAL, 0, -1 },
+		{ "raw is read-only", "in_intensity_both_raw", "5", -EINVAL, 0, -1 },
+		{ "lux is read-only", "in_illuminance0_input", "5", -EINVAL, 0, -1 },
+	};
+	struct sensortest st;
+	long v = -1;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (!tsl_setup(&st, "tsl2563", 1000, 200, NULL))
+			continue;
+		if (rows[i].text)
+			TEST_ROW_ASSERT(sensortest_write(st.dev, rows[i].attr, rows[i].text) ==
+					rows[i].ret, rows[i].name);
+		if (rows[i].ret == 0) {
+			TEST_ROW_ASSERT(sensortest_read_int(st.dev, rows[i].attr, &v) == 0 &&
+					v == rows[i].readback, rows[i].name);
+		} else {
+			/* a refused write changes nothing */
+			TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_calibscale",
+							    &v) == 0 && v == 1000, rows[i].name);
+		}
+		if (rows[i].lux >= 0)
+			TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_illuminance0_input", &v) == 0 &&
+					v == rows[i].lux, rows[i].name);
+		/* calibration never touches the counts */
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_raw", &v) == 0 &&
+				v == 1000, rows[i].name);
+		sensortest_teardown(&st);
+	}
+}
+
+/* The board's amstaos,cover-comp-gain multiplies both channels before the lux formula. */
+static void test_cover_gain(void)
+{
+	static const struct {
+		const char *name;
+		struct sensortest_prop props[2];
+		int ret;
+		long lux;
+	} rows[] = {
+		{ "absent: 1", { { NULL, 0 } }, 0, 25 },
+		{ "2", { { "amstaos,cover-comp-gain", 2 }, { NULL, 0 } }, 0, 50 },
+		{ "0 refused", { { "amstaos,cover-comp-gain", 0 }, { NULL, 0 } }, -EINVAL, 0 },
+	};
+	struct emu_input in[] = {
+		SENSORTEST_CONST("broadband", 1000), SENSORTEST_CONST("ir", 200),
+	};
+	struct sensortest st;
+	long lux = -1;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		ret = sensortest_setup(&st, BUS_I2C, "tsl2563", TSL_ADDR, in, 2, rows[i].props, 0.0);
+		TEST_ROW_ASSERT(ret == rows[i].ret, rows[i].name);
+		if (ret < 0) {
+			TEST_ROW_ASSERT(strstr(st.err, "cover-comp-gain") != NULL, rows[i].name);
+			continue;
+		}
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_illuminance0_input", &lux) == 0 &&
+				lux == rows[i].lux, rows[i].name);
+		sensortest_teardown(&st);
+	}
+}
+
+/*
+ * Power: probe leaves the chip on; a chip that lost power is powered and
+ * reprogrammed by the next read (which then reads true values, not the
+ * zeros a powered-down chip returns); removal powers it down.
+ */
+static void test_power(void)
+{
+	struct sensortest st;
+	struct bus_i2c_client *c;
+	long v = -1;
+
+	if (!tsl_setup(&st, "tsl2563", 100000, 30000, NULL))
+		return;
+	CU_ASSERT_EQUAL(tsl_peek(&st, TSL_REG_CTRL), 0x03);
+	CU_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_raw", &v) == 0 && v == 100000);
+	/* someone powers the chip down behind the driver's back */
+	CU_ASSERT_EQUAL(tsl_poke(&st, TSL_REG_CTRL, 0x00), 0);
+	CU_ASSERT_EQUAL(tsl_peek(&st, TSL_REG_CTRL), 0x00);
+	CU_ASSERT_EQUAL(bus_i2c_client_create(st.bus, TSL_ADDR, &c), 0);
+	CU_ASSERT_EQUAL(bus_smbus_read_word_data(c, TSL_CMD | TSL_REG_DATA0), 0);
+	bus_i2c_client_destroy(c);
+	CU_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_raw", &v) == 0 && v == 100000);
+	CU_ASSERT_EQUAL(tsl_peek(&st, TSL_REG_CTRL), 0x03);
+	/* the gain level the driver keeps is back on the chip as well */
+	CU_ASSERT_EQUAL(tsl_peek(&st, TSL_REG_TIMING), 0x02);
+	/* removal: the driver's remove powers the chip down */
+	iio_device_unregister(st.reg, st.dev);
+	st.dev = NULL;
+	CU_ASSERT_EQUAL(tsl_peek(&st, TSL_REG_CTRL), 0x00);
+	sensortest_teardown(&st);
+}
+
+/*
+ * Bus faults during reads: the read fails with the bus's error, nothing
+ * crashes, and once the fault is gone reads are right again. @after lets
+ * the fault hit the middle of an auto-gain sequence (the TIMING write).
+ */
+static void test_faults(void)
+{
+	static const struct {
+		const char *name;
+		double broadband;
+		struct emu_fault fault;
+		int err;
+		long both;
+	} rows[] = {
+		{ "NACK", 1000, { EMU_FAULT_NACK, 0, 0, 0 }, -ENXIO, 1000 },
+		{ "EIO", 1000, { EMU_FAULT_EIO, 0, 0, 0 }, -EIO, 1000 },
+		{ "hang", 1000, { EMU_FAULT_HANG, 0, 0, 20 }, -ETIMEDOUT, 1000 },
+		/* power check, data0, data1 pass; the TIMING write to level 2 fails */
+		{ "EIO on the gain change", 100000, { EMU_FAULT_EIO, 3, 0, 0 }, -EIO, 100000 },
+		{ "NACK on the second channel", 1500000, { EMU_FAULT_NACK, 2, 0, 0 }, -ENXIO,
+		  1509312 },
+		{ "one failed transfer", 1000, { EMU_FAULT_EIO, 0, 1, 0 }, -EIO, 1000 },
+	};
+	static const struct emu_fault none = { EMU_FAULT_NONE, 0, 0, 0 };
+	struct sensortest st;
+	long v = -1;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (!tsl_setup(&st, "tsl2563", rows[i].broadband, rows[i].broadband / 5, NULL))
+			continue;
+		TEST_ROW_ASSERT(emu_bus_set_fault(st.bus, TSL_ADDR, &rows[i].fault) == 0,
+				rows[i].name);
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_raw", &v) ==
+				rows[i].err, rows[i].name);
+		TEST_ROW_ASSERT(emu_bus_set_fault(st.bus, TSL_ADDR, &none) == 0, rows[i].name);
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_raw", &v) == 0 &&
+				v == rows[i].both, rows[i].name);
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_illuminance0_input", &v) == 0,
+				rows[i].name);
+		sensortest_teardown(&st);
+	}
+}
+
+/* Probe refuses a chip that does not answer, naming the bus and address. */
+static void test_probe_failures(void)
+{
+	static const struct {
+		const char *name;
+		bool chip;
+		struct emu_fault fault;
+		int err;
+		const char *msg;
+	} rows[] = {
+		{ "no chip at the address", false, { EMU_FAULT_NONE, 0, 0, 0 }, -ENXIO,
+		  "no answer to power-on" },
+		{ "power-on NACKed", true, { EMU_FAULT_NACK, 0, 0, 0 }, -ENXIO,
+		  "no answer to power-on" },
+		{ "CONTROL read-back fails", true, { EMU_FAULT_EIO, 1, 0, 0 }, -EIO,
+		  "reading CONTROL back" },
+		{ "ID read fails", true, { EMU_FAULT_NACK, 2, 0, 0 }, -ENXIO, "ID register" },
+		{ "timing write hangs", true, { EMU_FAULT_HANG, 3, 0, 20 }, -ETIMEDOUT,
+		  "programming timing" },
+		{ "threshold write fails", true, { EMU_FAULT_EIO, 5, 0, 0 }, -EIO,
+		  "programming timing" },
+	};
+	struct emu_chip *chip;
+	struct sensortest st;
+	struct bus *bus;
+	char err[SENSORTEST_ERR_MAX];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		ret = bus_create(bus_backend_find("emulated"), BUS_I2C, 3, NULL, &bus);
+		TEST_ROW_ASSERT(ret == 0, rows[i].name);
+		if (ret)
+			continue;
+		emu_bus_set_time(bus, 0.0);
+		if (rows[i].chip) {
+			TEST_ROW_ASSERT(sensortest_model_create("tsl2563", NULL, 0, &chip, err,
+								sizeof(err)) == 0, rows[i].name);
+			TEST_ROW_ASSERT(emu_bus_attach(bus, TSL_ADDR, chip) == 0, rows[i].name);
+			TEST_ROW_ASSERT(emu_bus_set_fault(bus, TSL_ADDR, &rows[i].fault) == 0,
+					rows[i].name);
+		}
+		ret = sensortest_setup_on(&st, bus, "tsl2563", TSL_ADDR, NULL);
+		TEST_ROW_ASSERT(ret == rows[i].err, rows[i].name);
+		TEST_ROW_ASSERT(strstr(st.err, "tsl2563 at i2c-3 0x39") != NULL, rows[i].name);
+		TEST_ROW_ASSERT(strstr(st.err, rows[i].msg) != NULL, rows[i].name);
+		if (ret == 0)
+			sensortest_teardown(&st);
+	}
+}
+
+/* The model refuses inputs it does not have, naming the valid ones. */
+static void test_model_inputs(void)
+{
+	struct emu_input in[] = { SENSORTEST_CONST("lux", 5) };
+	struct emu_chip *chip = NULL;
+	char err[SENSORTEST_ERR_MAX];
+
+	CU_ASSERT_EQUAL(sensortest_model_create("tsl2561", in, 1, &chip, err, sizeof(err)),
+			-EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "\"lux\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "broadband"));
+}
+
+static CU_TestInfo tests[] = {
+	{ "attribute set, names and modes per part", test_attr_set },
+	{ "normalised counts at every gain level", test_gain_levels },
+	{ "gain level follows changing light", test_gain_hysteresis },
+	{ "lux table rows", test_lux_table },
+	{ "calibscale write, read-back and effect", test_calibscale },
+	{ "cover compensation gain property", test_cover_gain },
+	{ "power control", test_power },
+	{ "bus faults and recovery", test_faults },
+	{ "probe failures name bus and address", test_probe_failures },
+	{ "model input keys", test_model_inputs },
+	CU_TEST_INFO_NULL,
+};
+
+int main(void)
+{
+	return test_run("tsl2563", NULL, NULL, tests);
+}
