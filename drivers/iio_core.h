@@ -56,8 +56,6 @@ struct iio_attr {
 /**
  * iio_attr_name_build() - the name the kernel gives (@chan, @postfix, @shared).
  * @postfix: "raw", "scale_available", "label", an ext_info name...
- * @generic: build the name as the channel's shared form even for SEPARATE
- *	(used for nothing but tests of the table).
  * Return: length, -EINVAL (differential SEPARATE without index; a modifier
  * or type without a name), -ENAMETOOLONG.
  */
