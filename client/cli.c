@@ -1,1 +1,965 @@
-int main(void) { return 0; }
+/*
+ * cli.c - `iiowire`, the command line of iiowired, for people and scripts.
+ *
+ * Place in the flow: a person or a script -> *iiowire* -> libiiowire -> wire
+ * -> iiowired. One command per run (or many, through `iiowire shell`): each
+ * is a row of cli_cmds[] that calls the public library API only, prints the
+ * values alone on stdout (text, or JSON with --json) and reports errors on
+ * stderr with their errno name; the exit status is 0 on success, 1 on an
+ * error, 2 on a usage error. It never speaks the wire protocol itself and
+ * keeps no state but the connection.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#if defined(IIOWIRE_HAVE_READLINE)
+#include <readline/readline.h>
+#include <readline/history.h>
+#elif defined(IIOWIRE_HAVE_LIBEDIT)
+#include <editline/readline.h>
+#endif
+
+#include "iiowire.h"
+
+/* Exit statuses. */
+#define CLI_EXIT_OK		0
+#define CLI_EXIT_ERROR		1
+#define CLI_EXIT_USAGE		2
+
+/* Longest attribute value printed (a sysfs page, with room for the NUL). */
+#define CLI_VALUE_MAX_BYTES	4097
+/* Most words in one `iiowire shell` line. */
+#define CLI_SHELL_MAX_ARGS	32
+/* Longest `iiowire shell` line without readline. */
+#define CLI_SHELL_LINE_MAX_BYTES	4096
+/* Default WATCH interval of `iiowire watch`. */
+#define CLI_WATCH_DEFAULT_INTERVAL_MS	1000
+/* Pause between reconnect attempts while watching. */
+#define CLI_WATCH_RETRY_MS	1000
+
+/* The run's settings and its one connection (made on first use). */
+struct cli {
+	const char *address;
+	const char *token_file;
+	int timeout_ms;
+	bool json;
+	bool in_shell;
+	struct iiowire *w;
+};
+
+struct cli_cmd {
+	const char *name;
+	int min_args;
+	int max_args;		/* -1: no limit */
+	const char *usage;
+	const char *help;
+	int (*run)(struct cli *c, int argc, char **argv);
+};
+
+static const struct cli_cmd cli_cmds[];
+
+/* ---- output helpers --------------------------------------------------- */
+
+/* Print @s as a JSON string (quotes included). */
+static void cli_json_str(const char *s)
+{
+	const unsigned char *p;
+
+	if (!s) {
+		fputs("null", stdout);
+		return;
+	}
+	putchar('"');
+	for (p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", stdout);
+			break;
+		case '\\':
+			fputs("\\\\", stdout);
+			break;
+		case '\n':
+			fputs("\\n", stdout);
+			break;
+		case '\r':
+			fputs("\\r", stdout);
+			break;
+		case '\t':
+			fputs("\\t", stdout);
+			break;
+		default:
+			if (*p < 0x20)
+				printf("\\u%04x", *p);
+			else
+				putchar(*p);
+		}
+	}
+	putchar('"');
+}
+
+/* `"key": "value"` with a leading comma unless @first. */
+static void cli_json_kv(bool first, const char *key, const char *value)
+{
+	printf("%s\"%s\": ", first ? "" : ", ", key);
+	cli_json_str(value);
+}
+
+static void cli_json_ki(bool first, const char *key, long long value)
+{
+	printf("%s\"%s\": %lld", first ? "" : ", ", key, value);
+}
+
+/* Text columns: an absent or empty string prints as "-" so columns stay countable. */
+static const char *cli_col(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+/* Report a failed @what on stderr: "iiowire: read: ENOENT: message". Return: CLI_EXIT_ERROR. */
+static int cli_fail(struct cli *c, const char *what, int err)
+{
+	const char *name = iiowire_errno_name(err);
+	const char *msg = c->w ? iiowire_errmsg(c->w) : "";
+
+	fprintf(stderr, "iiowire: %s: %s: %s\n", what, name ? name : "EIO",
+		*msg ? msg : iiowire_strerror(err));
+	return CLI_EXIT_ERROR;
+}
+
+/* Report a usage error. Return: CLI_EXIT_USAGE. */
+static int cli_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+static int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("iiowire: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (try 'iiowire --help')\n", stderr);
+	return CLI_EXIT_USAGE;
+}
+
+/* A decimal int in [min, max]. Return: 0, or -EINVAL. */
+static int cli_parse_int(const char *s, long min, long max, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno == ERANGE || v < min || v > max)
+		return -EINVAL;
+	*out = (int)v;
+	return 0;
+}
+
+/* Connect on first use. Return: 0, or CLI_EXIT_ERROR after reporting. */
+static int cli_connect(struct cli *c)
+{
+	int ret;
+
+	if (c->w)
+		return 0;
+	c->w = iiowire_connect(c->address, c->timeout_ms);
+	if (!c->w) {
+		ret = -errno;
+		fprintf(stderr, "iiowire: connect %s: %s: %s\n",
+			c->address ? c->address : (getenv(IIOWIRE_ADDRESS_ENV) ?
+			getenv(IIOWIRE_ADDRESS_ENV) : IIOWIRE_DEFAULT_ADDRESS),
+			iiowire_errno_name(ret) ? iiowire_errno_name(ret) : "EIO",
+			iiowire_strerror(ret));
+		return CLI_EXIT_ERROR;
+	}
+	if (c->token_file) {
+		ret = iiowire_auth_file(c->w, c->token_file);
+		if (ret < 0)
+			return cli_fail(c, "auth", ret);
+	}
+	return 0;
+}
+
+/* ---- commands --------------------------------------------------------- */
+
+static int cli_cmd_devices(struct cli *c, int argc, char **argv)
+{
+	struct iiowire_device *d;
+	int i, n;
+
+	(void)argc;
+	(void)argv;
+	n = iiowire_device_list(c->w, &d);
+	if (n < 0)
+		return cli_fail(c, "devices", n);
+	if (c->json)
+		putchar('[');
+	for (i = 0; i < n; i++) {
+		if (c->json) {
+			printf("%s{", i ? ", " : "");
+			cli_json_kv(true, "id", d[i].id);
+			cli_json_kv(false, "name", d[i].name);
+			cli_json_kv(false, "label", *d[i].label ? d[i].label : NULL);
+			cli_json_kv(false, "hwid", *d[i].hwid ? d[i].hwid : NULL);
+			putchar('}');
+		} else {
+			printf("%s %s %s %s\n", d[i].id, cli_col(d[i].name), cli_col(d[i].hwid),
+			       cli_col(d[i].label));
+		}
+	}
+	if (c->json)
+		puts("]");
+	iiowire_free(d);
+	return CLI_EXIT_OK;
+}
+
+static int cli_cmd_device(struct cli *c, int argc, char **argv)
+{
+	struct iiowire_device *d;
+	int ret;
+
+	(void)argc;
+	ret = iiowire_device_get_info(c->w, argv[0], &d);
+	if (ret < 0)
+		return cli_fail(c, "device", ret);
+	if (c->json) {
+		putchar('{');
+		cli_json_kv(true, "id", d->id);
+		cli_json_kv(false, "name", d->name);
+		cli_json_kv(false, "label", *d->label ? d->label : NULL);
+		cli_json_kv(false, "hwid", *d->hwid ? d->hwid : NULL);
+		cli_json_ki(false, "channels", d->num_channels);
+		cli_json_ki(false, "attrs", d->num_attrs);
+		puts("}");
+	} else {
+		printf("id %s\nname %s\nlabel %s\nhwid %s\nchannels %d\nattrs %d\n", d->id,
+		       cli_col(d->name), cli_col(d->label), cli_col(d->hwid), d->num_channels,
+		       d->num_attrs);
+	}
+	iiowire_free(d);
+	return CLI_EXIT_OK;
+}
+
+static const char *cli_access(unsigned int access)
+{
+	switch (access & (IIOWIRE_ATTR_READ | IIOWIRE_ATTR_WRITE)) {
+	case IIOWIRE_ATTR_READ | IIOWIRE_ATTR_WRITE:
+		return "rw";
+	case IIOWIRE_ATTR_WRITE:
+		return "w";
+	case IIOWIRE_ATTR_READ:
+		return "r";
+	default:
+		return "-";
+	}
+}
+
+static int cli_cmd_attrs(struct cli *c, int argc, char **argv)
+{
+	struct iiowire_attr *a;
+	int i, n;
+
+	(void)argc;
+	n = iiowire_attr_list(c->w, argv[0], &a);
+	if (n < 0)
+		return cli_fail(c, "attrs", n);
+	if (c->json)
+		putchar('[');
+	for (i = 0; i < n; i++) {
+		if (c->json) {
+			printf("%s{", i ? ", " : "");
+			cli_json_kv(true, "name", a[i].name);
+			cli_json_kv(false, "access", cli_access(a[i].access));
+			putchar('}');
+		} else {
+			printf("%s %s\n", a[i].name, cli_access(a[i].access));
+		}
+	}
+	if (c->json)
+		puts("]");
+	iiowire_free(a);
+	return CLI_EXIT_OK;
+}
+
+static int cli_cmd_channels(struct cli *c, int argc, char **argv)
+{
+	struct iiowire_chan *ch;
+	char index[32];
+	int i, j, n;
+
+	(void)argc;
+	n = iiowire_chan_list(c->w, argv[0], &ch);
+	if (n < 0)
+		return cli_fail(c, "channels", n);
+	if (c->json)
+		putchar('[');
+	for (i = 0; i < n; i++) {
+		if (ch[i].index < 0)
+			snprintf(index, sizeof(index), "-");
+		else if (ch[i].differential)
+			snprintf(index, sizeof(index), "%d-%d", ch[i].index, ch[i].index2);
+		else
+			snprintf(index, sizeof(index), "%d", ch[i].index);
+		if (c->json) {
+			printf("%s{", i ? ", " : "");
+			cli_json_kv(true, "direction", ch[i].output ? "out" : "in");
+			cli_json_kv(false, "type", ch[i].type_name);
+			cli_json_ki(false, "index", ch[i].index);
+			if (ch[i].differential)
+				cli_json_ki(false, "index2", ch[i].index2);
+			cli_json_kv(false, "modifier", ch[i].modifier);
+			cli_json_kv(false, "datasheet_name", ch[i].datasheet_name);
+			fputs(", \"attrs\": [", stdout);
+			for (j = 0; j < ch[i].num_attrs; j++) {
+				if (j)
+					fputs(", ", stdout);
+				cli_json_str(ch[i].attrs[j]);
+			}
+			fputs("]}", stdout);
+		} else {
+			printf("%s %s %s %s %s ", ch[i].output ? "out" : "in", ch[i].type_name,
+			       index, cli_col(ch[i].modifier), cli_col(ch[i].datasheet_name));
+			for (j = 0; j < ch[i].num_attrs; j++)
+				printf("%s%s", j ? "," : "", ch[i].attrs[j]);
+			putchar('\n');
+		}
+	}
+	if (c->json)
+		puts("]");
+	iiowire_free(ch);
+	return CLI_EXIT_OK;
+}
+
+static int cli_cmd_read(struct cli *c, int argc, char **argv)
+{
+	char buf[CLI_VALUE_MAX_BYTES];
+	int ret;
+
+	(void)argc;
+	ret = iiowire_attr_read(c->w, argv[0], argv[1], buf, sizeof(buf));
+	if (ret < 0)
+		return cli_fail(c, "read", ret);
+	if (c->json) {
+		putchar('{');
+		cli_json_kv(true, "device", argv[0]);
+		cli_json_kv(false, "attr", argv[1]);
+		cli_json_kv(false, "value", buf);
+		puts("}");
+	} else {
+		puts(buf);
+	}
+	return CLI_EXIT_OK;
+}
+
+static int cli_cmd_write(struct cli *c, int argc, char **argv)
+{
+	int ret;
+
+	(void)argc;
+	ret = iiowire_attr_write(c->w, argv[0], argv[1], argv[2]);
+	if (ret < 0)
+		return cli_fail(c, "write", ret);
+	if (c->json)
+		puts("{\"ok\": true}");
+	return CLI_EXIT_OK;
+}
+
+static int cli_cmd_maps(struct cli *c, int argc, char **argv)
+{
+	struct iiowire_map *m;
+	int i, n;
+
+	(void)argc;
+	(void)argv;
+	n = iiowire_map_list(c->w, &m);
+	if (n < 0)
+		return cli_fail(c, "maps", n);
+	if (c->json)
+		putchar('[');
+	for (i = 0; i < n; i++) {
+		if (c->json) {
+			printf("%s{", i ? ", " : "");
+			cli_json_kv(true, "consumer", m[i].consumer);
+			cli_json_kv(false, "channel", m[i].consumer_channel);
+			cli_json_kv(false, "provider", m[i].provider);
+			cli_json_kv(false, "device", m[i].device);
+			cli_json_kv(false, "datasheet_name", m[i].datasheet_name);
+			putchar('}');
+		} else {
+			printf("%s %s %s %s %s\n", m[i].consumer, cli_col(m[i].consumer_channel),
+			       cli_col(m[i].provider), cli_col(m[i].datasheet_name),
+			       cli_col(m[i].device));
+		}
+	}
+	if (c->json)
+		puts("]");
+	iiowire_free(m);
+	return CLI_EXIT_OK;
+}
+
+static int cli_cmd_consumer(struct cli *c, int argc, char **argv)
+{
+	struct iiowire_channel **chs;
+	enum iio_chan_type type;
+	const char *tname;
+	int i, ret;
+
+	(void)argc;
+	chs = iiowire_channel_get_all(c->w, argv[0]);
+	if (!chs)
+		return cli_fail(c, "consumer", -errno);
+	if (c->json)
+		putchar('[');
+	for (i = 0; chs[i]; i++) {
+		ret = iiowire_get_channel_type(chs[i], &type);
+		tname = ret < 0 ? NULL : iiowire_chan_type_name(type);
+		if (c->json) {
+			printf("%s{", i ? ", " : "");
+			cli_json_kv(true, "channel", *iiowire_channel_name(chs[i]) ?
+				    iiowire_channel_name(chs[i]) : NULL);
+			cli_json_kv(false, "device", iiowire_channel_provider(chs[i]));
+			cli_json_kv(false, "datasheet_name", iiowire_channel_datasheet_name(chs[i]));
+			cli_json_kv(false, "type", tname);
+			putchar('}');
+		} else {
+			printf("%s %s %s %s\n", cli_col(iiowire_channel_name(chs[i])),
+			       cli_col(iiowire_channel_provider(chs[i])),
+			       cli_col(iiowire_channel_datasheet_name(chs[i])), cli_col(tname));
+		}
+	}
+	if (c->json)
+		puts("]");
+	iiowire_channel_release_all(chs);
+	return CLI_EXIT_OK;
+}
+
+/* The CREAD kinds `iiowire cread` knows. */
+enum cli_cread_what { CLI_CREAD_RAW, CLI_CREAD_PROCESSED, CLI_CREAD_SCALE, CLI_CREAD_OFFSET,
+		      CLI_CREAD_TYPE, CLI_CREAD_LABEL };
+
+static const char *const cli_cread_names[] = {
+	[CLI_CREAD_RAW] = "raw", [CLI_CREAD_PROCESSED] = "processed",
+	[CLI_CREAD_SCALE] = "scale", [CLI_CREAD_OFFSET] = "offset",
+	[CLI_CREAD_TYPE] = "type", [CLI_CREAD_LABEL] = "label",
+};
+
+/* Print an int result of cread. */
+static void cli_cread_print_int(struct cli *c, char **argv, const char *what, int val)
+{
+	if (!c->json) {
+		printf("%d\n", val);
+		return;
+	}
+	putchar('{');
+	cli_json_kv(true, "consumer", argv[0]);
+	cli_json_kv(false, "channel", argv[1]);
+	cli_json_kv(false, "what", what);
+	cli_json_ki(false, "value", val);
+	puts("}");
+}
+
+/* Print a text result of cread, with the exact pair for scale and offset. */
+static void cli_cread_print_text(struct cli *c, char **argv, const char *what, const char *text,
+				 int format, int val, int val2)
+{
+	if (!c->json) {
+		puts(text);
+		return;
+	}
+	putchar('{');
+	cli_json_kv(true, "consumer", argv[0]);
+	cli_json_kv(false, "channel", argv[1]);
+	cli_json_kv(false, "what", what);
+	cli_json_kv(false, "value", text);
+	if (format > 0) {
+		cli_json_ki(false, "val", val);
+		cli_json_ki(false, "val2", val2);
+		cli_json_kv(false, "format", iiowire_val_type_name(format));
+	}
+	puts("}");
+}
+
+static int cli_cmd_cread(struct cli *c, int argc, char **argv)
+{
+	char text[CLI_VALUE_MAX_BYTES];
+	struct iiowire_channel *ch;
+	enum iio_chan_type type;
+	int what = CLI_CREAD_PROCESSED, scale = 1, val = 0, val2 = 0, ret, i;
+	const char *channel = strcmp(argv[1], "-") == 0 ? NULL : argv[1];
+
+	if (argc >= 3) {
+		what = -1;
+		for (i = 0; i < (int)(sizeof(cli_cread_names) / sizeof(cli_cread_names[0])); i++)
+			if (strcmp(argv[2], cli_cread_names[i]) == 0)
+				what = i;
+		if (what < 0)
+			return cli_usage_error("cread: unknown kind '%s'", argv[2]);
+	}
+	if (argc == 4 && (what != CLI_CREAD_PROCESSED ||
+			  cli_parse_int(argv[3], 1, INT_MAX, &scale) < 0))
+		return cli_usage_error("cread: a multiplier (a positive int) goes with 'processed' only");
+	ch = iiowire_channel_get(c->w, argv[0], channel);
+	if (!ch)
+		return cli_fail(c, "cread", -errno);
+	switch (what) {
+	case CLI_CREAD_RAW:
+		ret = iiowire_read_channel_raw(ch, &val);
+		if (ret >= 0)
+			cli_cread_print_int(c, argv, cli_cread_names[what], val);
+		break;
+	case CLI_CREAD_PROCESSED:
+		ret = iiowire_read_channel_processed_scale(ch, &val, (unsigned int)scale);
+		if (ret >= 0)
+			cli_cread_print_int(c, argv, cli_cread_names[what], val);
+		break;
+	case CLI_CREAD_SCALE:
+	case CLI_CREAD_OFFSET:
+		ret = what == CLI_CREAD_SCALE ? iiowire_read_channel_scale(ch, &val, &val2) :
+						iiowire_read_channel_offset(ch, &val, &val2);
+		if (ret >= 0) {
+			int fmt = ret;
+
+			ret = iiowire_format_value(text, sizeof(text), fmt, val, val2);
+			if (ret >= 0)
+				cli_cread_print_text(c, argv, cli_cread_names[what], text, fmt, val,
+						     val2);
+		}
+		break;
+	case CLI_CREAD_TYPE:
+		ret = iiowire_get_channel_type(ch, &type);
+		if (ret >= 0)
+			cli_cread_print_text(c, argv, cli_cread_names[what],
+					     cli_col(iiowire_chan_type_name(type)), 0, 0, 0);
+		break;
+	default:
+		ret = iiowire_read_channel_label(ch, text, sizeof(text));
+		if (ret >= 0)
+			cli_cread_print_text(c, argv, cli_cread_names[what], text, 0, 0, 0);
+		break;
+	}
+	if (ret < 0)
+		ret = cli_fail(c, "cread", ret);
+	else
+		ret = CLI_EXIT_OK;
+	iiowire_channel_release(ch);
+	return ret;
+}
+
+/* Print one event; @one_attr: just the value, as `read` does. */
+static void cli_watch_print(struct cli *c, const struct iiowire_event *ev, bool one_attr)
+{
+	const char *name;
+
+	if (ev->error) {
+		name = iiowire_errno_name(ev->error);
+		fprintf(stderr, "iiowire: watch: %s %s: %s: %s\n", ev->device, ev->attr,
+			name ? name : "EIO", iiowire_strerror(ev->error));
+		return;
+	}
+	if (c->json) {
+		putchar('{');
+		cli_json_kv(true, "device", ev->device);
+		cli_json_kv(false, "attr", ev->attr);
+		cli_json_kv(false, "value", ev->value);
+		printf(", \"timestamp_ns\": %" PRIu64 "}\n", ev->timestamp_ns);
+	} else if (one_attr) {
+		puts(ev->value);
+	} else {
+		printf("%s %s %s %" PRIu64 "\n", ev->device, ev->attr, ev->value, ev->timestamp_ns);
+	}
+	fflush(stdout);
+}
+
+/* A signalfd for SIGINT/SIGTERM (blocked), so the wait loop needs no global flag. */
+static int cli_signalfd_open(sigset_t *old)
+{
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &set, old) < 0)
+		return -errno;
+	fd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (fd < 0) {
+		fd = -errno;
+		sigprocmask(SIG_SETMASK, old, NULL);
+	}
+	return fd;
+}
+
+static void cli_signalfd_close(int fd, const sigset_t *old)
+{
+	close(fd);
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/*
+ * Deliver events until @count (0: no limit) or a signal. A broken connection
+ * is reconnected by the library; while the daemon stays away the loop tries
+ * again every CLI_WATCH_RETRY_MS, saying so once per outage.
+ * Return: CLI_EXIT_OK, or CLI_EXIT_ERROR.
+ */
+static int cli_watch_loop(struct cli *c, int sfd, long count, bool one_attr)
+{
+	struct pollfd pfd[2];
+	struct iiowire_event ev;
+	bool outage = false;
+	long seen = 0;
+	int ret = 0, fd;
+
+	while (count == 0 || seen < count) {
+		fd = iiowire_fd(c->w);
+		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = fd, .events = POLLIN };
+		if (iiowire_event_pending(c->w) == 0) {
+			ret = poll(pfd, fd >= 0 ? 2 : 1, fd >= 0 ? -1 : CLI_WATCH_RETRY_MS);
+			if (ret < 0 && errno != EINTR)
+				return cli_fail(c, "watch", -errno);
+			if (pfd[0].revents & POLLIN)
+				return CLI_EXIT_OK;
+		}
+		/* drain: queued events do not make the fd readable again */
+		while (count == 0 || seen < count) {
+			ret = iiowire_event_next(c->w, &ev, 0);
+			if (ret <= 0)
+				break;
+			if (outage)
+				fprintf(stderr, "iiowire: watch: connection back\n");
+			outage = false;
+			cli_watch_print(c, &ev, one_attr);
+			seen++;
+		}
+		if (ret < 0) {
+			if (!outage)
+				fprintf(stderr, "iiowire: watch: %s: %s (retrying)\n",
+					cli_col(iiowire_errno_name(ret)), iiowire_errmsg(c->w));
+			outage = true;
+		}
+	}
+	return CLI_EXIT_OK;
+}
+
+static int cli_cmd_watch(struct cli *c, int argc, char **argv)
+{
+	int interval = CLI_WATCH_DEFAULT_INTERVAL_MS, count = 0, i = 0, ret, sfd;
+	sigset_t old;
+
+	/* options inside the command: -n COUNT, -i INTERVAL_MS */
+	while (i + 1 < argc && argv[i][0] == '-') {
+		if (strcmp(argv[i], "-n") == 0 && cli_parse_int(argv[i + 1], 1, INT_MAX, &count) == 0)
+			i += 2;
+		else if (strcmp(argv[i], "-i") == 0 &&
+			 cli_parse_int(argv[i + 1], 1, INT_MAX, &interval) == 0)
+			i += 2;
+		else
+			return cli_usage_error("watch: bad option '%s %s'", argv[i], argv[i + 1]);
+	}
+	argc -= i;
+	argv += i;
+	if (argc < 2 || argc % 2)
+		return cli_usage_error("watch needs DEVICE ATTR pairs");
+	for (i = 0; i < argc; i += 2) {
+		ret = iiowire_watch_start(c->w, argv[i], argv[i + 1], interval);
+		if (ret < 0)
+			return cli_fail(c, "watch", ret);
+	}
+	sfd = cli_signalfd_open(&old);
+	if (sfd < 0)
+		return cli_fail(c, "watch", sfd);
+	ret = cli_watch_loop(c, sfd, count, argc == 2);
+	cli_signalfd_close(sfd, &old);
+	/* in the shell the connection lives on: stop the pushes */
+	iiowire_watch_stop(c->w, NULL, NULL);
+	return ret;
+}
+
+static int cli_cmd_stats(struct cli *c, int argc, char **argv)
+{
+	struct iiowire_stat *s;
+	int i, n;
+
+	(void)argc;
+	(void)argv;
+	n = iiowire_stats(c->w, &s);
+	if (n < 0)
+		return cli_fail(c, "stats", n);
+	if (c->json)
+		putchar('{');
+	for (i = 0; i < n; i++) {
+		if (c->json)
+			cli_json_ki(i == 0, s[i].name, s[i].value);
+		else
+			printf("%s %" PRId64 "\n", s[i].name, s[i].value);
+	}
+	if (c->json)
+		puts("}");
+	iiowire_free(s);
+	return CLI_EXIT_OK;
+}
+
+static int cli_cmd_version(struct cli *c, int argc, char **argv)
+{
+	struct iiowire_version v;
+	int ret;
+
+	(void)argc;
+	(void)argv;
+	ret = iiowire_server_version(c->w, &v);
+	if (ret < 0)
+		return cli_fail(c, "version", ret);
+	if (c->json) {
+		putchar('{');
+		cli_json_kv(true, "library", iiowire_lib_version());
+		cli_json_kv(false, "server", v.server);
+		printf(", \"proto_major\": %d, \"proto_minor\": %d}\n", v.proto_major,
+		       v.proto_minor);
+	} else {
+		printf("library %s\nserver %s\nprotocol %d.%d\n", iiowire_lib_version(), v.server,
+		       v.proto_major, v.proto_minor);
+	}
+	return CLI_EXIT_OK;
+}
+
+static void cli_print_help(FILE *out)
+{
+	const struct cli_cmd *cmd;
+
+	fprintf(out,
+		"usage: iiowire [-a ADDRESS] [--json] [--timeout MS] [--token-file FILE] COMMAND [ARG...]\n"
+		"\n"
+		"Talk to iiowired, the network server of Linux IIO sensors. Values go to\n"
+		"stdout alone, errors to stderr as 'iiowire: COMMAND: ERRNO-NAME: message'.\n"
+		"Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
+		"\n"
+		"options:\n"
+		"  -a, --address ADDRESS  host:port, [v6]:port or unix:/path; default $%s,\n"
+		"                         else %s\n"
+		"  -j, --json             print JSON instead of text\n"
+		"  -t, --timeout MS       per-request timeout (default %d ms)\n"
+		"  -k, --token-file FILE  send the token on FILE's first line (AUTH); default\n"
+		"                         $%s\n"
+		"  -h, --help             this text\n"
+		"  -V, --version          the library version\n"
+		"\ncommands:\n",
+		IIOWIRE_ADDRESS_ENV, IIOWIRE_DEFAULT_ADDRESS, IIOWIRE_DEFAULT_TIMEOUT_MS,
+		IIOWIRE_TOKEN_FILE_ENV);
+	for (cmd = cli_cmds; cmd->name; cmd++)
+		fprintf(out, "  %-40s %s\n", cmd->usage, cmd->help);
+	fprintf(out, "\nDEVICE is iio:deviceN, a name, a label or a hardware id. CHANNEL '-' is\n"
+		     "the consumer's first channel. In 'watch', -n stops after COUNT values\n"
+		     "(default: until Ctrl-C) and -i sets the interval (default %d ms).\n",
+		CLI_WATCH_DEFAULT_INTERVAL_MS);
+}
+
+static int cli_cmd_help(struct cli *c, int argc, char **argv)
+{
+	(void)c;
+	(void)argc;
+	(void)argv;
+	cli_print_help(stdout);
+	return CLI_EXIT_OK;
+}
+
+static int cli_run(struct cli *c, int argc, char **argv);
+
+/* Split @line into words; "double quotes" keep blanks. Return: the count, or -E2BIG. */
+static int cli_shell_split(char *line, char **argv, int max)
+{
+	int argc = 0;
+	char *p = line, *out;
+
+	for (;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			return argc;
+		if (argc == max)
+			return -E2BIG;
+		argv[argc++] = out = p;
+		while (*p && !isspace((unsigned char)*p)) {
+			if (*p == '"') {
+				for (p++; *p && *p != '"'; p++)
+					*out++ = *p;
+				if (*p)
+					p++;
+			} else {
+				*out++ = *p++;
+			}
+		}
+		if (*p)
+			p++;
+		*out = '\0';
+	}
+}
+
+/* One line of input, or NULL at end of input. Owned: free(). */
+static char *cli_shell_readline(bool tty)
+{
+#if defined(IIOWIRE_HAVE_READLINE) || defined(IIOWIRE_HAVE_LIBEDIT)
+	char *line;
+
+	if (tty) {
+		line = readline("iiowire> ");
+		if (line && *line)
+			add_history(line);
+		return line;
+	}
+#endif
+	char *buf = malloc(CLI_SHELL_LINE_MAX_BYTES);
+
+	if (!buf)
+		return NULL;
+	if (tty) {
+		fputs("iiowire> ", stdout);
+		fflush(stdout);
+	}
+	if (!fgets(buf, CLI_SHELL_LINE_MAX_BYTES, stdin)) {
+		free(buf);
+		return NULL;
+	}
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return buf;
+}
+
+static int cli_cmd_shell(struct cli *c, int argc, char **argv)
+{
+	char *line, *words[CLI_SHELL_MAX_ARGS];
+	bool tty = isatty(STDIN_FILENO);
+	int n, status = CLI_EXIT_OK;
+
+	(void)argc;
+	(void)argv;
+	if (c->in_shell)
+		return cli_usage_error("shell: already in the shell");
+	c->in_shell = true;
+	while ((line = cli_shell_readline(tty))) {
+		n = cli_shell_split(line, words, CLI_SHELL_MAX_ARGS);
+		if (n < 0) {
+			status = cli_usage_error("shell: more than %d words", CLI_SHELL_MAX_ARGS);
+		} else if (n > 0 && (strcmp(words[0], "quit") == 0 ||
+				     strcmp(words[0], "exit") == 0)) {
+			free(line);
+			break;
+		} else if (n > 0 && words[0][0] != '#') {
+			status = cli_run(c, n, words);
+		}
+		fflush(stdout);
+		free(line);
+	}
+	if (tty)
+		putchar('\n');
+	c->in_shell = false;
+	/* the last command's status, so `iiowire shell < script` fails when it did */
+	return status;
+}
+
+static const struct cli_cmd cli_cmds[] = {
+	{ "devices", 0, 0, "devices", "list devices: id, name, hwid, label",
+	  cli_cmd_devices },
+	{ "device", 1, 1, "device DEVICE", "details of one device", cli_cmd_device },
+	{ "attrs", 1, 1, "attrs DEVICE", "attributes: name, r/rw", cli_cmd_attrs },
+	{ "channels", 1, 1, "channels DEVICE",
+	  "channels: dir, type, index, modifier, datasheet name, attrs", cli_cmd_channels },
+	{ "read", 2, 2, "read DEVICE ATTR", "an attribute's value", cli_cmd_read },
+	{ "write", 3, 3, "write DEVICE ATTR VALUE", "write an attribute", cli_cmd_write },
+	{ "maps", 0, 0, "maps", "consumer maps: consumer, channel, provider, datasheet name, device",
+	  cli_cmd_maps },
+	{ "consumer", 1, 1, "consumer NAME",
+	  "a consumer's channels: channel, device, datasheet name, type", cli_cmd_consumer },
+	{ "cread", 2, 4, "cread CONSUMER CHANNEL [KIND [MULT]]",
+	  "KIND: raw, processed (default, times MULT), scale, offset, type, label",
+	  cli_cmd_cread },
+	{ "watch", 2, -1, "watch [-n COUNT] [-i MS] DEVICE ATTR...",
+	  "print values as they are pushed", cli_cmd_watch },
+	{ "stats", 0, 0, "stats", "the daemon's counters", cli_cmd_stats },
+	{ "version", 0, 0, "version", "library, server and protocol versions", cli_cmd_version },
+	{ "shell", 0, 0, "shell", "read commands from the terminal or stdin", cli_cmd_shell },
+	{ "help", 0, 0, "help", "this text", cli_cmd_help },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+/* Run one command line. Return: the exit status. */
+static int cli_run(struct cli *c, int argc, char **argv)
+{
+	const struct cli_cmd *cmd;
+	int ret;
+
+	for (cmd = cli_cmds; cmd->name; cmd++)
+		if (strcmp(cmd->name, argv[0]) == 0)
+			break;
+	if (!cmd->name)
+		return cli_usage_error("unknown command '%s'", argv[0]);
+	if (argc - 1 < cmd->min_args || (cmd->max_args >= 0 && argc - 1 > cmd->max_args))
+		return cli_usage_error("usage: iiowire %s", cmd->usage);
+	if (cmd->run != cli_cmd_help && cmd->run != cli_cmd_shell) {
+		ret = cli_connect(c);
+		if (ret)
+			return ret;
+	}
+	return cmd->run(c, argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "address", required_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "token-file", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli c = { .timeout_ms = IIOWIRE_DEFAULT_TIMEOUT_MS };
+	int opt, ret;
+
+	/* '+': options end at the command, so `watch -n 3` keeps its own -n */
+	while ((opt = getopt_long(argc, argv, "+a:jt:k:hV", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'a':
+			c.address = optarg;
+			break;
+		case 'j':
+			c.json = true;
+			break;
+		case 't':
+			if (cli_parse_int(optarg, 1, INT_MAX, &c.timeout_ms) < 0)
+				return cli_usage_error("--timeout needs a positive number of ms");
+			break;
+		case 'k':
+			c.token_file = optarg;
+			break;
+		case 'h':
+			cli_print_help(stdout);
+			return CLI_EXIT_OK;
+		case 'V':
+			printf("iiowire %s\n", iiowire_lib_version());
+			return CLI_EXIT_OK;
+		default:
+			return cli_usage_error("bad option");
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("no command");
+	ret = cli_run(&c, argc - optind, argv + optind);
+	if (fflush(stdout) != 0 && ret == CLI_EXIT_OK) {
+		fprintf(stderr, "iiowire: stdout: %s\n", strerror(errno));
+		ret = CLI_EXIT_ERROR;
+	}
+	iiowire_close(c.w);
+	return ret;
+}
