@@ -623,7 +623,7 @@ static int board_parse_signal(struct board_ctx *ctx, const cJSON *val, const cha
 	static const char *const ramp_keys[] = { "from", "to", "period_s", NULL };
 	static const char *const noise_keys[] = { "mean", "stddev", "seed", NULL };
 	const cJSON *spec;
-	char p[BOARD_PATH_MAX];
+	char p[BOARD_PATH_MAX], kp[BOARD_PATH_MAX];
 	double from, to;
 	long seed = 0;
 	int ret;
@@ -673,8 +673,8 @@ static int board_parse_signal(struct board_ctx *ctx, const cJSON *val, const cha
 		if (!ret)
 			ret = board_get_double(ctx, spec, p, "stddev", true, 0, &sig->amplitude);
 		if (!ret && sig->amplitude < 0) {
-			board_path_key(p, sizeof(p), p, "stddev");
-			ret = board_err(ctx, p, "must not be negative");
+			board_path_key(kp, sizeof(kp), p, "stddev");
+			ret = board_err(ctx, kp, "must not be negative");
 		}
 		if (!ret) {
 			ret = board_get_int(ctx, spec, p, "seed", false, 0, LONG_MAX, &seed);
@@ -688,8 +688,8 @@ static int board_parse_signal(struct board_ctx *ctx, const cJSON *val, const cha
 		return board_err(ctx, p, "unknown signal (sine, ramp, noise, csv)");
 	}
 	if (!ret && !(sig->period_s > 0)) {
-		board_path_key(p, sizeof(p), p, "period_s");
-		ret = board_err(ctx, p, "must be greater than 0");
+		board_path_key(kp, sizeof(kp), p, "period_s");
+		ret = board_err(ctx, kp, "must be greater than 0");
 	}
 	return ret;
 }
