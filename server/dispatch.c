@@ -1,0 +1,968 @@
+/*
+ * dispatch.c - decoded requests to core calls, and their replies.
+ *
+ * One handler per op, found in a table indexed by enum proto_op. Handlers
+ * for listings read the registry and encode at once. Attribute and consumer
+ * I/O (READ, WRITE, CREAD) is described by a struct srv_io that runs either
+ * right here on the loop (a device that cannot block) or as a bus job whose
+ * reply slot is filled when the worker is done; srv_io_run() is the one
+ * piece of code a worker thread executes, and it touches only its srv_io.
+ * Devices and consumer channels used by a job are referenced for its whole
+ * life, so a board reload in the middle turns into -ENODEV, never into
+ * freed memory. Place in the flow: session -> *dispatch* -> core / busq.
+ * No socket I/O here; attribute names come from the core, never literals.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "busq.h"
+#include "dispatch.h"
+#include "iio_consumer.h"
+#include "iio_core.h"
+#include "iio_registry.h"
+#include "iio_value.h"
+#include "session.h"
+#include "srv.h"
+#include "watch.h"
+
+/* Longest "iio:deviceN" we print. */
+#define SRV_DEVID_MAX	24
+
+/*
+ * struct srv_io - one READ, WRITE or CREAD, on the loop (stack) or on a bus
+ * worker (heap, inside a job). Inputs are set on the loop; srv_io_run()
+ * fills the outputs; srv_io_reply() encodes them on the loop.
+ */
+struct srv_io {
+	struct srv_job job;
+	struct srv_session *s;		/* valid while @slot is set */
+	struct srv_slot *slot;		/* cleared by the session if it closes first */
+	struct proto_request req;	/* owned copy (async only) */
+	const struct proto_request *rq;	/* the request: &req, or the caller's */
+	struct iio_dev *dev;		/* READ/WRITE: referenced when async */
+	const struct iio_attr *attr;
+	struct iio_channel *chan;	/* CREAD: owned */
+	unsigned int timeout_ms;
+	/* results */
+	int ret;
+	int type;
+	int vals[2];
+	size_t len;
+	char buf[IIO_VALUE_MAX_BYTES];
+};
+
+typedef void (*srv_dispatch_fn)(struct srv_session *s, struct proto_request *req);
+
+/* ---- errors ---- */
+
+static int srv_dispatch_verror(struct srv *srv, struct proto_buf *b,
+			       const struct proto_request *req, int err, const char *fmt,
+			       va_list ap)
+{
+	static const struct proto_request text = { .op = PROTO_OP_NONE };
+	char msg[PROTO_MSG_MAX_BYTES];
+
+	srv->stats.errors++;
+	if (fmt)
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+	return proto_reply_error(b, req ? req : &text, err, fmt ? msg : NULL);
+}
+
+static int srv_dispatch_error_to(struct srv *srv, struct proto_buf *b,
+				 const struct proto_request *req, int err, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int srv_dispatch_error_to(struct srv *srv, struct proto_buf *b,
+				 const struct proto_request *req, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = srv_dispatch_verror(srv, b, req, err, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+void srv_dispatch_error(struct srv_session *s, const struct proto_request *req, int err,
+			const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (srv_dispatch_verror(s->srv, srv_session_out(s), req, err, fmt, ap) < 0)
+		s->broken = true;
+	va_end(ap);
+}
+
+/* An encoder ran out of memory: the session cannot be answered correctly any more. */
+static void srv_dispatch_check(struct srv_session *s, int ret)
+{
+	if (ret < 0)
+		s->broken = true;
+}
+
+/* ---- lookups ---- */
+
+static struct iio_registry *srv_dispatch_reg(struct srv *srv)
+{
+	return srv->board->reg;
+}
+
+static void srv_dispatch_devid(char *buf, size_t len, const struct iio_dev *dev)
+{
+	snprintf(buf, len, "iio:device%d", iio_device_id(dev));
+}
+
+/* The device @req names, or NULL after answering ENODEV/ENOTUNIQ. Borrowed. */
+static struct iio_dev *srv_dispatch_device(struct srv_session *s, const struct proto_request *req)
+{
+	char cand[PROTO_MSG_MAX_BYTES];
+	struct iio_dev *dev;
+	int ret;
+
+	ret = iio_registry_find(srv_dispatch_reg(s->srv), req->device, &dev, cand, sizeof(cand));
+	if (ret == -ENOTUNIQ) {
+		srv_dispatch_error(s, req, ret, "%s matches several devices: %s", req->device, cand);
+		return NULL;
+	}
+	if (ret < 0) {
+		srv_dispatch_error(s, req, -ENODEV, "no device %s", req->device);
+		return NULL;
+	}
+	return dev;
+}
+
+static const struct iio_attr *srv_dispatch_attr(struct srv_session *s,
+						const struct proto_request *req,
+						struct iio_dev *dev)
+{
+	const struct iio_attr *attr = iio_device_attr_find(dev, req->attr);
+
+	if (!attr)
+		srv_dispatch_error(s, req, -ENOENT, "%s has no attribute %s", req->device,
+				   req->attr);
+	return attr;
+}
+
+/* "i2c-0" from hardware id "0-0035", "spi1" from "spi1.0": the bus's name for STATS. */
+static void srv_dispatch_bus_name(char *buf, size_t len, const struct iio_dev *dev)
+{
+	const char *dot = strchr(dev->hwid, '.');
+	const char *dash = strchr(dev->hwid, '-');
+
+	if (strncmp(dev->hwid, "spi", 3) == 0 && dot)
+		snprintf(buf, len, "%.*s", (int)(dot - dev->hwid), dev->hwid);
+	else if (dash)
+		snprintf(buf, len, "i2c-%.*s", (int)(dash - dev->hwid), dev->hwid);
+	else
+		snprintf(buf, len, "%s", dev->hwid[0] ? dev->hwid : dev->name);
+}
+
+int srv_dispatch_route(struct srv *srv, struct iio_dev *dev, struct srv_busq **q)
+{
+	const void *key = iio_device_bus_key(dev);
+	struct srv_busq *found;
+	char name[32];
+
+	*q = NULL;
+	if (!key)
+		return 0;
+	found = srv_busq_find(srv, key);
+	if (found && found->depth) {
+		*q = found;
+		return 0;
+	}
+	if (!iio_device_may_block(dev))
+		return 0;
+	srv_dispatch_bus_name(name, sizeof(name), dev);
+	return srv_busq_get(srv, key, name, q);
+}
+
+/* ---- attribute and consumer I/O ---- */
+
+/* The device I/O itself; the only code a bus worker runs. Touches only @io. */
+static void srv_io_run(struct srv_io *io)
+{
+	const struct proto_request *rq = io->rq;
+	enum iio_chan_type type;
+	const char *name;
+	ssize_t n;
+	int val = 0, val2 = 0, ret;
+
+	io->len = 0;
+	switch (rq->op) {
+	case PROTO_OP_READ:
+		n = iio_attr_read(io->dev, io->attr, io->buf, sizeof(io->buf));
+		io->ret = n < 0 ? (int)n : 0;
+		io->len = n < 0 ? 0 : (size_t)n;
+		return;
+	case PROTO_OP_WRITE:
+		io->ret = iio_attr_write(io->dev, io->attr, rq->value, strlen(rq->value));
+		return;
+	case PROTO_OP_CREAD:
+		break;
+	default:
+		io->ret = -EINVAL;
+		return;
+	}
+	switch (rq->what) {
+	case PROTO_WHAT_RAW:
+		ret = iio_read_channel_raw(io->chan, &val);
+		if (ret >= 0)
+			ret = 0;
+		break;
+	case PROTO_WHAT_PROCESSED:
+		if (rq->multiplier)
+			ret = iio_read_channel_processed_scale(io->chan, &val, rq->multiplier);
+		else
+			ret = iio_read_channel_processed(io->chan, &val);
+		break;
+	case PROTO_WHAT_SCALE:
+	case PROTO_WHAT_OFFSET:
+		if (rq->what == PROTO_WHAT_SCALE)
+			ret = iio_read_channel_scale(io->chan, &val, &val2);
+		else
+			ret = iio_read_channel_offset(io->chan, &val, &val2);
+		if (ret < 0)
+			break;
+		io->type = ret;
+		io->vals[0] = val;
+		io->vals[1] = val2;
+		ret = iio_format_value(io->buf, sizeof(io->buf), io->type, 2, io->vals);
+		if (ret >= 0) {
+			io->len = (size_t)ret;
+			ret = 0;
+		}
+		io->ret = ret;
+		return;
+	case PROTO_WHAT_TYPE:
+		ret = iio_get_channel_type(io->chan, &type);
+		if (ret < 0)
+			break;
+		name = iio_chan_type_name(type);
+		io->len = (size_t)snprintf(io->buf, sizeof(io->buf), "%s", name ? name : "?");
+		io->ret = 0;
+		return;
+	case PROTO_WHAT_LABEL:
+		ret = iio_read_channel_label(io->chan, io->buf, sizeof(io->buf));
+		if (ret >= 0) {
+			io->len = (size_t)ret;
+			ret = 0;
+		}
+		io->ret = ret;
+		return;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	io->ret = ret;
+	if (ret == 0)
+		io->len = (size_t)snprintf(io->buf, sizeof(io->buf), "%d", val);
+}
+
+/* What the request was about, for error messages: "max1363 in_voltage0_raw". */
+static void srv_io_subject(const struct srv_io *io, char *buf, size_t len)
+{
+	const struct proto_request *rq = io->rq;
+
+	if (rq->op == PROTO_OP_CREAD)
+		snprintf(buf, len, "%s %s %s", rq->consumer, rq->channel ? rq->channel : "*",
+			 proto_what_name(rq->what));
+	else
+		snprintf(buf, len, "%s %s", rq->device, rq->attr);
+}
+
+/* Encode @io's outcome (status: 0, or -ETIMEDOUT/-ECANCELED from the bus queue). */
+static int srv_io_reply(struct srv *srv, struct proto_buf *b, const struct srv_io *io,
+			int status)
+{
+	const struct proto_request *rq = io->rq;
+	const char *msg;
+	char subj[PROTO_MSG_MAX_BYTES / 2];
+
+	if (status == -ETIMEDOUT || status == -ECANCELED || io->ret < 0) {
+		srv_io_subject(io, subj, sizeof(subj));
+		if (status == -ETIMEDOUT)
+			return srv_dispatch_error_to(srv, b, rq, status,
+						     "%s: no answer from the bus within %u ms",
+						     subj, io->timeout_ms);
+		if (status < 0)
+			return srv_dispatch_error_to(srv, b, rq, status, "%s: server stopping",
+						     subj);
+		if (io->ret == -EACCES && rq->op == PROTO_OP_WRITE)
+			return srv_dispatch_error_to(srv, b, rq, io->ret, "%s is read-only", subj);
+		if (io->ret == -EACCES)
+			return srv_dispatch_error_to(srv, b, rq, io->ret, "%s is write-only", subj);
+		msg = proto_errno_message(io->ret);
+		return srv_dispatch_error_to(srv, b, rq, io->ret, "%s: %s", subj,
+					     msg ? msg : "error");
+	}
+	if (rq->op == PROTO_OP_WRITE)
+		return proto_reply_ok(b, rq);
+	if (rq->op == PROTO_OP_CREAD &&
+	    (rq->what == PROTO_WHAT_SCALE || rq->what == PROTO_WHAT_OFFSET))
+		return proto_reply_iio_value(b, rq, io->buf, io->len, io->type, io->vals[0],
+					     io->vals[1]);
+	return proto_reply_value(b, rq, io->buf, io->len);
+}
+
+static void srv_io_job_run(struct srv_job *job)
+{
+	srv_io_run(srv_container_of(job, struct srv_io, job));
+}
+
+static void srv_io_job_done(struct srv_job *job, int status)
+{
+	struct srv_io *io = srv_container_of(job, struct srv_io, job);
+	struct srv_session *s = io->s;
+	struct srv_slot *slot = io->slot;
+
+	if (!slot)
+		return;		/* the session closed; the result has nowhere to go */
+	if (srv_io_reply(s->srv, &slot->text, io, status) < 0)
+		s->broken = true;
+	srv_session_slot_done(s, slot);
+}
+
+static void srv_io_job_fini(struct srv_job *job)
+{
+	struct srv_io *io = srv_container_of(job, struct srv_io, job);
+
+	proto_request_fini(&io->req);
+	iio_channel_release(io->chan);
+	iio_device_put(io->dev);
+	free(io);
+}
+
+/*
+ * Run @io now or on its bus. Takes over io->chan (released either way).
+ * @req: moved into the job when it goes to a bus (the caller's copy is then
+ * left empty, which proto_request_fini() accepts).
+ */
+static void srv_io_start(struct srv_session *s, struct proto_request *req, struct srv_io *io)
+{
+	struct srv *srv = s->srv;
+	struct iio_dev *dev = io->chan ? io->chan->indio_dev : io->dev;
+	struct srv_busq *q;
+	struct srv_io *aio;
+	struct srv_slot *slot;
+	int ret;
+
+	io->rq = req;
+	ret = srv_dispatch_route(srv, dev, &q);
+	if (ret < 0) {
+		srv_dispatch_error(s, req, ret, "%s: no bus worker", req->device ? req->device :
+				   req->consumer);
+		goto out_release;
+	}
+	if (!q) {
+		srv_io_run(io);
+		srv_dispatch_check(s, srv_io_reply(srv, srv_session_out(s), io, 0));
+		goto out_release;
+	}
+	aio = malloc(sizeof(*aio));
+	if (!aio) {
+		srv_dispatch_error(s, req, -ENOMEM, NULL);
+		goto out_release;
+	}
+	memcpy(aio, io, offsetof(struct srv_io, ret));
+	memcpy(&aio->req, req, sizeof(*req));
+	req->store = NULL;	/* moved: the job owns the strings now */
+	aio->rq = &aio->req;
+	aio->s = s;
+	aio->timeout_ms = q->timeout_ms;
+	aio->dev = io->dev ? iio_device_get(io->dev) : NULL;
+	aio->job.run = srv_io_job_run;
+	aio->job.done = srv_io_job_done;
+	aio->job.fini = srv_io_job_fini;
+	aio->job.data = NULL;
+	slot = srv_session_slot_new(s, &aio->slot);
+	if (!slot) {
+		srv_dispatch_error(s, aio->rq, -ENOMEM, NULL);
+		srv_io_job_fini(&aio->job);
+		return;
+	}
+	ret = srv_busq_submit(q, &aio->job);
+	if (ret < 0) {
+		char subj[PROTO_MSG_MAX_BYTES / 2];
+
+		srv_io_subject(aio, subj, sizeof(subj));
+		srv_dispatch_check(s, srv_dispatch_error_to(srv, &slot->text, aio->rq, ret,
+				   ret == -EBUSY ? "%s: bus %s has %d requests queued" :
+				   "%s: bus %s stopping", subj, q->name, SRV_BUSQ_DEPTH_MAX));
+		srv_session_slot_done(s, slot);
+		srv_io_job_fini(&aio->job);
+	}
+	return;
+
+out_release:
+	iio_channel_release(io->chan);
+	io->chan = NULL;
+}
+
+/* ---- handlers ---- */
+
+static void srv_dispatch_read(struct srv_session *s, struct proto_request *req)
+{
+	struct srv_io io;
+
+	io.dev = srv_dispatch_device(s, req);
+	if (!io.dev)
+		return;
+	io.attr = srv_dispatch_attr(s, req, io.dev);
+	if (!io.attr)
+		return;
+	io.chan = NULL;
+	srv_io_start(s, req, &io);
+}
+
+static void srv_dispatch_write(struct srv_session *s, struct proto_request *req)
+{
+	struct srv_io io;
+
+	if (s->srv->cfg.read_only) {
+		srv_dispatch_error(s, req, -EACCES, "server is read-only (--read-only)");
+		return;
+	}
+	io.dev = srv_dispatch_device(s, req);
+	if (!io.dev)
+		return;
+	io.attr = srv_dispatch_attr(s, req, io.dev);
+	if (!io.attr)
+		return;
+	io.chan = NULL;
+	srv_io_start(s, req, &io);
+}
+
+static void srv_dispatch_cread(struct srv_session *s, struct proto_request *req)
+{
+	struct srv_io io;
+	int ret;
+
+	ret = iio_channel_get(srv_dispatch_reg(s->srv), req->consumer, req->channel, &io.chan);
+	if (ret == -ENODEV) {
+		srv_dispatch_error(s, req, ret, "no channel %s of consumer %s",
+				   req->channel ? req->channel : "*", req->consumer);
+		return;
+	}
+	if (ret < 0) {
+		srv_dispatch_error(s, req, ret, "consumer %s channel %s: map names no provider channel",
+				   req->consumer, req->channel ? req->channel : "*");
+		return;
+	}
+	io.dev = NULL;
+	io.attr = NULL;
+	srv_io_start(s, req, &io);
+}
+
+static void srv_dispatch_help(struct srv_session *s, struct proto_request *req)
+{
+	srv_dispatch_check(s, proto_reply_help(srv_session_out(s), req));
+}
+
+static void srv_dispatch_version(struct srv_session *s, struct proto_request *req)
+{
+	srv_dispatch_check(s, proto_reply_version(srv_session_out(s), req, IIOWIRE_VERSION));
+}
+
+static void srv_dispatch_quit(struct srv_session *s, struct proto_request *req)
+{
+	srv_dispatch_check(s, proto_reply_ok(srv_session_out(s), req));
+	srv_session_finish(s);
+}
+
+static void srv_dispatch_device_info(struct proto_device_info *info, char *idbuf,
+				     const struct iio_dev *dev)
+{
+	srv_dispatch_devid(idbuf, SRV_DEVID_MAX, dev);
+	info->id = idbuf;
+	info->name = dev->name;
+	info->label = dev->label;
+	info->hwid = dev->hwid[0] ? dev->hwid : NULL;
+	info->num_channels = -1;
+	info->num_attrs = -1;
+}
+
+/* A listing failed half way (no memory): cut it off and say so instead. */
+static void srv_dispatch_list_failed(struct srv_session *s, struct proto_request *req,
+				     struct proto_buf *b, size_t start)
+{
+	proto_buf_truncate(b, start);
+	srv_dispatch_error(s, req, -ENOMEM, NULL);
+}
+
+static void srv_dispatch_devices(struct srv_session *s, struct proto_request *req)
+{
+	struct iio_registry *reg = srv_dispatch_reg(s->srv);
+	struct proto_buf *b = srv_session_out(s);
+	struct proto_device_info info;
+	char idbuf[SRV_DEVID_MAX];
+	size_t start = b->len;
+	int i, n = iio_registry_count(reg), ret;
+
+	ret = proto_list_begin(b, req, n);
+	for (i = 0; i < n && !ret; i++) {
+		srv_dispatch_device_info(&info, idbuf, iio_registry_at(reg, i));
+		ret = proto_list_device(b, req, i, &info);
+	}
+	if (!ret)
+		ret = proto_list_end(b, req);
+	if (ret)
+		srv_dispatch_list_failed(s, req, b, start);
+}
+
+static void srv_dispatch_device_req(struct srv_session *s, struct proto_request *req)
+{
+	struct proto_device_info info;
+	char idbuf[SRV_DEVID_MAX];
+	struct iio_dev *dev;
+
+	dev = srv_dispatch_device(s, req);
+	if (!dev)
+		return;
+	srv_dispatch_device_info(&info, idbuf, dev);
+	info.num_channels = dev->num_channels;
+	info.num_attrs = iio_device_attr_count(dev);
+	srv_dispatch_check(s, proto_reply_device(srv_session_out(s), req, &info));
+}
+
+static unsigned int srv_dispatch_attr_mode(const struct iio_attr *attr)
+{
+	unsigned int mode = 0;
+
+	if (attr->mode & 0444)
+		mode |= PROTO_ATTR_R;
+	if (attr->mode & 0222)
+		mode |= PROTO_ATTR_W;
+	return mode;
+}
+
+static void srv_dispatch_attrs(struct srv_session *s, struct proto_request *req)
+{
+	struct proto_buf *b;
+	struct proto_attr_info info;
+	const struct iio_attr *attr;
+	struct iio_dev *dev;
+	size_t start;
+	int i, n, ret;
+
+	dev = srv_dispatch_device(s, req);
+	if (!dev)
+		return;
+	b = srv_session_out(s);
+	start = b->len;
+	n = iio_device_attr_count(dev);
+	ret = proto_list_begin(b, req, n);
+	for (i = 0; i < n && !ret; i++) {
+		attr = iio_device_attr_at(dev, i);
+		info.name = attr->name;
+		info.mode = srv_dispatch_attr_mode(attr);
+		ret = proto_list_attr(b, req, i, &info);
+	}
+	if (!ret)
+		ret = proto_list_end(b, req);
+	if (ret)
+		srv_dispatch_list_failed(s, req, b, start);
+}
+
+/* The info mask an INFO or AVAIL attribute of sharing @shared comes from. */
+static unsigned long srv_dispatch_mask(const struct iio_chan_spec *chan, enum iio_shared_by shared,
+				       bool avail)
+{
+	switch (shared) {
+	case IIO_SEPARATE:
+		return avail ? chan->info_mask_separate_available : chan->info_mask_separate;
+	case IIO_SHARED_BY_TYPE:
+		return avail ? chan->info_mask_shared_by_type_available :
+			chan->info_mask_shared_by_type;
+	case IIO_SHARED_BY_DIR:
+		return avail ? chan->info_mask_shared_by_dir_available :
+			chan->info_mask_shared_by_dir;
+	case IIO_SHARED_BY_ALL:
+		return avail ? chan->info_mask_shared_by_all_available :
+			chan->info_mask_shared_by_all;
+	}
+	return 0;
+}
+
+/* Would @chan's spec have produced @attr (owns it, or shares it)? */
+static bool srv_dispatch_chan_has(const struct iio_chan_spec *chan, const struct iio_attr *attr)
+{
+	const struct iio_chan_spec *owner = attr->chan;
+	const struct iio_chan_spec_ext_info *ext;
+	bool declared = false;
+
+	if (!owner)
+		return false;	/* device attributes belong to no channel */
+	if (owner == chan)
+		return true;
+	switch (attr->kind) {
+	case IIO_ATTR_INFO:
+	case IIO_ATTR_AVAIL:
+		declared = srv_dispatch_mask(chan, attr->shared, attr->kind == IIO_ATTR_AVAIL) &
+			   BIT(attr->info);
+		break;
+	case IIO_ATTR_EXT:
+		for (ext = chan->ext_info; ext && ext->name && !declared; ext++)
+			declared = ext->shared == attr->shared && strcmp(ext->name, attr->ext->name) == 0;
+		break;
+	default:
+		return false;
+	}
+	if (!declared)
+		return false;
+	switch (attr->shared) {
+	case IIO_SEPARATE:
+		return false;
+	case IIO_SHARED_BY_TYPE:
+		return chan->type == owner->type && chan->output == owner->output &&
+		       chan->differential == owner->differential;
+	case IIO_SHARED_BY_DIR:
+		return chan->output == owner->output;
+	case IIO_SHARED_BY_ALL:
+		return true;
+	}
+	return false;
+}
+
+static void srv_dispatch_channels(struct srv_session *s, struct proto_request *req)
+{
+	struct proto_channel_info info;
+	const struct iio_chan_spec *chan;
+	const struct iio_attr *attr;
+	const char **names;
+	struct proto_buf *b;
+	struct iio_dev *dev;
+	size_t start;
+	int i, j, nattrs, ret;
+
+	dev = srv_dispatch_device(s, req);
+	if (!dev)
+		return;
+	nattrs = iio_device_attr_count(dev);
+	names = malloc(sizeof(*names) * (size_t)(nattrs ? nattrs : 1));
+	if (!names) {
+		srv_dispatch_error(s, req, -ENOMEM, NULL);
+		return;
+	}
+	b = srv_session_out(s);
+	start = b->len;
+	ret = proto_list_begin(b, req, dev->num_channels);
+	for (i = 0; i < dev->num_channels && !ret; i++) {
+		chan = &dev->channels[i];
+		memset(&info, 0, sizeof(info));
+		info.type = iio_chan_type_name(chan->type);
+		info.index = chan->indexed ? chan->channel : -1;
+		info.modifier = chan->modified ? iio_modifier_name((enum iio_modifier)chan->channel2) :
+			NULL;
+		info.datasheet_name = chan->datasheet_name;
+		info.output = chan->output;
+		info.differential = chan->differential;
+		info.index2 = chan->differential ? chan->channel2 : -1;
+		info.nattrs = 0;
+		for (j = 0; j < nattrs; j++) {
+			attr = iio_device_attr_at(dev, j);
+			if (srv_dispatch_chan_has(chan, attr))
+				names[info.nattrs++] = attr->name;
+		}
+		info.attrs = names;
+		ret = proto_list_channel(b, req, i, &info);
+	}
+	if (!ret)
+		ret = proto_list_end(b, req);
+	free(names);
+	if (ret)
+		srv_dispatch_list_failed(s, req, b, start);
+}
+
+static void srv_dispatch_maps(struct srv_session *s, struct proto_request *req)
+{
+	struct iio_registry *reg = srv_dispatch_reg(s->srv);
+	struct proto_buf *b = srv_session_out(s);
+	struct proto_map_info info;
+	const struct iio_map *map;
+	struct iio_dev *prov;
+	char idbuf[SRV_DEVID_MAX];
+	size_t start = b->len;
+	int i, n = iio_registry_map_count(reg), ret;
+
+	ret = proto_list_begin(b, req, n);
+	for (i = 0; i < n && !ret; i++) {
+		prov = NULL;
+		map = iio_registry_map_at(reg, i, &prov);
+		info.consumer = map->consumer_dev_name;
+		info.channel = map->consumer_channel;
+		info.datasheet_name = map->adc_channel_label;
+		info.provider = map->adc_dev_name;
+		info.device = NULL;
+		if (prov) {
+			srv_dispatch_devid(idbuf, sizeof(idbuf), prov);
+			info.device = idbuf;
+		}
+		ret = proto_list_map(b, req, i, &info);
+	}
+	if (!ret)
+		ret = proto_list_end(b, req);
+	if (ret)
+		srv_dispatch_list_failed(s, req, b, start);
+}
+
+static void srv_dispatch_consumer(struct srv_session *s, struct proto_request *req)
+{
+	struct proto_consumer_info info;
+	struct iio_channel *chans;
+	char idbuf[SRV_DEVID_MAX];
+	struct proto_buf *b;
+	size_t start;
+	int i, n, ret;
+
+	ret = iio_channel_get_all(srv_dispatch_reg(s->srv), req->consumer, &chans);
+	if (ret == -ENODEV) {
+		srv_dispatch_error(s, req, ret, "no channel map for consumer %s", req->consumer);
+		return;
+	}
+	if (ret < 0) {
+		srv_dispatch_error(s, req, ret, "consumer %s: a map names no provider channel",
+				   req->consumer);
+		return;
+	}
+	for (n = 0; chans[n].indio_dev; n++)
+		;
+	b = srv_session_out(s);
+	start = b->len;
+	ret = proto_list_begin(b, req, n);
+	for (i = 0; i < n && !ret; i++) {
+		srv_dispatch_devid(idbuf, sizeof(idbuf), chans[i].indio_dev);
+		info.channel = chans[i].consumer_channel;
+		info.device = idbuf;
+		info.datasheet_name = chans[i].provider_label;
+		info.type = iio_chan_type_name(chans[i].channel->type);
+		ret = proto_list_consumer(b, req, i, &info);
+	}
+	if (!ret)
+		ret = proto_list_end(b, req);
+	iio_channel_release_all(chans);
+	if (ret)
+		srv_dispatch_list_failed(s, req, b, start);
+}
+
+/* Per-bus STATS names: "bus.<name>.queue" and friends. */
+#define SRV_STATS_FIXED		14
+#define SRV_STATS_PER_BUS	4
+#define SRV_STATS_NAME_MAX	64
+
+static void srv_dispatch_stats(struct srv_session *s, struct proto_request *req)
+{
+	struct srv *srv = s->srv;
+	struct srv_list *pos, *tmp;
+	struct srv_session *o;
+	struct srv_busq *q;
+	struct proto_stat *st;
+	char (*names)[SRV_STATS_NAME_MAX];
+	int64_t watches = 0;
+	int n = 0, nbus = 0, k = 0;
+
+	srv_list_for_each_safe(pos, tmp, &srv->busqs)
+		nbus++;
+	srv_list_for_each_safe(pos, tmp, &srv->sessions) {
+		o = srv_container_of(pos, struct srv_session, node);
+		watches += o->nwatches;
+	}
+	st = calloc((size_t)(SRV_STATS_FIXED + nbus * SRV_STATS_PER_BUS), sizeof(*st));
+	names = calloc((size_t)(nbus * SRV_STATS_PER_BUS) + 1, sizeof(*names));
+	if (!st || !names) {
+		free(st);
+		free(names);
+		srv_dispatch_error(s, req, -ENOMEM, NULL);
+		return;
+	}
+#define SRV_STAT(nm, v)	do { st[n].name = (nm); st[n].value = (int64_t)(v); n++; } while (0)
+	SRV_STAT("uptime_ms", uv_now(&srv->loop) - srv->start_ms);
+	SRV_STAT("clients", srv->nsessions);
+	SRV_STAT("max_clients", srv->cfg.max_clients);
+	SRV_STAT("connections", srv->stats.connections);
+	SRV_STAT("rejected", srv->stats.rejected);
+	SRV_STAT("requests", srv->stats.requests);
+	SRV_STAT("errors", srv->stats.errors);
+	SRV_STAT("bytes_in", srv->stats.bytes_in);
+	SRV_STAT("bytes_out", srv->stats.bytes_out);
+	SRV_STAT("watches", watches);
+	SRV_STAT("events", srv->stats.events);
+	SRV_STAT("devices", iio_registry_count(srv_dispatch_reg(srv)));
+	SRV_STAT("reloads", srv->stats.reloads);
+	SRV_STAT("reload_failures", srv->stats.reload_failures);
+	srv_list_for_each_safe(pos, tmp, &srv->busqs) {
+		q = srv_container_of(pos, struct srv_busq, node);
+		snprintf(names[k], SRV_STATS_NAME_MAX, "bus.%s.queue", q->name);
+		SRV_STAT(names[k++], q->depth);
+		snprintf(names[k], SRV_STATS_NAME_MAX, "bus.%s.jobs", q->name);
+		SRV_STAT(names[k++], q->jobs);
+		snprintf(names[k], SRV_STATS_NAME_MAX, "bus.%s.timeouts", q->name);
+		SRV_STAT(names[k++], q->timeouts);
+		snprintf(names[k], SRV_STATS_NAME_MAX, "bus.%s.busy", q->name);
+		SRV_STAT(names[k++], q->busy);
+	}
+#undef SRV_STAT
+	srv_dispatch_check(s, proto_reply_stats(srv_session_out(s), req, st, n));
+	free(names);
+	free(st);
+}
+
+/* Compare in time that depends only on the stored token's length. */
+static bool srv_dispatch_token_eq(const char *want, size_t wlen, const char *got)
+{
+	size_t glen = strlen(got), i;
+	volatile unsigned char diff = (unsigned char)(glen != wlen);
+
+	for (i = 0; i < wlen; i++)
+		diff |= (unsigned char)want[i] ^ (unsigned char)(i < glen ? got[i] : 0);
+	return diff == 0;
+}
+
+/* A wrong token's answer, held back SRV_AUTH_FAIL_DELAY_MS. */
+struct srv_authfail {
+	uv_timer_t timer;
+	struct srv_session *s;		/* valid while @slot is set */
+	struct srv_slot *slot;
+	struct proto_request req;	/* owned copy */
+	bool last;			/* attempts used up: close after the answer */
+};
+
+static void srv_authfail_close_cb(uv_handle_t *handle)
+{
+	struct srv_authfail *af = srv_container_of(handle, struct srv_authfail, timer);
+
+	proto_request_fini(&af->req);
+	free(af);
+}
+
+static void srv_authfail_timer_cb(uv_timer_t *timer)
+{
+	struct srv_authfail *af = srv_container_of(timer, struct srv_authfail, timer);
+	struct srv_session *s = af->s;
+	struct srv_slot *slot = af->slot;
+
+	if (slot) {
+		if (srv_dispatch_error_to(s->srv, &slot->text, &af->req, -EACCES,
+					  af->last ? "wrong token; closing" : "wrong token") < 0)
+			s->broken = true;
+		s->auth_pending = false;
+		srv_session_slot_done(s, slot);
+		if (af->last && !s->closing) {
+			srv_session_finish(s);
+			srv_session_flush(s);
+		}
+	}
+	uv_close((uv_handle_t *)timer, srv_authfail_close_cb);
+}
+
+static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
+{
+	struct srv *srv = s->srv;
+	struct srv_authfail *af;
+
+	if (!srv->auth_token_len ||
+	    srv_dispatch_token_eq(srv->auth_token, srv->auth_token_len, req->token)) {
+		s->authed = true;
+		srv_dispatch_check(s, proto_reply_ok(srv_session_out(s), req));
+		return;
+	}
+	s->auth_failures++;
+	srv_warn(&srv->log, "session %llu (%s): wrong AUTH token (%u of %d)",
+		 (unsigned long long)s->id, s->peer, s->auth_failures, SRV_AUTH_ATTEMPTS_MAX);
+	af = calloc(1, sizeof(*af));
+	if (!af) {
+		srv_dispatch_error(s, req, -ENOMEM, NULL);
+		return;
+	}
+	uv_timer_init(&srv->loop, &af->timer);
+	af->s = s;
+	af->last = s->auth_failures >= SRV_AUTH_ATTEMPTS_MAX;
+	memcpy(&af->req, req, sizeof(*req));
+	req->store = NULL;
+	if (!srv_session_slot_new(s, &af->slot)) {
+		srv_dispatch_error(s, &af->req, -ENOMEM, NULL);
+		uv_close((uv_handle_t *)&af->timer, srv_authfail_close_cb);
+		return;
+	}
+	s->auth_pending = true;
+	uv_timer_start(&af->timer, srv_authfail_timer_cb, SRV_AUTH_FAIL_DELAY_MS, 0);
+	if (af->last) {
+		/* no further requests: the answer comes, then the connection ends */
+		s->close_after_flush = true;
+	}
+}
+
+static void srv_dispatch_watch(struct srv_session *s, struct proto_request *req)
+{
+	srv_watch_request(s, req);
+}
+
+static void srv_dispatch_unwatch(struct srv_session *s, struct proto_request *req)
+{
+	srv_watch_unwatch(s, req);
+}
+
+/*
+ * The op table. @open: allowed before AUTH when a token is configured.
+ */
+struct srv_dispatch_row {
+	srv_dispatch_fn fn;
+	bool open;
+};
+
+static const struct srv_dispatch_row srv_dispatch_table[PROTO_OP_COUNT] = {
+	[PROTO_OP_HELP] = { srv_dispatch_help, true },
+	[PROTO_OP_VERSION] = { srv_dispatch_version, true },
+	[PROTO_OP_DEVICES] = { srv_dispatch_devices, false },
+	[PROTO_OP_DEVICE] = { srv_dispatch_device_req, false },
+	[PROTO_OP_ATTRS] = { srv_dispatch_attrs, false },
+	[PROTO_OP_CHANNELS] = { srv_dispatch_channels, false },
+	[PROTO_OP_READ] = { srv_dispatch_read, false },
+	[PROTO_OP_WRITE] = { srv_dispatch_write, false },
+	[PROTO_OP_MAPS] = { srv_dispatch_maps, false },
+	[PROTO_OP_CONSUMER] = { srv_dispatch_consumer, false },
+	[PROTO_OP_CREAD] = { srv_dispatch_cread, false },
+	[PROTO_OP_WATCH] = { srv_dispatch_watch, false },
+	[PROTO_OP_UNWATCH] = { srv_dispatch_unwatch, false },
+	[PROTO_OP_STATS] = { srv_dispatch_stats, false },
+	[PROTO_OP_AUTH] = { srv_dispatch_auth, true },
+	[PROTO_OP_QUIT] = { srv_dispatch_quit, true },
+};
+
+void srv_dispatch_line(struct srv_session *s, const char *line, size_t len)
+{
+	struct srv *srv = s->srv;
+	const struct srv_dispatch_row *row;
+	struct proto_request req;
+	char msg[PROTO_MSG_MAX_BYTES];
+	int ret;
+
+	msg[0] = '\0';
+	ret = proto_request_decode(&req, line, len, msg, sizeof(msg));
+	if (ret < 0) {
+		srv->stats.requests++;
+		srv_dispatch_error(s, &req, ret, msg[0] ? "%s" : NULL, msg);
+		goto out;
+	}
+	if (req.op == PROTO_OP_NONE)
+		goto out;	/* a blank line asks nothing */
+	srv->stats.requests++;
+	row = (unsigned int)req.op < PROTO_OP_COUNT ? &srv_dispatch_table[req.op] : NULL;
+	if (!row || !row->fn) {
+		srv_dispatch_error(s, &req, -ENOSYS, NULL);
+		goto out;
+	}
+	if (srv->auth_token_len && !s->authed && !row->open) {
+		srv_dispatch_error(s, &req, -EACCES, "authentication required");
+		goto out;
+	}
+	row->fn(s, &req);
+out:
+	proto_request_fini(&req);
+}

@@ -1,0 +1,241 @@
+/*
+ * main.c - iiowired's command line: options, process limits, then the server.
+ *
+ * Every option is checked before anything is opened: a bad option, a bad
+ * number or a board file that does not load is one line on stderr and exit
+ * status 2, with nothing listening. Exit 1 is for failures after that
+ * (an address in use), 0 for a clean stop on SIGTERM/SIGINT. The soft
+ * RLIMIT_NOFILE is raised to the hard one so --max-clients can be honoured.
+ * Place in the flow: the process's entry; all serving is in server.c and
+ * the files it uses. No globals: the configuration lives on main's stack.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "board.h"
+#include "busq.h"
+#include "proto.h"
+#include "session.h"
+#include "srv.h"
+
+#define SRV_MAIN_EXIT_USAGE	2
+/* descriptors kept for listeners, logs, bus devices and libuv's own use */
+#define SRV_MAIN_FD_RESERVE	64
+
+enum {
+	SRV_OPT_READ_ONLY = 0x100,
+	SRV_OPT_MAX_CLIENTS,
+	SRV_OPT_LOG_LEVEL,
+	SRV_OPT_AUTH_TOKEN_FILE,
+	SRV_OPT_IO_TIMEOUT,
+	SRV_OPT_LINE_TIMEOUT,
+	SRV_OPT_IDLE_TIMEOUT,
+};
+
+static const struct option srv_main_options[] = {
+	{ "listen", required_argument, NULL, 'l' },
+	{ "board", required_argument, NULL, 'b' },
+	{ "read-only", no_argument, NULL, SRV_OPT_READ_ONLY },
+	{ "max-clients", required_argument, NULL, SRV_OPT_MAX_CLIENTS },
+	{ "log-level", required_argument, NULL, SRV_OPT_LOG_LEVEL },
+	{ "auth-token-file", required_argument, NULL, SRV_OPT_AUTH_TOKEN_FILE },
+	{ "io-timeout-ms", required_argument, NULL, SRV_OPT_IO_TIMEOUT },
+	{ "line-timeout-ms", required_argument, NULL, SRV_OPT_LINE_TIMEOUT },
+	{ "idle-timeout-ms", required_argument, NULL, SRV_OPT_IDLE_TIMEOUT },
+	{ "version", no_argument, NULL, 'V' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void srv_main_usage(FILE *out, const char *default_board)
+{
+	fprintf(out,
+"usage: iiowired [OPTION]...\n"
+"Serve the IIO devices of a board file over TCP (text or JSON lines; see PROTOCOL.md).\n"
+"\n"
+"  -l, --listen ADDR         listen on HOST:PORT, [IPV6]:PORT or unix:PATH; repeatable\n"
+"                            (default 127.0.0.1:%d and [::1]:%d)\n"
+"  -b, --board FILE          board file (default %s)\n"
+"      --read-only           refuse every WRITE with EACCES\n"
+"      --max-clients N       connections served at once; one more gets ERR EBUSY\n"
+"                            (default %d, at most the open-file limit less %d)\n"
+"      --auth-token-file F   require AUTH <token> (F must be mode 600 or stricter)\n"
+"      --io-timeout-ms MS    a request's wait for its bus, queueing included (default %d)\n"
+"      --line-timeout-ms MS  an unfinished request line is dropped after MS (default %d;\n"
+"                            0: never)\n"
+"      --idle-timeout-ms MS  close a connection with no request for MS (default %d: never)\n"
+"      --log-level LEVEL     error, warn, info (default) or debug\n"
+"  -V, --version             print the version and exit\n"
+"  -h, --help                print this help and exit\n"
+"\n"
+"Limits: request line %d bytes (E2BIG, then close); output queued per client: reading\n"
+"stops at %d bytes, closed above %d bytes for %d ms or above %d bytes; %d requests per\n"
+"client waiting on a bus; %d queued per bus; listen backlog %d.\n"
+"Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board.\n",
+		SRV_DEFAULT_PORT, SRV_DEFAULT_PORT, default_board, SRV_DEFAULT_MAX_CLIENTS,
+		SRV_MAIN_FD_RESERVE, SRV_DEFAULT_IO_TIMEOUT_MS, SRV_DEFAULT_LINE_TIMEOUT_MS,
+		SRV_DEFAULT_IDLE_TIMEOUT_MS, PROTO_LINE_MAX_BYTES, SRV_OUT_PAUSE_BYTES,
+		SRV_OUT_SOFT_BYTES, SRV_OUT_SOFT_MS, SRV_OUT_HARD_BYTES, SRV_SESSION_INFLIGHT_MAX,
+		SRV_BUSQ_DEPTH_MAX, SRV_LISTEN_BACKLOG);
+}
+
+/* Parse a whole decimal number in [@min, @max]. Return: 0 or -EINVAL. */
+static int srv_main_uint(const char *opt, const char *arg, unsigned long min, unsigned long max,
+			 unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (!*arg || *end || errno || arg[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "iiowired: --%s: '%s' is not a number from %lu to %lu\n", opt, arg,
+			min, max);
+		return -EINVAL;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/* Return: 0 to run, 1 when --help/--version answered, -EINVAL on a bad option. */
+static int srv_main_parse(struct srv_config *cfg, int argc, char **argv, const char *default_board)
+{
+	int c, lvl;
+
+	while ((c = getopt_long(argc, argv, "l:b:Vh", srv_main_options, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			if (cfg->nlisten == SRV_LISTEN_MAX) {
+				fprintf(stderr, "iiowired: at most %d --listen options\n",
+					SRV_LISTEN_MAX);
+				return -EINVAL;
+			}
+			cfg->listen[cfg->nlisten++] = optarg;
+			break;
+		case 'b':
+			cfg->board_path = optarg;
+			break;
+		case SRV_OPT_READ_ONLY:
+			cfg->read_only = true;
+			break;
+		case SRV_OPT_MAX_CLIENTS:
+			if (srv_main_uint("max-clients", optarg, 1, SRV_MAX_CLIENTS_LIMIT,
+					  &cfg->max_clients))
+				return -EINVAL;
+			break;
+		case SRV_OPT_LOG_LEVEL:
+			lvl = srv_log_level_parse(optarg);
+			if (lvl < 0) {
+				fprintf(stderr, "iiowired: --log-level: '%s' is not error, warn, "
+					"info or debug\n", optarg);
+				return -EINVAL;
+			}
+			cfg->log_level = (enum srv_log_level)lvl;
+			break;
+		case SRV_OPT_AUTH_TOKEN_FILE:
+			cfg->auth_token_file = optarg;
+			break;
+		case SRV_OPT_IO_TIMEOUT:
+			if (srv_main_uint("io-timeout-ms", optarg, 1, SRV_TIMEOUT_MS_LIMIT,
+					  &cfg->io_timeout_ms))
+				return -EINVAL;
+			break;
+		case SRV_OPT_LINE_TIMEOUT:
+			if (srv_main_uint("line-timeout-ms", optarg, 0, SRV_TIMEOUT_MS_LIMIT,
+					  &cfg->line_timeout_ms))
+				return -EINVAL;
+			break;
+		case SRV_OPT_IDLE_TIMEOUT:
+			if (srv_main_uint("idle-timeout-ms", optarg, 0, SRV_TIMEOUT_MS_LIMIT,
+					  &cfg->idle_timeout_ms))
+				return -EINVAL;
+			break;
+		case 'V':
+			printf("iiowired %s (protocol %d.%d)\n", IIOWIRE_VERSION,
+			       PROTO_VERSION_MAJOR, PROTO_VERSION_MINOR);
+			return 1;
+		case 'h':
+			srv_main_usage(stdout, default_board);
+			return 1;
+		default:
+			fprintf(stderr, "iiowired: try --help\n");
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "iiowired: unexpected argument '%s' (try --help)\n", argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Raise the soft open-file limit to the hard one; cap max_clients by it. */
+static void srv_main_nofile(struct srv_config *cfg, bool explicit_max)
+{
+	struct rlimit rl;
+	rlim_t room;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur <= SRV_MAIN_FD_RESERVE)
+		return;
+	room = rl.rlim_cur - SRV_MAIN_FD_RESERVE;
+	if (cfg->max_clients > room) {
+		if (explicit_max)
+			fprintf(stderr, "iiowired: --max-clients %u lowered to %llu (open-file "
+				"limit %llu)\n", cfg->max_clients, (unsigned long long)room,
+				(unsigned long long)rl.rlim_cur);
+		cfg->max_clients = (unsigned int)room;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct srv_config cfg = {
+		.max_clients = SRV_DEFAULT_MAX_CLIENTS,
+		.log_level = SRV_LOG_INFO,
+		.io_timeout_ms = SRV_DEFAULT_IO_TIMEOUT_MS,
+		.line_timeout_ms = SRV_DEFAULT_LINE_TIMEOUT_MS,
+		.idle_timeout_ms = SRV_DEFAULT_IDLE_TIMEOUT_MS,
+	};
+	char default_board[PATH_MAX], err[BOARD_ERR_MAX + 64];
+	struct srv *srv;
+	int ret;
+
+	if (board_default_path(default_board, sizeof(default_board)) < 0)
+		snprintf(default_board, sizeof(default_board), "demo.json");
+	ret = srv_main_parse(&cfg, argc, argv, default_board);
+	if (ret)
+		return ret > 0 ? 0 : SRV_MAIN_EXIT_USAGE;
+	if (!cfg.board_path)
+		cfg.board_path = default_board;
+	srv_main_nofile(&cfg, cfg.max_clients != SRV_DEFAULT_MAX_CLIENTS);
+	/* a peer that vanishes mid-write is an error return, not a signal */
+	signal(SIGPIPE, SIG_IGN);
+
+	err[0] = '\0';
+	ret = srv_create(&cfg, &srv, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "iiowired: %s\n", err[0] ? err : strerror(-ret));
+		return SRV_MAIN_EXIT_USAGE;
+	}
+	ret = srv_start(srv);
+	if (ret < 0) {
+		srv_destroy(srv);
+		return 1;
+	}
+	ret = srv_run(srv);
+	srv_destroy(srv);
+	return ret < 0 ? 1 : 0;
+}

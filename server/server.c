@@ -1,0 +1,430 @@
+/*
+ * server.c - the life of one iiowired: start, signals, board reload, sweep,
+ * shutdown (see srv.h).
+ *
+ * Start: load the board (before anything listens, so a bad board is exit 2
+ * with nothing bound), bind the listeners, install the signal handles.
+ * SIGHUP loads the board file again on the thread pool (probing chips may
+ * wait on a bus: never on the loop) and swaps it in on the loop only if it
+ * loaded whole; the old board is destroyed on the pool too, because
+ * unregistering a device takes its lock, which a hung bus worker may hold.
+ * SIGTERM/SIGINT: stop accepting, let every session answer what it has in
+ * flight, and when the last one is gone stop the bus workers and close
+ * every handle, so uv_run returns and uv_loop_close succeeds. A second
+ * signal, or SRV_SHUTDOWN_GRACE_MS, closes what is left at once.
+ * This file never reads a socket or decodes a request.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "busq.h"
+#include "iio_registry.h"
+#include "listener.h"
+#include "session.h"
+#include "srv.h"
+
+/* ---- authentication token ---- */
+
+static int srv_load_token(struct srv *srv, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	ssize_t n;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "--auth-token-file %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "--auth-token-file %s: not a regular file", path);
+		ret = -EINVAL;
+		goto out_close;
+	}
+	if (st.st_mode & 077) {
+		snprintf(err, errlen, "--auth-token-file %s: readable by group or others "
+			 "(mode %03o; chmod 600 it)", path, (unsigned int)(st.st_mode & 0777));
+		ret = -EACCES;
+		goto out_close;
+	}
+	n = read(fd, srv->auth_token, sizeof(srv->auth_token));
+	if (n < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "--auth-token-file %s: %s", path, strerror(-ret));
+		goto out_close;
+	}
+	if ((size_t)n == sizeof(srv->auth_token)) {
+		snprintf(err, errlen, "--auth-token-file %s: token longer than %zu bytes", path,
+			 sizeof(srv->auth_token) - 1);
+		ret = -EINVAL;
+		goto out_close;
+	}
+	/* a trailing newline (echo > file) is not part of the token */
+	while (n > 0 && (srv->auth_token[n - 1] == '\n' || srv->auth_token[n - 1] == '\r' ||
+			 srv->auth_token[n - 1] == ' ' || srv->auth_token[n - 1] == '\t'))
+		n--;
+	srv->auth_token[n] = '\0';
+	if (n == 0 || memchr(srv->auth_token, '\0', (size_t)n) || strpbrk(srv->auth_token, " \t\n")) {
+		snprintf(err, errlen, "--auth-token-file %s: empty, or blanks inside the token",
+			 path);
+		ret = -EINVAL;
+		goto out_close;
+	}
+	srv->auth_token_len = (size_t)n;
+	ret = 0;
+out_close:
+	close(fd);
+	return ret;
+}
+
+/* ---- shutdown ---- */
+
+static void srv_handle_close_noop(uv_handle_t *handle)
+{
+	(void)handle;
+}
+
+/* The last step: nothing is served any more; close every handle we own. */
+static void srv_stop_final(struct srv *srv)
+{
+	int left;
+
+	left = srv_busq_close_all(srv);
+	srv->workers_left = left;
+	if (left)
+		srv_warn(&srv->log, "%d bus worker(s) never returned from a transfer", left);
+	uv_close((uv_handle_t *)&srv->sig_term, srv_handle_close_noop);
+	uv_close((uv_handle_t *)&srv->sig_int, srv_handle_close_noop);
+	uv_close((uv_handle_t *)&srv->sig_hup, srv_handle_close_noop);
+	uv_close((uv_handle_t *)&srv->sweep, srv_handle_close_noop);
+	uv_close((uv_handle_t *)&srv->grace, srv_handle_close_noop);
+	uv_close((uv_handle_t *)&srv->yield, srv_handle_close_noop);
+}
+
+/* Go on with shutdown once no session and no reload is left. */
+static void srv_stop_check(struct srv *srv)
+{
+	if (!srv->stopping || srv->reload_busy || !srv_list_empty(&srv->sessions))
+		return;
+	if (uv_is_closing((uv_handle_t *)&srv->sweep))
+		return;
+	srv_stop_final(srv);
+}
+
+void srv_session_gone(struct srv *srv)
+{
+	srv_stop_check(srv);
+}
+
+static void srv_close_sessions(struct srv *srv)
+{
+	struct srv_list *pos, *tmp;
+
+	srv_list_for_each_safe(pos, tmp, &srv->sessions)
+		srv_session_close(srv_container_of(pos, struct srv_session, node));
+}
+
+static void srv_grace_cb(uv_timer_t *timer)
+{
+	struct srv *srv = srv_container_of(timer, struct srv, grace);
+
+	srv_warn(&srv->log, "shutdown: replies still pending after %d ms; closing %u session(s)",
+		 SRV_SHUTDOWN_GRACE_MS, srv->nsessions);
+	srv_close_sessions(srv);
+}
+
+void srv_stop(struct srv *srv)
+{
+	struct srv_list *pos, *tmp;
+	struct srv_session *s;
+
+	if (srv->stopping) {
+		/* asked twice: do not wait for anyone */
+		srv_close_sessions(srv);
+		return;
+	}
+	srv->stopping = true;
+	srv_info(&srv->log, "stopping: %u client(s) to finish", srv->nsessions);
+	srv_listener_close_all(srv);
+	uv_timer_start(&srv->grace, srv_grace_cb, SRV_SHUTDOWN_GRACE_MS, 0);
+	srv_list_for_each_safe(pos, tmp, &srv->sessions) {
+		s = srv_container_of(pos, struct srv_session, node);
+		if (s->closing)
+			continue;
+		srv_session_finish(s);
+		srv_session_flush(s);
+	}
+	srv_stop_check(srv);
+}
+
+/* ---- board reload ---- */
+
+enum srv_reload_phase {
+	SRV_RELOAD_LOAD,
+	SRV_RELOAD_DESTROY,
+};
+
+static void srv_reload_start(struct srv *srv, enum srv_reload_phase phase);
+
+/* Pool thread: only the members the loop left to this work. */
+static void srv_reload_work_cb(uv_work_t *work)
+{
+	struct srv *srv = work->data;
+
+	if (srv->reload_old) {
+		board_destroy(srv->reload_old);
+		srv->reload_old = NULL;
+		return;
+	}
+	srv->reload_err[0] = '\0';
+	srv->reload_new = board_load(srv->cfg.board_path, srv->reload_err,
+				     sizeof(srv->reload_err));
+}
+
+static void srv_reload_after_cb(uv_work_t *work, int status)
+{
+	struct srv *srv = work->data;
+	struct board *old;
+
+	srv->reload_busy = false;
+	(void)status;	/* a started work is never cancelled */
+	if (srv->reload_new) {
+		if (srv->stopping) {
+			/* too late to serve it; the loop is closing anyway */
+			board_destroy(srv->reload_new);
+			srv->reload_new = NULL;
+			srv_stop_check(srv);
+			return;
+		}
+		old = srv->board;
+		srv->board = srv->reload_new;
+		srv->reload_new = NULL;
+		srv->board_gen++;
+		srv->stats.reloads++;
+		srv_info(&srv->log, "board reloaded from %s: %s, %d device(s)",
+			 srv->cfg.board_path, srv->board->name,
+			 iio_registry_count(srv->board->reg));
+		srv_busq_reap(srv);
+		srv->reload_old = old;
+		srv_reload_start(srv, SRV_RELOAD_DESTROY);
+		return;
+	}
+	if (srv->reload_err[0]) {
+		srv->stats.reload_failures++;
+		srv_err(&srv->log, "reload failed, keeping the current board: %s", srv->reload_err);
+		srv->reload_err[0] = '\0';
+	}
+	srv_busq_reap(srv);
+	if (srv->stopping) {
+		srv_stop_check(srv);
+		return;
+	}
+	if (srv->reload_again) {
+		srv->reload_again = false;
+		srv_reload_start(srv, SRV_RELOAD_LOAD);
+	}
+}
+
+static void srv_reload_start(struct srv *srv, enum srv_reload_phase phase)
+{
+	int ret;
+
+	(void)phase;	/* the work tells the phases apart by reload_old */
+	srv->reload_work.data = srv;
+	ret = uv_queue_work(&srv->loop, &srv->reload_work, srv_reload_work_cb,
+			    srv_reload_after_cb);
+	if (ret < 0) {
+		srv_err(&srv->log, "reload: %s", uv_strerror(ret));
+		if (srv->reload_old) {
+			/* cannot hand it off: better a short wait now than a leak */
+			board_destroy(srv->reload_old);
+			srv->reload_old = NULL;
+		}
+		return;
+	}
+	srv->reload_busy = true;
+}
+
+static void srv_reload(struct srv *srv)
+{
+	if (srv->stopping)
+		return;
+	if (srv->reload_busy) {
+		srv->reload_again = true;
+		return;
+	}
+	srv_info(&srv->log, "SIGHUP: reloading %s", srv->cfg.board_path);
+	srv_reload_start(srv, SRV_RELOAD_LOAD);
+}
+
+/* ---- signals and the sweep ---- */
+
+static void srv_signal_cb(uv_signal_t *handle, int signum)
+{
+	struct srv *srv = handle->data;
+
+	if (signum == SIGHUP) {
+		srv_reload(srv);
+		return;
+	}
+	srv_info(&srv->log, "%s received", signum == SIGTERM ? "SIGTERM" : "SIGINT");
+	srv_stop(srv);
+}
+
+static void srv_sweep_cb(uv_timer_t *timer)
+{
+	struct srv *srv = srv_container_of(timer, struct srv, sweep);
+	uint64_t now = uv_now(&srv->loop);
+	struct srv_list *pos, *tmp;
+
+	srv_list_for_each_safe(pos, tmp, &srv->sessions)
+		srv_session_sweep(srv_container_of(pos, struct srv_session, node), now);
+	if (!srv->reload_busy)
+		srv_busq_reap(srv);
+}
+
+/* ---- life cycle ---- */
+
+int srv_create(const struct srv_config *cfg, struct srv **out, char *err, size_t errlen)
+{
+	struct srv *srv;
+	int ret;
+
+	srv = calloc(1, sizeof(*srv));
+	if (!srv)
+		return -ENOMEM;
+	srv->cfg = *cfg;
+	srv_log_init(&srv->log, cfg->log_level);
+	srv_list_init(&srv->listeners);
+	srv_list_init(&srv->sessions);
+	srv_list_init(&srv->busqs);
+	srv_list_init(&srv->yielded);
+	srv->rdbuf = malloc(SRV_READ_CHUNK_BYTES);
+	if (!srv->rdbuf) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto err_free_srv;
+	}
+	if (cfg->auth_token_file) {
+		ret = srv_load_token(srv, cfg->auth_token_file, err, errlen);
+		if (ret < 0)
+			goto err_free_rdbuf;
+	}
+	srv->board = board_load(cfg->board_path, err, errlen);
+	if (!srv->board) {
+		ret = -EINVAL;
+		goto err_free_rdbuf;
+	}
+	ret = uv_loop_init(&srv->loop);
+	if (ret < 0) {
+		snprintf(err, errlen, "event loop: %s", uv_strerror(ret));
+		goto err_destroy_board;
+	}
+	*out = srv;
+	return 0;
+
+err_destroy_board:
+	board_destroy(srv->board);
+err_free_rdbuf:
+	free(srv->rdbuf);
+err_free_srv:
+	free(srv);
+	return ret;
+}
+
+int srv_start(struct srv *srv)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	uv_signal_t *handles[] = { &srv->sig_term, &srv->sig_int, &srv->sig_hup };
+	char err[256], spec[64];
+	size_t i;
+	int ret, opened = 0;
+
+	if (srv->cfg.nlisten == 0) {
+		snprintf(spec, sizeof(spec), "127.0.0.1:%d", SRV_DEFAULT_PORT);
+		ret = srv_listener_open(srv, spec, false, err, sizeof(err));
+		if (ret < 0)
+			goto err_listen;
+		opened += ret;
+		snprintf(spec, sizeof(spec), "[::1]:%d", SRV_DEFAULT_PORT);
+		ret = srv_listener_open(srv, spec, true, err, sizeof(err));
+		if (ret < 0)
+			goto err_listen;
+		opened += ret;
+	}
+	for (i = 0; i < (size_t)srv->cfg.nlisten; i++) {
+		ret = srv_listener_open(srv, srv->cfg.listen[i], false, err, sizeof(err));
+		if (ret < 0)
+			goto err_listen;
+		opened += ret;
+	}
+	if (!opened) {
+		snprintf(err, sizeof(err), "no address to listen on");
+		ret = -EADDRNOTAVAIL;
+		goto err_listen;
+	}
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		uv_signal_init(&srv->loop, handles[i]);
+		handles[i]->data = srv;
+		uv_signal_start(handles[i], srv_signal_cb, sigs[i]);
+	}
+	uv_timer_init(&srv->loop, &srv->sweep);
+	uv_timer_init(&srv->loop, &srv->grace);
+	uv_idle_init(&srv->loop, &srv->yield);
+	uv_timer_start(&srv->sweep, srv_sweep_cb, SRV_SWEEP_INTERVAL_MS, SRV_SWEEP_INTERVAL_MS);
+	/* the sweep must not keep the loop alive on its own, nor the grace timer */
+	uv_unref((uv_handle_t *)&srv->sweep);
+	uv_unref((uv_handle_t *)&srv->grace);
+	srv->start_ms = uv_now(&srv->loop);
+	srv_info(&srv->log, "iiowired %s (protocol %d.%d): board %s from %s, %d device(s)%s",
+		 IIOWIRE_VERSION, PROTO_VERSION_MAJOR, PROTO_VERSION_MINOR, srv->board->name,
+		 srv->cfg.board_path, iio_registry_count(srv->board->reg),
+		 srv->cfg.read_only ? ", read-only" : "");
+	return 0;
+
+err_listen:
+	srv_err(&srv->log, "listen: %s", err);
+	srv_listener_close_all(srv);
+	return ret;
+}
+
+int srv_run(struct srv *srv)
+{
+	int ret;
+
+	uv_run(&srv->loop, UV_RUN_DEFAULT);
+	ret = uv_loop_close(&srv->loop);
+	srv->loop_closed = ret == 0;
+	if (ret < 0)
+		srv_err(&srv->log, "event loop did not close cleanly: %s", uv_strerror(ret));
+	else
+		srv_info(&srv->log, "stopped");
+	return ret;
+}
+
+void srv_destroy(struct srv *srv)
+{
+	if (!srv)
+		return;
+	if (!srv->loop_closed) {
+		/* a failed start: let the close callbacks of what was opened run */
+		uv_run(&srv->loop, UV_RUN_DEFAULT);
+		uv_loop_close(&srv->loop);
+	}
+	if (srv->workers_left) {
+		/* a worker may still hold a device lock: unregistering would wait on it */
+		return;
+	}
+	board_destroy(srv->board);
+	board_destroy(srv->reload_new);
+	free(srv->rdbuf);
+	free(srv);
+}

@@ -1,0 +1,128 @@
+/*
+ * srv.h - the server context: configuration, the loaded board, listeners,
+ * sessions, bus workers, signals and counters of one iiowired.
+ *
+ * Every piece of mutable server state hangs off one struct srv made by
+ * srv_create() (server.c); nothing in server/ keeps a global. The loop
+ * thread owns all of it; the only things shared with bus workers live in
+ * struct srv_busq under its lock. Place in the flow: wire -> listener ->
+ * session -> dispatch -> core (directly, or through busq for buses that can
+ * block). This header and the ones beside it are internal to the daemon;
+ * nothing outside server/ includes them.
+ */
+#ifndef IIOWIRE_SRV_H
+#define IIOWIRE_SRV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "list.h"
+#include "log.h"
+
+struct board;
+
+/* ---- limits and defaults (each one in --help and protocol/PROTOCOL.md) ---- */
+
+#define SRV_DEFAULT_PORT		30432
+/* somaxconn caps it (4096 on current kernels): enough for 1000 simultaneous connects */
+#define SRV_LISTEN_BACKLOG		4096
+#define SRV_LISTEN_MAX			16
+#define SRV_DEFAULT_MAX_CLIENTS		4096
+#define SRV_MAX_CLIENTS_LIMIT		1000000
+/* a request may wait this long for its bus, queueing included */
+#define SRV_DEFAULT_IO_TIMEOUT_MS	1000
+/* a started line must end within this time (slowloris); 0 turns it off */
+#define SRV_DEFAULT_LINE_TIMEOUT_MS	10000
+/* no complete request for this long closes the session; 0 (default) = never */
+#define SRV_DEFAULT_IDLE_TIMEOUT_MS	0
+#define SRV_TIMEOUT_MS_LIMIT		86400000u
+/* how long SIGTERM waits for in-flight replies before closing what is left */
+#define SRV_SHUTDOWN_GRACE_MS		5000
+/* how often idle, partial-line and output-limit deadlines are checked */
+#define SRV_SWEEP_INTERVAL_MS		250
+
+/* Bytes read from a socket in one go; one buffer shared by every session. */
+#define SRV_READ_CHUNK_BYTES		(64 * 1024)
+
+/**
+ * struct srv_config - what the command line says; filled by main.c.
+ * Strings are borrowed from argv (or static defaults) for the life of the
+ * process.
+ */
+struct srv_config {
+	const char *listen[SRV_LISTEN_MAX];
+	int nlisten;			/* 0: the defaults (127.0.0.1 and [::1]) */
+	const char *board_path;
+	bool read_only;
+	unsigned int max_clients;
+	enum srv_log_level log_level;
+	const char *auth_token_file;	/* NULL: no authentication */
+	unsigned int io_timeout_ms;
+	unsigned int line_timeout_ms;
+	unsigned int idle_timeout_ms;
+};
+
+/** struct srv_stats - counters for STATS; loop thread only. */
+struct srv_stats {
+	uint64_t connections;		/* accepted, ever */
+	uint64_t rejected;		/* turned away: too many clients */
+	uint64_t requests;
+	uint64_t errors;		/* ERR replies */
+	uint64_t bytes_in;
+	uint64_t bytes_out;
+	uint64_t events;		/* WATCH lines pushed */
+	uint64_t reloads;
+	uint64_t reload_failures;
+};
+
+/*
+ * struct srv - one daemon. Made by srv_create(), ended by srv_destroy().
+ * Loop-thread only, except where a member says otherwise.
+ */
+struct srv {
+	uv_loop_t loop;
+	struct srv_config cfg;
+	struct srv_log log;
+	struct board *board;		/* owned; replaced whole on reload */
+	uint64_t board_gen;		/* bumped by every successful reload */
+	char auth_token[256];		/* from --auth-token-file */
+	size_t auth_token_len;
+
+	struct srv_list listeners;
+	struct srv_list sessions;
+	unsigned int nsessions;		/* open, not yet closing */
+	uint64_t next_session_id;
+	struct srv_list busqs;
+	struct srv_list yielded;	/* sessions that used their turn: go on next turn */
+	uv_idle_t yield;		/* runs while @yielded is not empty */
+
+	uv_signal_t sig_term, sig_int, sig_hup;
+	uv_timer_t sweep;
+	uv_timer_t grace;		/* shutdown deadline */
+	uv_work_t reload_work;		/* board load / destroy off the loop */
+	bool reload_busy;
+	bool reload_again;		/* SIGHUP came during a reload */
+	struct board *reload_new;	/* result of the load in flight */
+	struct board *reload_old;	/* the board being destroyed */
+	char reload_err[512];
+
+	bool stopping;
+	bool loop_closed;
+	int workers_left;		/* bus workers stuck at exit: leave the board be */
+	uint64_t start_ms;		/* uv_now at start, for uptime */
+
+	char *rdbuf;			/* SRV_READ_CHUNK_BYTES, shared by all reads */
+	struct srv_stats stats;
+};
+
+/* server.c */
+int srv_create(const struct srv_config *cfg, struct srv **out, char *err, size_t errlen);
+int srv_start(struct srv *srv);
+int srv_run(struct srv *srv);
+void srv_destroy(struct srv *srv);
+void srv_stop(struct srv *srv);
+void srv_session_gone(struct srv *srv);
+
+#endif /* IIOWIRE_SRV_H */
