@@ -157,7 +157,7 @@ static void test_sequences(void)
 	for (r = 0; r < NROWS(seq_rows); r++) {
 		const struct seq_row *row = &seq_rows[r];
 		struct emu_input in[8];
-		char keys[8][16];
+		char keys[8][24];
 		struct bus_i2c_client *client;
 		struct bus *bus;
 

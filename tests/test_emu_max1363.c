@@ -17,12 +17,12 @@
 #define NROWS(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* AIN<n> = 100 * (n + 1) mV for every input the part has */
-static int emu_test_inputs(int ninputs, struct emu_input *in, char keys[][16])
+static int emu_test_inputs(int ninputs, struct emu_input *in, char keys[][24])
 {
 	int i;
 
 	for (i = 0; i < ninputs; i++) {
-		snprintf(keys[i], 16, "AIN%d", i);
+		snprintf(keys[i], 24, "AIN%d", i);
 		in[i] = (struct emu_input){ .key = keys[i],
 			.sig = { .kind = EMU_SIGNAL_CONST, .value = 100.0 * (i + 1) } };
 	}
@@ -140,7 +140,7 @@ static void test_bytes(void)
 	for (r = 0; r < NROWS(bytes_rows); r++) {
 		const struct bytes_row *row = &bytes_rows[r];
 		struct emu_input in[12];
-		char keys[12][16];
+		char keys[12][24];
 		struct bus_i2c_client *client;
 		struct bus *bus;
 		uint8_t rx[24];

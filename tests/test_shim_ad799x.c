@@ -99,7 +99,7 @@ static void test_same_as_emulated(void)
 		const struct same_row *row = &same_rows[r];
 		struct chiptest_props props = { row->has_vref, row->vref_mv };
 		struct emu_input in[8];
-		char keys[8][16];
+		char keys[8][24];
 		struct shimdev sd;
 		struct chiptest ct;
 		unsigned long smbus;

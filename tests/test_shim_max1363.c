@@ -109,7 +109,7 @@ static void test_same_as_emulated(void)
 		const struct same_row *row = &same_rows[r];
 		struct chiptest_props props = { row->has_vref, row->vref_mv };
 		struct emu_input in[12];
-		char keys[12][16];
+		char keys[12][24];
 		struct shimdev sd;
 		struct chiptest ct;
 		int compared = 0;
