@@ -28,21 +28,21 @@
 #define SPI_CS		2
 #define ADDR		0x39
 
-enum op {
+enum test_op {
 	OP_WRITE_BYTE, OP_READ_BYTE, OP_WRITE_BYTE_DATA, OP_READ_BYTE_DATA, OP_WRITE_WORD,
 	OP_READ_WORD, OP_WRITE_WORD_SWAPPED, OP_READ_WORD_SWAPPED, OP_WRITE_BLOCK,
 	OP_READ_BLOCK, OP_READ_I2C_BLOCK, OP_MASTER_SEND, OP_MASTER_RECV, OP_TRANSFER,
 };
 
 /* Requests and what each costs in ioctls on i2c-dev (the address is already selected). */
-static const struct shim_row {
+static const struct test_row {
 	const char *name;
-	enum op op;
+	enum test_op op;
 	uint8_t cmd;
 	uint16_t value;
 	uint8_t len;
 	unsigned long smbus, rdwr;
-} rows[] = {
+} test_rows[] = {
 	{ "write_byte", OP_WRITE_BYTE, 0x22, 0, 0, 1, 0 },
 	{ "read_byte", OP_READ_BYTE, 0, 0, 0, 1, 0 },
 	{ "write_byte_data", OP_WRITE_BYTE_DATA, 0x10, 0xa5, 0, 1, 0 },
@@ -59,7 +59,7 @@ static const struct shim_row {
 	{ "transfer: write, restart, read", OP_TRANSFER, 0x20, 0, 2, 0, 1 },
 };
 
-static int shim_row_do(struct bus_i2c_client *c, const struct shim_row *r, uint8_t *out)
+static int test_row_do(struct bus_i2c_client *c, const struct test_row *r, uint8_t *out)
 {
 	static const uint8_t payload[] = { 0x70, 0xc1, 0xc2, 0xc3 };
 	uint8_t cmd = r->cmd;
@@ -100,7 +100,7 @@ static int shim_row_do(struct bus_i2c_client *c, const struct shim_row *r, uint8
 	return -EINVAL;
 }
 
-static void shim_i2c_pair(struct bus **emu, struct bus_i2c_client **ce, struct testchip **te,
+static void test_i2c_pair(struct bus **emu, struct bus_i2c_client **ce, struct testchip **te,
 			  struct bus **dev, struct bus_i2c_client **cd, struct testchip **td)
 {
 	shim_reset();
@@ -123,11 +123,11 @@ static void test_i2cdev_matches_emulated(void)
 	struct testchip *te, *td;
 	size_t i;
 
-	shim_i2c_pair(&emu, &ce, &te, &dev, &cd, &td);
+	test_i2c_pair(&emu, &ce, &te, &dev, &cd, &td);
 	CU_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_FUNCS) == 1);	/* checked at open */
 	CU_ASSERT(dev->may_block == true);
 	CU_ASSERT(emu->may_block == false);
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (i = 0; i < sizeof(test_rows) / sizeof(test_rows[0]); i++) {
 		uint8_t oe[40], od[40];
 		unsigned long smbus0 = shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS);
 		unsigned long rdwr0 = shim_ioctl_count(SHIM_IOCTL_I2C_RDWR);
@@ -135,21 +135,21 @@ static void test_i2cdev_matches_emulated(void)
 
 		memset(oe, 0xee, sizeof(oe));
 		memset(od, 0xdd, sizeof(od));
-		re = shim_row_do(ce, &rows[i], oe);
-		rd = shim_row_do(cd, &rows[i], od);
-		TEST_ROW_ASSERT(re >= 0, rows[i].name);
-		TEST_ROW_ASSERT(re == rd, rows[i].name);
-		if (rows[i].op == OP_READ_BLOCK || rows[i].op == OP_READ_I2C_BLOCK ||
-		    rows[i].op == OP_MASTER_RECV || rows[i].op == OP_TRANSFER)
+		re = test_row_do(ce, &test_rows[i], oe);
+		rd = test_row_do(cd, &test_rows[i], od);
+		TEST_ROW_ASSERT(re >= 0, test_rows[i].name);
+		TEST_ROW_ASSERT(re == rd, test_rows[i].name);
+		if (test_rows[i].op == OP_READ_BLOCK || test_rows[i].op == OP_READ_I2C_BLOCK ||
+		    test_rows[i].op == OP_MASTER_RECV || test_rows[i].op == OP_TRANSFER)
 			TEST_ROW_ASSERT(memcmp(oe, od, re > 0 && re < 40 ? (size_t)re :
-					       rows[i].len) == 0, rows[i].name);
-		TEST_ROW_ASSERT(memcmp(te->regs, td->regs, sizeof(te->regs)) == 0, rows[i].name);
-		TEST_ROW_ASSERT(te->ptr == td->ptr, rows[i].name);
-		TEST_ROW_ASSERT(te->last_n == td->last_n, rows[i].name);
-		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS) - smbus0 == rows[i].smbus,
-				rows[i].name);
-		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_RDWR) - rdwr0 == rows[i].rdwr,
-				rows[i].name);
+					       test_rows[i].len) == 0, test_rows[i].name);
+		TEST_ROW_ASSERT(memcmp(te->regs, td->regs, sizeof(te->regs)) == 0, test_rows[i].name);
+		TEST_ROW_ASSERT(te->ptr == td->ptr, test_rows[i].name);
+		TEST_ROW_ASSERT(te->last_n == td->last_n, test_rows[i].name);
+		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS) - smbus0 == test_rows[i].smbus,
+				test_rows[i].name);
+		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_RDWR) - rdwr0 == test_rows[i].rdwr,
+				test_rows[i].name);
 	}
 	/* one chip, one address: selected once and cached */
 	CU_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_SLAVE) == 1);
@@ -186,7 +186,7 @@ static void test_i2cdev_errors(void)
 		struct bus_i2c_client *ce, *cd;
 		struct testchip *te, *td;
 
-		shim_i2c_pair(&emu, &ce, &te, &dev, &cd, &td);
+		test_i2c_pair(&emu, &ce, &te, &dev, &cd, &td);
 		ce->addr = cd->addr = erows[i].addr;
 		if (erows[i].fault.mode != EMU_FAULT_NONE) {
 			TEST_ROW_ASSERT(emu_bus_set_fault(emu, ADDR, &erows[i].fault) == 0,
@@ -214,14 +214,14 @@ static void test_i2cdev_errors(void)
 	shim_reset();
 }
 
-struct hang_arg {
+struct test_hang_arg {
 	struct bus_i2c_client *c;
 	int ret;
 };
 
-static void *hang_thread(void *p)
+static void *test_hang_thread(void *p)
 {
-	struct hang_arg *a = p;
+	struct test_hang_arg *a = p;
 
 	a->ret = bus_smbus_read_byte_data(a->c, 0x20);
 	return NULL;
@@ -234,14 +234,14 @@ static void test_i2cdev_hang_cleared(void)
 	struct testchip *te, *td;
 	struct emu_fault hang = { EMU_FAULT_HANG, 0, 0, 0 }, none = { EMU_FAULT_NONE, 0, 0, 0 };
 	struct timespec ms100 = { 0, 100000000L }, t0, t1;
-	struct hang_arg arg = { 0 };
+	struct test_hang_arg arg = { 0 };
 	pthread_t th;
 
-	shim_i2c_pair(&emu, &ce, &te, &dev, &cd, &td);
+	test_i2c_pair(&emu, &ce, &te, &dev, &cd, &td);
 	CU_ASSERT(shim_set_fault(I2C_NODE, ADDR, &hang) == 0);
 	arg.c = cd;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	CU_ASSERT_FATAL(pthread_create(&th, NULL, hang_thread, &arg) == 0);
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, test_hang_thread, &arg) == 0);
 	nanosleep(&ms100, NULL);
 	CU_ASSERT(shim_set_fault(I2C_NODE, ADDR, &none) == 0);
 	pthread_join(th, NULL);
@@ -333,8 +333,12 @@ static void test_spidev(void)
 	struct bus_spi_device *se, *sd, *wrong = NULL;
 	struct testchip *te = testchip_create(NULL), *td = testchip_create(NULL);
 	uint8_t wr[4] = { 0x80 | 0x08, 1, 2, 3 }, addr = 0x07, re[5], rd[5];
-	struct bus_spi_transfer xe[2] = { { .tx_buf = &addr, .len = 1 }, { .rx_buf = re, .len = 5 } };
-	struct bus_spi_transfer xd[2] = { { .tx_buf = &addr, .len = 1 }, { .rx_buf = rd, .len = 5 } };
+	struct bus_spi_transfer xe[2] = {
+		{ .tx_buf = &addr, .len = 1 }, { .rx_buf = re, .len = 5 },
+	};
+	struct bus_spi_transfer xd[2] = {
+		{ .tx_buf = &addr, .len = 1 }, { .rx_buf = rd, .len = 5 },
+	};
 	uint32_t mode, speed;
 	uint8_t bits;
 	static const struct {
@@ -399,7 +403,7 @@ static void test_spidev(void)
 int main(void)
 {
 	static CU_TestInfo tests[] = {
-		{ "i2c-dev gives what emulated gives, through ioctl", test_i2cdev_matches_emulated },
+		{ "i2c-dev gives what emulated gives, via ioctl", test_i2cdev_matches_emulated },
 		{ "i2c-dev errors match emulated", test_i2cdev_errors },
 		{ "i2c-dev hang cleared from another thread", test_i2cdev_hang_cleared },
 		{ "opens and closes pair up", test_open_close },

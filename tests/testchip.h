@@ -118,7 +118,7 @@ static const struct emu_chip_ops testchip_ops = {
 	.destroy = testchip_destroy,
 };
 
-/* testchip_create() - a chip with regs[i] = i ^ 0x5a; owned: the bus or shim it goes to frees it. */
+/* testchip_create() - regs[i] = i ^ 0x5a; owned: the bus or shim it is given to frees it. */
 static inline struct testchip *testchip_create(int *destroyed)
 {
 	struct testchip *tc = calloc(1, sizeof(*tc));

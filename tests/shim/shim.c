@@ -79,7 +79,7 @@ typedef int (*shim_ioctl_fn)(int fd, unsigned long req, ...);
 
 static struct {
 	pthread_once_t once;
-	pthread_mutex_t lock;		/* guards everything but the clock and the fn pointers */
+	pthread_mutex_t lock;		/* guards all but the clock and the real calls */
 	pthread_cond_t changed;		/* a fault changed */
 	struct shim_node *nodes;
 	struct shim_fd *fds;
