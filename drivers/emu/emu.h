@@ -175,7 +175,11 @@ struct emu_fault {
 
 /** emu_bus_set_fault() - arm (or with mode NONE clear) a fault; wakes a hung transfer when cleared. Return: 0, -EINVAL. */
 int emu_bus_set_fault(struct bus *bus, uint16_t addr, const struct emu_fault *fault);
-/** emu_bus_set_time() - freeze the bus's virtual clock at @t_s (< 0 lets it run). */
+/**
+ * emu_bus_set_time() - freeze the bus's virtual clock at @t_s (< 0 lets it run).
+ * A frozen clock still moves by bus_msleep(), so a driver's conversion waits
+ * elapse while readings stay the same from run to run.
+ */
 void emu_bus_set_time(struct bus *bus, double t_s);
 /** emu_bus_transfers() - transfers seen at @addr since attach (tests: "mode switch only when needed"). */
 unsigned long emu_bus_transfers(struct bus *bus, uint16_t addr);
