@@ -26,7 +26,8 @@
 #include "emu/emu.h"
 
 /* A constant input for a chip model: CHIPTEST_CONST("AIN1", 1200). */
-#define CHIPTEST_CONST(k, v)	{ .key = (k), .sig = { .kind = EMU_SIGNAL_CONST, .value = (v) } }
+#define CHIPTEST_CONST(k, v)	\
+	{ .key = (k), .sig = { .kind = EMU_SIGNAL_CONST, .value = (v) } }
 
 /* Room for one probe or model error message. */
 #define CHIPTEST_ERR_MAX	256
@@ -174,7 +175,10 @@ static inline ssize_t chiptest_read(struct iio_dev *dev, const char *name, char 
 	return iio_attr_read(dev, attr, buf, len);
 }
 
-/** chiptest_read_int() - read an integer attribute. Return: 0, -EINVAL if not an integer, -errno. */
+/**
+ * chiptest_read_int() - read an integer attribute.
+ * Return: 0, -EINVAL if not an integer, or the read's -errno.
+ */
 static inline int chiptest_read_int(struct iio_dev *dev, const char *name, int *val)
 {
 	char buf[64], *end;

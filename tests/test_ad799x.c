@@ -85,12 +85,14 @@ static void test_every_part(void)
 			TEST_ROW_ASSERT(chiptest_read(ct.dev, "name", buf, sizeof(buf)) > 0 &&
 					strcmp(buf, want) == 0, row->name);
 			TEST_ROW_ASSERT(count_raw(ct.dev) == row->ninputs, row->name);
-			snprintf(want, sizeof(want), "%s\n", pass ? row->scale_4096 : row->scale_vdd);
+			snprintf(want, sizeof(want), "%s\n",
+				 pass ? row->scale_4096 : row->scale_vdd);
 			TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage_scale", buf,
 						      sizeof(buf)) > 0 && strcmp(buf, want) == 0,
 					row->name);
 			if (pass == 0) {
-				TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw", &val) == 0 &&
+				TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw",
+								  &val) == 0 &&
 						val == row->raw_vdd, row->name);
 			} else {
 				snprintf(want, sizeof(want), "in_voltage%d_raw", row->ninputs - 1);
@@ -181,9 +183,11 @@ static const struct raw_row raw_rows[] = {
 	{ "ad7999 channel 2, 8 bits", "ad7999", 4096, "voltage2", 4000, "in_voltage2_raw", 250 },
 	{ "an input left out reads 0", "ad7998", 4096, "voltage0", 1000, "in_voltage1_raw", 0 },
 	{ "12 bits at the reference", "ad7994", 4096, "voltage0", 4096, "in_voltage0_raw", 4095 },
-	{ "12 bits above the reference", "ad7998", 4096, "voltage5", 9000, "in_voltage5_raw", 4095 },
+	{ "12 bits above the reference", "ad7998", 4096, "voltage5", 9000, "in_voltage5_raw",
+	  4095 },
 	{ "12 bits negative", "ad7998", 4096, "voltage5", -100, "in_voltage5_raw", 0 },
-	{ "10 bits above the reference", "ad7997", 4096, "voltage0", 5000, "in_voltage0_raw", 1023 },
+	{ "10 bits above the reference", "ad7997", 4096, "voltage0", 5000, "in_voltage0_raw",
+	  1023 },
 	{ "8 bits above the reference", "ad7999", 3000, "voltage3", 3001, "in_voltage3_raw", 255 },
 	{ "8 bits negative", "ad7999", 3000, "voltage3", -3001, "in_voltage3_raw", 0 },
 };
@@ -271,8 +275,8 @@ static void test_transfers(void)
 		}
 		for (r = 0; r < NROWS(xfer_rows); r++) {
 			before = emu_bus_transfers(ct.bus, AD799X_TEST_ADDR);
-			TEST_ROW_ASSERT(chiptest_read(ct.dev, xfer_rows[r].attr, buf, sizeof(buf)) > 0,
-					xfer_rows[r].attr);
+			TEST_ROW_ASSERT(chiptest_read(ct.dev, xfer_rows[r].attr, buf,
+						      sizeof(buf)) > 0, xfer_rows[r].attr);
 			TEST_ROW_ASSERT(emu_bus_transfers(ct.bus, AD799X_TEST_ADDR) - before ==
 					xfer_rows[r].transfers, xfer_rows[r].attr);
 		}
@@ -304,7 +308,9 @@ static void test_faults(void)
 
 	for (r = 0; r < NROWS(fault_rows); r++) {
 		const struct fault_row *row = &fault_rows[r];
-		struct emu_fault fault = { .mode = row->mode, .after = 0, .count = 1, .hang_ms = 30 };
+		struct emu_fault fault = {
+			.mode = row->mode, .after = 0, .count = 1, .hang_ms = 30,
+		};
 		struct chiptest_props props = { true, 4096 };
 		struct emu_input in = CHIPTEST_CONST("voltage1", 1234);
 		struct chiptest ct;
@@ -315,7 +321,8 @@ static void test_faults(void)
 			TEST_ROW_ASSERT(0, row->name);
 			continue;
 		}
-		TEST_ROW_ASSERT(emu_bus_set_fault(ct.bus, AD799X_TEST_ADDR, &fault) == 0, row->name);
+		TEST_ROW_ASSERT(emu_bus_set_fault(ct.bus, AD799X_TEST_ADDR, &fault) == 0,
+				row->name);
 		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage1_raw", buf, sizeof(buf)) ==
 				row->expect, row->name);
 		/* the scale needs no bus, so it reads through the fault's aftermath too */
@@ -370,8 +377,9 @@ static void test_probe_failure(void)
 		CU_ASSERT_FATAL(reg != NULL);
 		CU_ASSERT_FATAL(chiptest_emu_bus_create(0, &bus) == 0);
 		if (row->chip)
-			TEST_ROW_ASSERT(chiptest_chip_attach(bus, row->chip, AD799X_TEST_ADDR, NULL, 0,
-							     0, err, sizeof(err)) == 0, row->name);
+			TEST_ROW_ASSERT(chiptest_chip_attach(bus, row->chip, AD799X_TEST_ADDR,
+							     NULL, 0, 0, err, sizeof(err)) == 0,
+					row->name);
 		if (row->fault != EMU_FAULT_NONE)
 			TEST_ROW_ASSERT(emu_bus_set_fault(bus, AD799X_TEST_ADDR, &fault) == 0,
 					row->name);

@@ -131,7 +131,8 @@ static int emu_test_step(struct bus_i2c_client *client, const struct step *s)
 	uint8_t tx[3], rx[6];
 	struct bus_i2c_msg msgs[2] = {
 		{ .addr = client->addr, .flags = 0, .len = (uint16_t)s->txlen, .buf = tx },
-		{ .addr = client->addr, .flags = BUS_I2C_M_RD, .len = (uint16_t)s->rxlen, .buf = rx },
+		{ .addr = client->addr, .flags = BUS_I2C_M_RD, .len = (uint16_t)s->rxlen,
+		  .buf = rx },
 	};
 	int n = s->rxlen ? 2 : 1, i;
 

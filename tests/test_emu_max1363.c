@@ -158,7 +158,8 @@ static void test_bytes(void)
 			TEST_ROW_ASSERT(bus_i2c_master_send(client, row->tx2, row->tx2len) ==
 					row->tx2len, row->name);
 		memset(rx, 0x5a, sizeof(rx));
-		TEST_ROW_ASSERT(bus_i2c_master_recv(client, rx, row->rxlen) == row->rxlen, row->name);
+		TEST_ROW_ASSERT(bus_i2c_master_recv(client, rx, row->rxlen) == row->rxlen,
+				row->name);
 		TEST_ROW_ASSERT(memcmp(rx, row->rx, (size_t)row->rxlen) == 0, row->name);
 		if (memcmp(rx, row->rx, (size_t)row->rxlen) != 0) {
 			fprintf(stderr, "%s: got", row->name);
@@ -213,7 +214,8 @@ static void test_clipping(void)
 			continue;
 		}
 		TEST_ROW_ASSERT(bus_i2c_master_send(client, tx, 2) == 2, row->name);
-		TEST_ROW_ASSERT(bus_i2c_master_recv(client, rx, row->rxlen) == row->rxlen, row->name);
+		TEST_ROW_ASSERT(bus_i2c_master_recv(client, rx, row->rxlen) == row->rxlen,
+				row->name);
 		TEST_ROW_ASSERT(memcmp(rx, row->rx, (size_t)row->rxlen) == 0, row->name);
 		bus_i2c_client_destroy(client);
 		bus_put(bus);

@@ -129,7 +129,8 @@ static void test_every_part(void)
 		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage_scale", buf, sizeof(buf)) > 0 &&
 				strcmp(buf, name) == 0, row->name);
 		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage-voltage_scale", buf,
-					      sizeof(buf)) > 0 && strcmp(buf, name) == 0, row->name);
+					      sizeof(buf)) > 0, row->name);
+		TEST_ROW_ASSERT(strcmp(buf, name) == 0, row->name);
 		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw", &val) == 0 &&
 				val == row->raw_ain0, row->name);
 		snprintf(name, sizeof(name), "in_voltage%d_raw", row->ninputs - 1);
@@ -321,7 +322,8 @@ static void test_raw_values(void)
 		int val = -1, nin;
 
 		/* the part's own inputs only: AIN0-3, plus AIN10-11 on 12-input parts */
-		nin = strcmp(row->part, "max1238") == 0 ? 6 : strcmp(row->part, "max11647") == 0 ? 2 : 4;
+		nin = strcmp(row->part, "max1238") == 0 ? 6 :
+		      strcmp(row->part, "max11647") == 0 ? 2 : 4;
 		if (chiptest_setup(&ct, row->part, MAX1363_TEST_ADDR, in12, nin, NULL)) {
 			TEST_ROW_ASSERT(0, row->name);
 			continue;
@@ -560,7 +562,9 @@ static void test_faults(void)
 
 	for (r = 0; r < NROWS(fault_rows); r++) {
 		const struct fault_row *row = &fault_rows[r];
-		struct emu_fault fault = { .mode = row->mode, .after = 0, .count = 1, .hang_ms = 30 };
+		struct emu_fault fault = {
+			.mode = row->mode, .after = 0, .count = 1, .hang_ms = 30,
+		};
 		struct emu_input in = CHIPTEST_CONST("AIN0", 1500);
 		struct chiptest ct;
 		unsigned long before;
@@ -625,8 +629,9 @@ static void test_probe_failure(void)
 		CU_ASSERT_FATAL(reg != NULL);
 		CU_ASSERT_FATAL(chiptest_emu_bus_create(0, &bus) == 0);
 		if (row->chip_addr)
-			TEST_ROW_ASSERT(chiptest_chip_attach(bus, "max1238", row->chip_addr, NULL, 0,
-							     0, err, sizeof(err)) == 0, row->name);
+			TEST_ROW_ASSERT(chiptest_chip_attach(bus, "max1238", row->chip_addr, NULL,
+							     0, 0, err, sizeof(err)) == 0,
+					row->name);
 		if (row->fault != EMU_FAULT_NONE)
 			TEST_ROW_ASSERT(emu_bus_set_fault(bus, 0x35, &fault) == 0, row->name);
 		ret = chiptest_probe(bus, reg, "max1238", 0x35, NULL, &dev, err, sizeof(err));

@@ -107,8 +107,9 @@ static void test_same_as_emulated(void)
 
 		for (i = 0; i < row->ninputs; i++) {
 			snprintf(keys[i], sizeof(keys[i]), "voltage%d", i);
-			in[i] = (struct emu_input){ .key = keys[i], .sig = { .kind = EMU_SIGNAL_CONST,
-				.value = i == row->ninputs - 1 ? -5 : 617.7 * (i + 1) } };
+			in[i] = (struct emu_input){ .key = keys[i],
+				.sig = { .kind = EMU_SIGNAL_CONST,
+					 .value = i == row->ninputs - 1 ? -5 : 617.7 * (i + 1) } };
 		}
 		if (chiptest_setup(&ct, row->part, SHIM_ADDR, in, row->ninputs, &props)) {
 			TEST_ROW_ASSERT(0, row->part);
@@ -127,7 +128,8 @@ static void test_same_as_emulated(void)
 			ssize_t n1 = chiptest_read(ct.dev, a->name, via_emu, sizeof(via_emu));
 			ssize_t n2 = chiptest_read(sd.dev, a->name, via_dev, sizeof(via_dev));
 
-			TEST_ROW_ASSERT(n1 > 0 && n1 == n2 && strcmp(via_emu, via_dev) == 0, a->name);
+			TEST_ROW_ASSERT(n1 > 0 && n1 == n2 && strcmp(via_emu, via_dev) == 0,
+					a->name);
 			compared++;
 		}
 		/* inputs, scale, name, timestamp clock */
@@ -167,7 +169,9 @@ static void test_faults(void)
 
 	for (r = 0; r < NROWS(fault_rows); r++) {
 		const struct fault_row *row = &fault_rows[r];
-		struct emu_fault fault = { .mode = row->mode, .after = 0, .count = 1, .hang_ms = 30 };
+		struct emu_fault fault = {
+			.mode = row->mode, .after = 0, .count = 1, .hang_ms = 30,
+		};
 		struct chiptest_props props = { true, 4096 };
 		struct emu_input in = CHIPTEST_CONST("voltage2", 2048);
 		struct shimdev sd;
@@ -232,10 +236,12 @@ static void test_probe(void)
 						      &chip, err, sizeof(err)) == 0);
 		CU_ASSERT_FATAL(shim_i2c_add(SHIM_NODE, row->chip ? SHIM_ADDR : 0x23, chip) == 0);
 		if (row->fault != EMU_FAULT_NONE)
-			TEST_ROW_ASSERT(shim_set_fault(SHIM_NODE, SHIM_ADDR, &fault) == 0, row->name);
+			TEST_ROW_ASSERT(shim_set_fault(SHIM_NODE, SHIM_ADDR, &fault) == 0,
+					row->name);
 		CU_ASSERT_FATAL(bus_create(bus_backend_find("i2c-dev"), BUS_I2C, 1, SHIM_NODE,
 					   &bus) == 0);
-		ret = chiptest_probe(bus, reg, row->driver, SHIM_ADDR, NULL, &dev, err, sizeof(err));
+		ret = chiptest_probe(bus, reg, row->driver, SHIM_ADDR, NULL, &dev, err,
+				     sizeof(err));
 		TEST_ROW_ASSERT(ret == row->expect, row->name);
 		TEST_ROW_ASSERT(strcmp(err, row->message) == 0, row->name);
 		if (strcmp(err, row->message) != 0)

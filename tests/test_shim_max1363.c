@@ -117,8 +117,10 @@ static void test_same_as_emulated(void)
 		/* spread over the range, some pairs negative, one input past full scale */
 		for (i = 0; i < row->ninputs; i++) {
 			snprintf(keys[i], sizeof(keys[i]), "AIN%d", i);
-			in[i] = (struct emu_input){ .key = keys[i], .sig = { .kind = EMU_SIGNAL_CONST,
-				.value = i == row->ninputs - 1 ? 9999 : 333.3 * ((i * 7) % 12) } };
+			in[i] = (struct emu_input){ .key = keys[i],
+				.sig = { .kind = EMU_SIGNAL_CONST,
+					 .value = i == row->ninputs - 1 ? 9999 :
+						  333.3 * ((i * 7) % 12) } };
 		}
 		if (chiptest_setup(&ct, row->part, SHIM_ADDR, in, row->ninputs, &props)) {
 			TEST_ROW_ASSERT(0, row->part);
@@ -136,7 +138,8 @@ static void test_same_as_emulated(void)
 			ssize_t n1 = chiptest_read(ct.dev, a->name, via_emu, sizeof(via_emu));
 			ssize_t n2 = chiptest_read(sd.dev, a->name, via_dev, sizeof(via_dev));
 
-			TEST_ROW_ASSERT(n1 > 0 && n1 == n2 && strcmp(via_emu, via_dev) == 0, a->name);
+			TEST_ROW_ASSERT(n1 > 0 && n1 == n2 && strcmp(via_emu, via_dev) == 0,
+					a->name);
 			compared++;
 		}
 		/* singles, both pair directions, two scales, name, timestamp clock */
@@ -222,7 +225,9 @@ static void test_faults(void)
 
 	for (r = 0; r < NROWS(fault_rows); r++) {
 		const struct fault_row *row = &fault_rows[r];
-		struct emu_fault fault = { .mode = row->mode, .after = 0, .count = 1, .hang_ms = 30 };
+		struct emu_fault fault = {
+			.mode = row->mode, .after = 0, .count = 1, .hang_ms = 30,
+		};
 		struct emu_input in = CHIPTEST_CONST("AIN0", 1500);
 		struct shimdev sd;
 		unsigned long before;
@@ -288,7 +293,8 @@ static void test_probe(void)
 						      sizeof(err)) == 0);
 		CU_ASSERT_FATAL(shim_i2c_add(SHIM_NODE, row->part ? SHIM_ADDR : 0x36, chip) == 0);
 		if (row->fault != EMU_FAULT_NONE)
-			TEST_ROW_ASSERT(shim_set_fault(SHIM_NODE, SHIM_ADDR, &fault) == 0, row->name);
+			TEST_ROW_ASSERT(shim_set_fault(SHIM_NODE, SHIM_ADDR, &fault) == 0,
+					row->name);
 		CU_ASSERT_FATAL(bus_create(bus_backend_find("i2c-dev"), BUS_I2C, 0, SHIM_NODE,
 					   &bus) == 0);
 		ret = chiptest_probe(bus, reg, "max1238", SHIM_ADDR, NULL, &dev, err, sizeof(err));

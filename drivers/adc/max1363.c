@@ -22,9 +22,9 @@
 /* setup byte (bit 7 set tells it from a configuration byte) */
 #define MAX1363_SETUP_BYTE		0x80
 #define MAX1363_SETUP_REF_EXT		0x20	/* AIN/REF pin is the reference input */
-#define MAX1363_SETUP_REF_INT		0x40	/* internal reference, AIN3 stays an input */
+#define MAX1363_SETUP_REF_INT		0x40	/* internal reference; AIN3 is an input */
 #define MAX1363_SETUP_INT_REF_ON	0x10	/* keep the internal reference powered */
-#define MAX1363_SETUP_NORESET		0x02	/* RST = 1: leave the configuration alone */
+#define MAX1363_SETUP_NORESET		0x02	/* RST = 1: keep the configuration */
 
 /* configuration byte (bit 7 clear) */
 #define MAX1363_CONF_SCAN_TO_CS		0x00
@@ -33,10 +33,12 @@
 #define MAX1363_CONF_SE			0x01	/* single-ended; clear: differential */
 
 /* Single conversion of AINn, and of the pair with AINp positive: the channel's address. */
-#define MAX1363_CONF_SINGLE(n)		(MAX1363_CONF_SCAN_ONCE | MAX1363_CONF_CS(n) | MAX1363_CONF_SE)
+#define MAX1363_CONF_SINGLE(n)	\
+	(MAX1363_CONF_SCAN_ONCE | MAX1363_CONF_CS(n) | MAX1363_CONF_SE)
 #define MAX1363_CONF_DIFF(p)		(MAX1363_CONF_SCAN_ONCE | MAX1363_CONF_CS(p))
 /* The power-on scan the kernel driver also starts in: AIN0 up to the last input. */
-#define MAX1363_CONF_SCAN_ALL(n)	(MAX1363_CONF_SCAN_TO_CS | MAX1363_CONF_CS((n) - 1) | MAX1363_CONF_SE)
+#define MAX1363_CONF_SCAN_ALL(n)	\
+	(MAX1363_CONF_SCAN_TO_CS | MAX1363_CONF_CS((n) - 1) | MAX1363_CONF_SE)
 
 /* no configuration byte has bit 7 set, so this never matches a channel */
 #define MAX1363_CONF_UNKNOWN		(-1)

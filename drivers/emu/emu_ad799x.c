@@ -38,7 +38,7 @@
 #define EMU_AD799X_REG_ALERT	0x1
 #define EMU_AD799X_REG_CONFIG	0x2
 #define EMU_AD799X_REG_CYCLE	0x3
-#define EMU_AD799X_REG_LIMIT0	0x4	/* DATA_LOW(n) = 4 + 3n, DATA_HIGH +1, HYSTERESIS +2 */
+#define EMU_AD799X_REG_LIMIT0	0x4	/* DATA_LOW(n) at 4 + 3n, DATA_HIGH, HYSTERESIS */
 
 enum emu_ad799x_limit {
 	EMU_AD799X_DATA_LOW,
@@ -48,7 +48,7 @@ enum emu_ad799x_limit {
 
 /* ad7997/8 command nibble */
 #define EMU_AD7998_CMD_SINGLE	0x8	/* 1xxx: convert channel xxx */
-#define EMU_AD7998_CMD_SEQUENCE	0x7	/* convert the channels enabled in the configuration */
+#define EMU_AD7998_CMD_SEQUENCE	0x7	/* convert the configuration's channels */
 
 #define EMU_AD799X_CHAN_SHIFT	4
 #define EMU_AD799X_CYCLE_MASK	0x07
