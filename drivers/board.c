@@ -156,16 +156,16 @@ static int board_err_at(struct board_ctx *ctx, const char *text, size_t off, con
 }
 
 /*
- * Reject what cJSON would accept or choke on before it parses: NUL bytes
- * and nesting deeper than the schema can use (cJSON's own limit is 1000,
- * far past any board). Strings are skipped so brackets inside them count
- * for nothing.
+ * Reject what cJSON would accept or choke on before it parses: NUL bytes,
+ * nesting deeper than the schema can use (cJSON's own limit is 1000, far
+ * past any board) and a string left open. Strings are skipped so brackets
+ * inside them count for nothing.
  */
 static int board_check_text(struct board_ctx *ctx, const char *text, size_t len)
 {
 	bool in_string = false, escaped = false;
+	size_t i, string_start = 0;
 	int depth = 0;
-	size_t i;
 
 	for (i = 0; i < len; i++) {
 		char c = text[i];
@@ -183,6 +183,7 @@ static int board_check_text(struct board_ctx *ctx, const char *text, size_t len)
 		}
 		if (c == '"') {
 			in_string = true;
+			string_start = i;
 		} else if (c == '{' || c == '[') {
 			if (++depth > BOARD_JSON_DEPTH_MAX)
 				return board_err_at(ctx, text, i, "nested deeper than %d levels",
@@ -191,6 +192,10 @@ static int board_check_text(struct board_ctx *ctx, const char *text, size_t len)
 			depth--;
 		}
 	}
+	/* cJSON would point past the opening quote; the quote itself is what needs fixing */
+	if (in_string)
+		return board_err_at(ctx, text, string_start,
+				    "JSON syntax error: string never closed");
 	return 0;
 }
 
@@ -1012,16 +1017,15 @@ static int board_add_device(struct board_ctx *ctx, const cJSON *obj, const char 
 	spi = NULL;
 	/* the JSON goes away after loading: keep what the device points at */
 	bd->label = board_strdup(label);
-	if (label && !bd->label)
-		goto err_nomem;
+	bd->name = name && dev->name == name ? strdup(name) : NULL;
+	if ((label && !bd->label) || (name && dev->name == name && !bd->name)) {
+		ret = board_err(ctx, path, "%s", strerror(ENOMEM));
+		goto err_put_dev;
+	}
 	if (label)
 		dev->label = bd->label;
-	if (name && dev->name == name) {
-		bd->name = strdup(name);
-		if (!bd->name)
-			goto err_nomem;
+	if (bd->name)
 		dev->name = bd->name;
-	}
 	ret = iio_device_register(bp->b.reg, dev, perr, sizeof(perr));
 	if (ret) {
 		ret = board_err(ctx, path, "cannot register %s: %s", driver,
@@ -1036,8 +1040,6 @@ static int board_add_device(struct board_ctx *ctx, const cJSON *obj, const char 
 	}
 	return 0;
 
-err_nomem:
-	ret = board_err(ctx, path, "%s", strerror(ENOMEM));
 err_put_dev:
 	iio_device_put(dev);
 	free(bd->label);

@@ -386,6 +386,8 @@ static const struct tboard_err_row tboard_errors[] = {
 	{ "syntax: missing colon", "{\"a\" 1}", "t.json:1:6: JSON syntax error at '1}'" },
 	{ "syntax: end of file", "{\"board\": \"x\",\n", "t.json:2:1: JSON syntax error: "
 	  "unexpected end of file" },
+	{ "syntax: string never closed", "{\"board\": \"abc\n}",
+	  "t.json:1:11: JSON syntax error: string never closed" },
 	{ "syntax: empty", "", "t.json:1:1: JSON syntax error: unexpected end of file" },
 	{ "syntax: text after the end", "{}\n{}",
 	  "t.json:2:1: JSON syntax error: text after the end at '{}'" },
