@@ -190,8 +190,8 @@ static const struct emu_adis16400_out emu_adis16400_outs_16448[] = {
 	EMU_ADIS16400_GYRO3(16, 0.04),
 	EMU_ADIS16400_ACCEL3(16, 0.833),
 	EMU_ADIS16400_MAGN3(16),
-	/* barometer: 20 microbar = 0.002 kPa per LSB */
-	EMU_ADIS16400_OUT(0x16, "pressure", 16, true, 0.002, 0.0, 0),
+	/* barometer: 20 microbar = 0.002 kPa per LSB, unsigned (sea level is ~50660) */
+	EMU_ADIS16400_OUT(0x16, "pressure", 16, false, 0.002, 0.0, 0),
 	EMU_ADIS16400_TEMP(0x18, "temp0", 73.86, 31000.0),
 };
 

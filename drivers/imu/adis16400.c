@@ -292,13 +292,19 @@ static const struct iio_chan_spec adis16448_channels[] = {
 	ADIS16400_MAGN_CHAN(Y, ADIS16400_YMAGN_OUT, 16),
 	ADIS16400_MAGN_CHAN(Z, ADIS16400_ZMAGN_OUT, 16),
 	{
+		/*
+		 * BARO_OUT is unsigned (20 ubar per LSB, so sea level is about
+		 * 50660). The kernel declares it signed 16-bit, which makes
+		 * every pressure above 65.5 kPa read negative; we read it as
+		 * the chip gives it.
+		 */
 		.type = IIO_PRESSURE,
 		.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),
 		.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),
 		.info_mask_shared_by_all = BIT(IIO_CHAN_INFO_SAMP_FREQ),
 		.address = ADIS16448_BARO_OUT,
 		.scan_index = ADIS16400_SCAN_BARO,
-		.scan_type = ADIS16400_SCAN('s', 16),
+		.scan_type = ADIS16400_SCAN('u', 16),
 	},
 	ADIS16400_TEMP_CHAN(ADIS16448_TEMP_OUT, 12),
 	ADIS16400_TIMESTAMP_CHAN,
