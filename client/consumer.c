@@ -26,7 +26,8 @@
 struct iiowire_channel {
 	struct iiowire *w;		/* borrowed: must outlive the channel */
 	char *consumer;			/* owned, as are all strings below */
-	char *channel;			/* the name CREAD uses; NULL: the consumer's first */
+	char *channel;			/* the name CREAD uses; NULL: not known (yet) */
+	bool first;			/* asked for the consumer's first map, not a name */
 	char *name;			/* the map's channel name, "" if none */
 	char *device;			/* provider "iio:deviceN", as last looked up */
 	char *datasheet_name;
@@ -54,42 +55,74 @@ static int iiowire_consumer_cread(struct iiowire_channel *ch, enum proto_what wh
 		.what = what, .multiplier = multiplier,
 	};
 
+	if (!ch->channel) {
+		/* CREAD names the consumer channel; a map without a name cannot be read */
+		memset(r, 0, sizeof(*r));
+		iiowire_err_set(ch->w, "%s: the map has no consumer channel name to read it by",
+				ch->consumer);
+		return -EOPNOTSUPP;
+	}
 	return iiowire_req_run(ch->w, &req, true, r);
 }
 
 /*
- * Look @ch up: CREAD type resolves the map exactly as iio_channel_get()
- * does (its errors are the kernel's), then CONSUMER names the provider.
- * Return: 0, or -errno.
+ * Fill the provider names of @ch from a CONSUMER listing: the map named
+ * ch->channel, or the first one when @ch asked for the consumer's first.
+ * Return: 0, -ENODEV (no such map), or -errno of the listing.
  */
-static int iiowire_consumer_lookup(struct iiowire_channel *ch)
+static int iiowire_consumer_describe(struct iiowire_channel *ch)
 {
 	struct proto_request req = { .op = PROTO_OP_CONSUMER, .consumer = ch->consumer };
 	const struct proto_consumer_info *c;
 	struct proto_reply r;
-	unsigned int gen = ch->w->reconnects;
 	int i, ret;
 
+	ret = iiowire_req_run(ch->w, &req, true, &r);
+	for (i = 0; ret == 0 && i < r.nitems; i++) {
+		c = &r.consumer[i];
+		if (!ch->first && (!c->channel || strcmp(c->channel, ch->channel) != 0))
+			continue;
+		if (iiowire_consumer_set(&ch->name, c->channel) < 0 ||
+		    iiowire_consumer_set(&ch->device, c->device) < 0 ||
+		    iiowire_consumer_set(&ch->datasheet_name, c->datasheet_name) < 0) {
+			ret = -ENOMEM;
+		} else if (ch->first) {
+			free(ch->channel);
+			ch->channel = c->channel ? strdup(c->channel) : NULL;
+			if (c->channel && !ch->channel)
+				ret = -ENOMEM;
+		}
+		proto_reply_fini(&r);
+		return ret;
+	}
+	proto_reply_fini(&r);
+	return ret < 0 ? ret : -ENODEV;
+}
+
+/*
+ * Look @ch up. For a named channel, CREAD type resolves the map exactly as
+ * iio_channel_get() does (so its errors are the kernel's) and CONSUMER then
+ * names the provider, for display only. For the consumer's first channel,
+ * CONSUMER comes first to learn that channel's name.
+ * Return: 0, or -errno.
+ */
+static int iiowire_consumer_lookup(struct iiowire_channel *ch)
+{
+	unsigned int gen = ch->w->reconnects;
+	struct proto_reply r;
+	int ret;
+
+	if (ch->first) {
+		ret = iiowire_consumer_describe(ch);
+		if (ret < 0)
+			return iiowire_err_local(ch->w, ret, ch->consumer);
+	}
 	ret = iiowire_consumer_cread(ch, PROTO_WHAT_TYPE, 0, &r);
 	proto_reply_fini(&r);
 	if (ret < 0)
 		return ret;
-	/* provider names are for display; a listing that fails leaves them as they were */
-	if (iiowire_req_run(ch->w, &req, true, &r) == 0) {
-		for (i = 0; i < r.nitems; i++) {
-			c = &r.consumer[i];
-			if (ch->channel && (!c->channel || strcmp(c->channel, ch->channel) != 0))
-				continue;
-			if (iiowire_consumer_set(&ch->name, c->channel) < 0 ||
-			    iiowire_consumer_set(&ch->device, c->device) < 0 ||
-			    iiowire_consumer_set(&ch->datasheet_name, c->datasheet_name) < 0) {
-				proto_reply_fini(&r);
-				return -ENOMEM;
-			}
-			break;
-		}
-	}
-	proto_reply_fini(&r);
+	if (!ch->first)
+		iiowire_consumer_describe(ch);
 	iiowire_err_clear(ch->w);
 	ch->gen = gen;
 	return 0;
@@ -114,6 +147,7 @@ static struct iiowire_channel *iiowire_consumer_alloc(struct iiowire *w, const c
 		return NULL;
 	ch->w = w;
 	ch->gen = w->reconnects;
+	ch->first = !channel;
 	ch->consumer = strdup(consumer);
 	ch->channel = channel ? strdup(channel) : NULL;
 	ch->name = strdup(channel ? channel : "");
@@ -189,6 +223,8 @@ IIOWIRE_EXPORT struct iiowire_channel **iiowire_channel_get_all(struct iiowire *
 		if (!ch)
 			goto err_release_all;
 		chs[i] = ch;
+		/* an unnamed map stays unnamed: it is not "the first" of anything */
+		ch->first = false;
 		if (iiowire_consumer_set(&ch->device, c->device) < 0 ||
 		    iiowire_consumer_set(&ch->datasheet_name, c->datasheet_name) < 0)
 			goto err_release_all;

@@ -287,15 +287,29 @@ IIOWIRE_EXPORT int iiowire_attr_write(struct iiowire *w, const char *device, con
 		.op = PROTO_OP_WRITE, .device = device, .attr = attr, .value = value,
 	};
 	struct proto_reply r;
+	size_t n;
+	char *copy = NULL;
 	int ret;
 
 	if (!device || !attr || !value) {
 		iiowire_err_clear(w);
 		return iiowire_err_local(w, -EINVAL, "WRITE needs a device, an attribute, a value");
 	}
+	/*
+	 * sysfs takes one trailing newline (echo adds it) and parses the same
+	 * value; the wire refuses control characters, so it goes here.
+	 */
+	n = strlen(value);
+	if (n > 0 && value[n - 1] == '\n') {
+		copy = strndup(value, n - 1);
+		if (!copy)
+			return -ENOMEM;
+		req.value = copy;
+	}
 	/* not idempotent: a write is sent twice only if it never left (request.c) */
 	ret = iiowire_req_run(w, &req, false, &r);
 	proto_reply_fini(&r);
+	free(copy);
 	return ret;
 }
 
