@@ -1,0 +1,192 @@
+/*
+ * test_shim_tsl2563.c - the tsl2563 driver through the real i2c-dev backend
+ * (libi2c SMBus ioctls) on the test shim's fake /dev/i2c-0, against the same
+ * chip model the emulated suite uses.
+ *
+ * What must hold: every attribute reads the same text through i2c-dev as
+ * through the emulated backend, at each gain level; the traffic is SMBus
+ * (I2C_SMBUS ioctls) as the kernel driver's is; faults come back as the same
+ * -errno and the next read is right; removal powers the chip down; a probe
+ * with no chip names bus and address; no fd stays open. The shim's clock is
+ * real time here, as bus_msleep() really sleeps on a real bus, so each
+ * device costs up to a second and a half of integration waits.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "sensortest.h"
+#include "shim/shim.h"
+
+#define SHIM_NODE	SHIM_DIR "/i2c-0"
+#define TSL_ADDR	0x39
+#define NROWS(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The device through i2c-dev. @chip_addr: where the model sits (another
+ * address than TSL_ADDR leaves the driver's address empty).
+ */
+static int shim_tsl_setup(struct sensortest *st, double broadband, double ir,
+			  uint16_t chip_addr)
+{
+	struct emu_input in[] = {
+		SENSORTEST_CONST("broadband", broadband), SENSORTEST_CONST("ir", ir),
+	};
+	struct emu_chip *chip;
+	struct bus *bus;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	shim_reset();
+	ret = sensortest_model_create("tsl2563", in, 2, &chip, st->err, sizeof(st->err));
+	if (ret < 0)
+		return ret;
+	ret = shim_i2c_add(SHIM_NODE, chip_addr, chip);
+	if (ret < 0)
+		return ret;
+	ret = bus_create(bus_backend_find("i2c-dev"), BUS_I2C, 0, SHIM_NODE, &bus);
+	if (ret < 0) {
+		snprintf(st->err, sizeof(st->err), "i2c-dev bus on the shim: %d", ret);
+		return ret;
+	}
+	return sensortest_setup_on(st, bus, "tsl2563", TSL_ADDR, NULL);
+}
+
+static void shim_tsl_teardown(struct sensortest *st)
+{
+	sensortest_teardown(st);
+	shim_reset();
+}
+
+/* Every attribute, read through both backends, at each gain level. */
+static void test_same_as_emulated(void)
+{
+	static const struct {
+		const char *name;
+		double broadband, ir;
+	} rows[] = {
+		{ "level 1, 25 lux", 1000, 200 },
+		{ "level 2", 100000, 30000 },
+		{ "level 3", 1500000, 500000 },
+		{ "level 4", 3000000, 1000000 },
+	};
+	struct sensortest emu, dev;
+	size_t r;
+	int i, n;
+
+	for (r = 0; r < NROWS(rows); r++) {
+		struct emu_input in[] = {
+			SENSORTEST_CONST("broadband", rows[r].broadband),
+			SENSORTEST_CONST("ir", rows[r].ir),
+		};
+
+		if (sensortest_setup(&emu, BUS_I2C, "tsl2563", TSL_ADDR, in, 2, NULL, 0.0)) {
+			TEST_ROW_ASSERT(0, emu.err);
+			continue;
+		}
+		if (shim_tsl_setup(&dev, rows[r].broadband, rows[r].ir, TSL_ADDR)) {
+			TEST_ROW_ASSERT(0, dev.err);
+			sensortest_teardown(&emu);
+			continue;
+		}
+		n = iio_device_attr_count(emu.dev);
+		TEST_ROW_ASSERT(n == 6 && iio_device_attr_count(dev.dev) == n, rows[r].name);
+		for (i = 0; i < n; i++) {
+			const struct iio_attr *a = iio_device_attr_at(emu.dev, i);
+			char via_emu[64], via_dev[64];
+			ssize_t n1 = sensortest_read(emu.dev, a->name, via_emu, sizeof(via_emu));
+			ssize_t n2 = sensortest_read(dev.dev, a->name, via_dev, sizeof(via_dev));
+
+			TEST_ROW_ASSERT(n1 > 0 && n1 == n2 && strcmp(via_emu, via_dev) == 0, a->name);
+		}
+		/* SMBus byte and word transactions, as the kernel driver uses */
+		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS) > 0, rows[r].name);
+		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_RDWR) == 0, rows[r].name);
+		shim_tsl_teardown(&dev);
+		sensortest_teardown(&emu);
+		TEST_ROW_ASSERT(shim_open_fds() == 0, rows[r].name);
+	}
+}
+
+/* Faults on a bound device through i2c-dev: the -errno, then a right value. */
+static void test_faults(void)
+{
+	static const struct {
+		const char *name;
+		struct emu_fault fault;
+		int err;
+	} rows[] = {
+		{ "NACK", { EMU_FAULT_NACK, 0, 0, 0 }, -ENXIO },
+		{ "EIO", { EMU_FAULT_EIO, 0, 0, 0 }, -EIO },
+		{ "hang", { EMU_FAULT_HANG, 0, 0, 20 }, -ETIMEDOUT },
+		{ "EIO on the second word", { EMU_FAULT_EIO, 2, 0, 0 }, -EIO },
+	};
+	static const struct emu_fault none = { EMU_FAULT_NONE, 0, 0, 0 };
+	struct sensortest st;
+	long v = -1;
+	size_t r;
+
+	if (shim_tsl_setup(&st, 1000, 200, TSL_ADDR)) {
+		TEST_ROW_ASSERT(0, st.err);
+		return;
+	}
+	/* the first read waits for an integration; after it, reads are immediate */
+	CU_ASSERT(sensortest_read_int(st.dev, "in_illuminance0_input", &v) == 0 && v == 25);
+	for (r = 0; r < NROWS(rows); r++) {
+		TEST_ROW_ASSERT(shim_set_fault(SHIM_NODE, TSL_ADDR, &rows[r].fault) == 0,
+				rows[r].name);
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_raw", &v) ==
+				rows[r].err, rows[r].name);
+		TEST_ROW_ASSERT(shim_set_fault(SHIM_NODE, TSL_ADDR, &none) == 0, rows[r].name);
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_raw", &v) == 0 &&
+				v == 1000, rows[r].name);
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_illuminance0_input", &v) == 0 &&
+				v == 25, rows[r].name);
+	}
+	shim_tsl_teardown(&st);
+}
+
+/* Removal writes power-off; the chip's CONTROL then reads 0. */
+static void test_remove_powers_down(void)
+{
+	struct bus_i2c_client *c;
+	struct sensortest st;
+
+	if (shim_tsl_setup(&st, 1000, 200, TSL_ADDR)) {
+		TEST_ROW_ASSERT(0, st.err);
+		return;
+	}
+	CU_ASSERT_EQUAL(bus_i2c_client_create(st.bus, TSL_ADDR, &c), 0);
+	CU_ASSERT_EQUAL(bus_smbus_read_byte_data(c, 0x80), 0x03);
+	iio_device_unregister(st.reg, st.dev);
+	st.dev = NULL;
+	CU_ASSERT_EQUAL(bus_smbus_read_byte_data(c, 0x80), 0x00);
+	bus_i2c_client_destroy(c);
+	shim_tsl_teardown(&st);
+	CU_ASSERT_EQUAL(shim_open_fds(), 0);
+}
+
+/* No chip at the address: the probe fails with the NACK, naming bus and address. */
+static void test_probe_no_chip(void)
+{
+	struct sensortest st;
+
+	CU_ASSERT_EQUAL(shim_tsl_setup(&st, 0, 0, TSL_ADDR + 1), -ENXIO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(st.err, "tsl2563 at i2c-0 0x39: no answer to power-on"));
+	shim_reset();
+	CU_ASSERT_EQUAL(shim_open_fds(), 0);
+}
+
+static CU_TestInfo tests[] = {
+	{ "same text through i2c-dev as emulated", test_same_as_emulated },
+	{ "faults through i2c-dev: error, then recovery", test_faults },
+	{ "removal powers the chip down", test_remove_powers_down },
+	{ "probe with no chip names bus and address", test_probe_no_chip },
+	CU_TEST_INFO_NULL,
+};
+
+int main(void)
+{
+	return test_run("shim_tsl2563", NULL, NULL, tests);
+}
