@@ -1077,31 +1077,26 @@ static int board_add_devices(struct board_ctx *ctx, const cJSON *root)
 
 /* ---- maps ---- */
 
-/* "AIN0, AIN1, ..." of the provider's datasheet names, for the error message. */
-static void board_list_datasheet_names(const struct iio_dev *dev, char *out, size_t len)
+/* "AIN0, AIN1, ..." of what maps can name on the provider, for the error message. */
+static void board_list_channel_labels(const struct iio_dev *dev, char *out, size_t len)
 {
+	char id[IIO_ATTR_NAME_MAX];
 	size_t used = 0;
 	int i;
 
 	out[0] = '\0';
 	for (i = 0; i < dev->num_channels && used < len; i++) {
-		const char *ds = dev->channels[i].datasheet_name;
+		const struct iio_chan_spec *chan = &dev->channels[i];
+		const char *label = chan->datasheet_name;
 
-		if (!ds)
-			continue;
-		used += (size_t)snprintf(out + used, len - used, "%s%s", used ? ", " : "", ds);
+		if (!label) {
+			if (chan->channel < 0 || chan->type == IIO_TIMESTAMP ||
+			    iio_chan_id(id, sizeof(id), chan) < 0)
+				continue;
+			label = id;
+		}
+		used += (size_t)snprintf(out + used, len - used, "%s%s", used ? ", " : "", label);
 	}
-}
-
-static bool board_has_datasheet_name(const struct iio_dev *dev, const char *label)
-{
-	int i;
-
-	for (i = 0; i < dev->num_channels; i++)
-		if (dev->channels[i].datasheet_name &&
-		    strcmp(dev->channels[i].datasheet_name, label) == 0)
-			return true;
-	return false;
 }
 
 static int board_add_map(struct board_ctx *ctx, const cJSON *obj, const char *path, int idx)
@@ -1140,8 +1135,8 @@ static int board_add_map(struct board_ctx *ctx, const cJSON *obj, const char *pa
 	if (ret)
 		return board_err(ctx, p, "no device %s", map.adc_dev_name);
 	board_path_key(p, sizeof(p), path, "adc_channel_label");
-	if (!board_has_datasheet_name(dev, map.adc_channel_label)) {
-		board_list_datasheet_names(dev, msg, sizeof(msg));
+	if (!iio_device_find_channel(dev, map.adc_channel_label)) {
+		board_list_channel_labels(dev, msg, sizeof(msg));
 		if (!msg[0])
 			return board_err(ctx, p, "%s (%s) names no channels, so no map can reach it",
 					 map.adc_dev_name, dev->name);

@@ -22,22 +22,6 @@
 /* read_raw_multi answers into this many ints, as the kernel's INDIO_MAX_RAW_ELEMENTS */
 #define IIO_CONSUMER_MAX_RAW_ELEMENTS	4
 
-static const struct iio_chan_spec *iio_consumer_find_chan(const struct iio_dev *indio_dev,
-							  const char *label)
-{
-	int i;
-
-	if (!label)
-		return NULL;
-	for (i = 0; i < indio_dev->num_channels; i++) {
-		const char *ds = indio_dev->channels[i].datasheet_name;
-
-		if (ds && strcmp(ds, label) == 0)
-			return &indio_dev->channels[i];
-	}
-	return NULL;
-}
-
 /*
  * Fill @chan from one map: reference the provider and resolve the label.
  * Return: 0, -ENODEV (provider gone), -EINVAL (no such datasheet name), -ENOMEM.
@@ -54,7 +38,7 @@ static int iio_consumer_fill(struct iio_channel *chan, const struct iio_map *map
 	if (gone)
 		return -ENODEV;
 	/* a NULL label would give the kernel a NULL channel and a later crash; refuse it */
-	spec = iio_consumer_find_chan(provider, map->adc_channel_label);
+	spec = iio_device_find_channel(provider, map->adc_channel_label);
 	if (!spec)
 		return -EINVAL;
 	chan->consumer_channel = map->consumer_channel ? strdup(map->consumer_channel) : NULL;

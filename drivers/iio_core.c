@@ -316,6 +316,62 @@ int iio_attr_name_build(char *buf, size_t len, const struct iio_chan_spec *chan,
 	return n;
 }
 
+int iio_chan_id(char *buf, size_t len, const struct iio_chan_spec *chan)
+{
+	const char *type = iio_chan_type_name(chan->type), *mod = NULL;
+	char index[32] = "";
+	int n;
+
+	if (!type)
+		return -EINVAL;
+	if (chan->modified) {
+		mod = iio_modifier_name((enum iio_modifier)chan->channel2);
+		if (!mod)
+			return -EINVAL;
+	}
+	if (chan->differential && chan->indexed)
+		snprintf(index, sizeof(index), "%d-%s%d", chan->channel, type, chan->channel2);
+	else if (chan->indexed)
+		snprintf(index, sizeof(index), "%d", chan->channel);
+	n = snprintf(buf, len, "%s%s%s%s", type, index, mod ? "_" : "", mod ? mod : "");
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return n;
+}
+
+/*
+ * Datasheet names win; a channel without one answers to its ABI id, inputs
+ * before outputs, so that maps can reach the channels of drivers (ad799x,
+ * tsl2563, adis16400) whose kernel counterparts name none.
+ */
+const struct iio_chan_spec *iio_device_find_channel(const struct iio_dev *indio_dev,
+						    const char *label)
+{
+	char id[IIO_ATTR_NAME_MAX];
+	int i, pass;
+
+	if (!label)
+		return NULL;
+	for (i = 0; i < indio_dev->num_channels; i++) {
+		const char *ds = indio_dev->channels[i].datasheet_name;
+
+		if (ds && strcmp(ds, label) == 0)
+			return &indio_dev->channels[i];
+	}
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < indio_dev->num_channels; i++) {
+			const struct iio_chan_spec *chan = &indio_dev->channels[i];
+
+			if (chan->datasheet_name || chan->channel < 0 ||
+			    chan->type == IIO_TIMESTAMP || chan->output != (unsigned int)pass)
+				continue;
+			if (iio_chan_id(id, sizeof(id), chan) > 0 && strcmp(id, label) == 0)
+				return chan;
+		}
+	}
+	return NULL;
+}
+
 /* The attribute set under construction; installed on the device only when complete. */
 struct iio_core_attr_set {
 	struct iio_attr *attrs;

@@ -26,6 +26,23 @@ const char *iio_shared_by_name(enum iio_shared_by shared);	/* "separate", ... */
 /** iio_chan_type_from_name() - inverse of iio_chan_type_name(); -EINVAL if unknown. */
 int iio_chan_type_from_name(const char *name);
 
+/**
+ * iio_chan_id() - a channel's ABI id, as sysfs names group it and libiio
+ * shows it: "voltage0", "voltage0-voltage1", "accel_x", "intensity_both".
+ * Return: length, -EINVAL (no name for the type or modifier), -ENAMETOOLONG.
+ */
+int iio_chan_id(char *buf, size_t len, const struct iio_chan_spec *chan);
+
+/**
+ * iio_device_find_channel() - the channel a map's adc_channel_label names:
+ * the one with that datasheet_name, else (an iiowire extension, for drivers
+ * that name no channels) the input, then output, channel without a
+ * datasheet_name whose iio_chan_id() it is.
+ * Return: borrowed spec, or NULL.
+ */
+const struct iio_chan_spec *iio_device_find_channel(const struct iio_dev *indio_dev,
+						    const char *label);
+
 enum iio_attr_kind {
 	IIO_ATTR_INFO,		/* an info-mask bit: _raw, _scale, ... */
 	IIO_ATTR_AVAIL,		/* its _available twin */

@@ -565,11 +565,13 @@ static const struct tboard_err_row tboard_errors[] = {
 	  "{\"adc_dev_name\": \"tchip\", \"adc_channel_label\": \"CH9\", \"consumer_dev_name\": "
 	  "\"c\", \"consumer_channel\": \"a\"}]}",
 	  "t.json: maps[0].adc_channel_label: tchip (tchip) has no channel CH9 (it has CH0, CH1)" },
-	{ "map to a provider without names", "{\"devices\": [{\"driver\": \"iio_dummy\", \"name\": "
-	  "\"d\"}], \"maps\": [{\"adc_dev_name\": \"iio:device0\", \"adc_channel_label\": "
-	  "\"voltage0\", \"consumer_dev_name\": \"c\", \"consumer_channel\": \"a\"}]}",
-	  "t.json: maps[0].adc_channel_label: iio:device0 (d) names no channels, so no map can "
-	  "reach it" },
+	{ "map to a provider without names, by an id it lacks", "{\"devices\": [{\"driver\": "
+	  "\"iio_dummy\", \"name\": \"d\"}], \"maps\": [{\"adc_dev_name\": \"iio:device0\", "
+	  "\"adc_channel_label\": \"voltage9\", \"consumer_dev_name\": \"c\", "
+	  "\"consumer_channel\": \"a\"}]}",
+	  "t.json: maps[0].adc_channel_label: iio:device0 (d) has no channel voltage9 (it has "
+	  "voltage0, voltage1-voltage2, voltage3-voltage4, accel_x, voltage0, steps, "
+	  "activity_running, activity_walking)" },
 	{ "map twice", "{" TB_BUS ", \"devices\": [" TB_CHIP "], \"maps\": ["
 	  "{\"adc_dev_name\": \"0-0010\", \"adc_channel_label\": \"CH0\", \"consumer_dev_name\": "
 	  "\"c\", \"consumer_channel\": \"a\"}, {\"adc_dev_name\": \"0-0010\", "

@@ -1142,6 +1142,56 @@ static void test_gone(void)
 	iio_device_put(dev);
 }
 
+/* Channel ids and the map-label lookup: datasheet names first, then ids, inputs first. */
+static void test_chan_id_and_find(void)
+{
+	static const struct iio_chan_spec named[] = {
+		{ .type = IIO_VOLTAGE, .indexed = 1, .channel = 0, .datasheet_name = "AIN0" },
+		{ .type = IIO_VOLTAGE, .indexed = 1, .channel = 1 },
+	};
+	static const struct { const char *name; int chan; const char *id; } ids[] = {
+		{ "indexed", 0, "voltage0" },
+		{ "differential", 1, "voltage1-voltage2" },
+		{ "differential other pair", 2, "voltage3-voltage4" },
+		{ "modified", 3, "accel_x" },
+		{ "output", 5, "voltage0" },
+		{ "plain", 6, "steps" },
+		{ "modified activity", 7, "activity_running" },
+	};
+	static const struct { const char *name; const char *label; int want; } finds[] = {
+		{ "input before output", "voltage0", 0 },
+		{ "differential id", "voltage3-voltage4", 2 },
+		{ "modified id", "accel_x", 3 },
+		{ "timestamp has no id", "timestamp", -1 },
+		{ "unknown", "voltage9", -1 },
+		{ "NULL label", NULL, -1 },
+	};
+	struct iio_dev *dev = dev_make("dummy", dummy_chans, ARRAY_SIZE(dummy_chans), NULL);
+	struct iio_dev *dev2 = dev_make("adc", named, ARRAY_SIZE(named), NULL);
+	char buf[IIO_ATTR_NAME_MAX];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		int n = iio_chan_id(buf, sizeof(buf), &dummy_chans[ids[i].chan]);
+
+		TEST_ROW_ASSERT(n == (int)strlen(ids[i].id) && strcmp(buf, ids[i].id) == 0,
+				ids[i].name);
+	}
+	CU_ASSERT_EQUAL(iio_chan_id(buf, 4, &dummy_chans[1]), -ENAMETOOLONG);
+	for (i = 0; i < ARRAY_SIZE(finds); i++) {
+		const struct iio_chan_spec *c = iio_device_find_channel(dev, finds[i].label);
+
+		TEST_ROW_ASSERT(finds[i].want < 0 ? c == NULL : c == &dummy_chans[finds[i].want],
+				finds[i].name);
+	}
+	/* a channel with a datasheet name answers to it only, not to its id */
+	CU_ASSERT_PTR_EQUAL(iio_device_find_channel(dev2, "AIN0"), &named[0]);
+	CU_ASSERT_PTR_NULL(iio_device_find_channel(dev2, "voltage0"));
+	CU_ASSERT_PTR_EQUAL(iio_device_find_channel(dev2, "voltage1"), &named[1]);
+	iio_device_put(dev);
+	iio_device_put(dev2);
+}
+
 int main(void)
 {
 	static CU_TestInfo tests[] = {
@@ -1163,6 +1213,7 @@ int main(void)
 		{ "current_timestamp_clock", test_timestamp_clock },
 		{ "read_raw_multi and missing callbacks", test_read_multi_and_missing_callbacks },
 		{ "gone device", test_gone },
+		{ "channel ids and map-label lookup", test_chan_id_and_find },
 		CU_TEST_INFO_NULL,
 	};
 
