@@ -104,11 +104,17 @@ static int iiowire_req_await(struct iiowire *w, enum proto_op op, uint64_t id, i
 		ret = proto_reply_decode(r, op, line, len, msg, sizeof(msg));
 		if (ret < 0) {
 			proto_reply_fini(r);
-			/* a greeting or a stray text line is not ours to judge; only ours must parse */
-			if (strstr(line, want))
+			/* we speak JSON: a JSON line that does not parse is a broken peer */
+			if (line[0] == '{')
 				return iiowire_err_local(w, ret == -ENOMEM ? ret : -EPROTO, msg);
 			continue;
 		}
+		/*
+		 * A text ERR is the daemon refusing the connection itself (too many
+		 * clients, a limit) before any request could be tied to it.
+		 */
+		if (!r->json && r->kind == PROTO_REPLY_ERR)
+			return 0;
 		if (r->kind == PROTO_REPLY_EVENT || !r->id || strcmp(r->id, want) != 0) {
 			iiowire_req_unsolicited(w, r);
 			proto_reply_fini(r);

@@ -320,6 +320,7 @@ struct ct_fake {
 	_Atomic int conns;		/* accepted so far */
 	_Atomic int requests;		/* decoded so far */
 	bool close_after_reply;		/* hang up after each reply (a dying daemon) */
+	bool hangup;			/* set by fn: close this connection now */
 };
 
 /* Serve one connection until it closes or the fake stops. */
@@ -358,8 +359,10 @@ static inline void ct_fake_serve(struct ct_fake *f, int fd)
 			if (out.len && send(fd, out.data, out.len, MSG_NOSIGNAL) < 0)
 				left = 0;
 			proto_buf_fini(&out);
-			if (f->close_after_reply)
+			if (f->close_after_reply || f->hangup) {
+				f->hangup = false;
 				goto out_fini;
+			}
 		}
 	}
 out_fini:
