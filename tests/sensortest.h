@@ -27,7 +27,8 @@
 #include "emu/emu.h"
 
 /* A constant input for a chip model: SENSORTEST_CONST("broadband", 1000). */
-#define SENSORTEST_CONST(k, v)	{ .key = (k), .sig = { .kind = EMU_SIGNAL_CONST, .value = (v) } }
+#define SENSORTEST_CONST(k, v) \
+	{ .key = (k), .sig = { .kind = EMU_SIGNAL_CONST, .value = (v) } }
 
 /* Room for one probe or model error message. */
 #define SENSORTEST_ERR_MAX	512
@@ -261,7 +262,10 @@ static inline ssize_t sensortest_read(struct iio_dev *dev, const char *name, cha
 	return iio_attr_read(dev, attr, buf, len);
 }
 
-/** sensortest_read_int() - read an integer attribute. Return: 0, -EINVAL if not an integer, -errno. */
+/**
+ * sensortest_read_int() - read an integer attribute.
+ * Return: 0, -EINVAL if it is not an integer, or -errno as sensortest_read().
+ */
 static inline int sensortest_read_int(struct iio_dev *dev, const char *name, long *val)
 {
 	char buf[SENSORTEST_VALUE_MAX], *end;
@@ -275,7 +279,10 @@ static inline int sensortest_read_int(struct iio_dev *dev, const char *name, lon
 	return 0;
 }
 
-/** sensortest_write() - write @text to attribute @name. Return: 0, -ENOENT, or the write's -errno. */
+/**
+ * sensortest_write() - write @text to attribute @name.
+ * Return: 0, -ENOENT when there is no such attribute, or the write's -errno.
+ */
 static inline int sensortest_write(struct iio_dev *dev, const char *name, const char *text)
 {
 	const struct iio_attr *attr = iio_device_attr_find(dev, name);

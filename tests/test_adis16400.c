@@ -23,6 +23,11 @@
 #define ADIS_XGYRO_OFF		0x1a
 
 #define ONE_G			9.80665
+/* the low-pass attributes by type */
+#define LPF_ACCEL		"in_accel_filter_low_pass_3db_frequency"
+#define LPF_GYRO		"in_anglvel_filter_low_pass_3db_frequency"
+#define LPF_MAGN		"in_magn_filter_low_pass_3db_frequency"
+#define LPF_TEMP		"in_temp_filter_low_pass_3db_frequency"
 
 /* ---- expected attribute sets (in the kernel's names) ---- */
 
@@ -257,7 +262,8 @@ static void test_raw_values(void)
 		{ "temp 30 C", "adis16400", "temp0", 30000, "in_temp0_raw", 36 },
 		{ "temp 20 C", "adis16400", "temp0", 20000, "in_temp0_raw", -36 },
 		{ "temp 25 C is code 0", "adis16405", "temp0", 25000, "in_temp0_raw", 0 },
-		{ "supply 5 V", "adis16400", "voltage0_supply", 5000, "in_voltage0_supply_raw", 2068 },
+		{ "supply 5 V", "adis16400", "voltage0_supply", 5000, "in_voltage0_supply_raw",
+		  2068 },
 		{ "aux 1 V", "adis16400", "voltage1", 1000, "in_voltage1_raw", 1241 },
 		{ "aux negative reads 0", "adis16400", "voltage1", -5, "in_voltage1_raw", 0 },
 		{ "aux clips at 4095", "adis16400", "voltage1", 5000, "in_voltage1_raw", 4095 },
@@ -280,7 +286,8 @@ static void test_raw_values(void)
 		  4059 },
 		{ "16362 accel 2 g", "adis16362", "accel_y", 2 * ONE_G, "in_accel_y_raw", 6006 },
 		{ "16364 accel 1 g", "adis16364", "accel_z", ONE_G, "in_accel_z_raw", 1000 },
-		{ "16367 gyro -10 rad/s", "adis16367", "anglvel_z", -10, "in_anglvel_z_raw", -2865 },
+		{ "16367 gyro -10 rad/s", "adis16367", "anglvel_z", -10, "in_anglvel_z_raw",
+		  -2865 },
 		{ "16445 gyro 16-bit", "adis16445", "anglvel_x", 1.0, "in_anglvel_x_raw", 5730 },
 		{ "16445 accel -1 g", "adis16445", "accel_x", -ONE_G, "in_accel_x_raw", -4000 },
 		{ "16445 temp 40 C", "adis16445", "temp0", 40000, "in_temp0_raw", 122 },
@@ -288,7 +295,8 @@ static void test_raw_values(void)
 		{ "16448 accel", "adis16448", "accel_z", ONE_G, "in_accel_z_raw", 1200 },
 		{ "16448 magn", "adis16448", "magn_z", 0.25, "in_magn_z_raw", 500 },
 		/* unsigned, so sea-level pressure does not read negative */
-		{ "16448 pressure 100 kPa", "adis16448", "pressure", 100, "in_pressure_raw", 50000 },
+		{ "16448 pressure 100 kPa", "adis16448", "pressure", 100, "in_pressure_raw",
+		  50000 },
 		{ "16448 temp 20 C", "adis16448", "temp0", 20000, "in_temp0_raw", -149 },
 	};
 	struct sensortest st;
@@ -367,7 +375,8 @@ static void test_calibbias(void)
 		const char *raw_attr;	/* input 0 there: raw == the bias */
 		long raw;
 	} rows[] = {
-		{ "default 0", "adis16400", "in_accel_x_calibbias", NULL, 0, 0, "in_accel_x_raw", 0 },
+		{ "default 0", "adis16400", "in_accel_x_calibbias", NULL, 0, 0, "in_accel_x_raw",
+		  0 },
 		{ "accel +100", "adis16400", "in_accel_x_calibbias", "100", 0, 100,
 		  "in_accel_x_raw", 100 },
 		{ "gyro -5", "adis16400", "in_anglvel_z_calibbias", "-5", 0, -5,
@@ -449,9 +458,10 @@ static void test_sampling_frequency(void)
 			continue;
 		}
 		if (rows[i].text)
-			TEST_ROW_ASSERT(sensortest_write(st.dev, "sampling_frequency", rows[i].text) ==
-					rows[i].ret, rows[i].name);
-		TEST_ROW_ASSERT(sensortest_read(st.dev, "sampling_frequency", buf, sizeof(buf)) > 0 &&
+			TEST_ROW_ASSERT(sensortest_write(st.dev, "sampling_frequency", rows[i].text)
+					== rows[i].ret, rows[i].name);
+		TEST_ROW_ASSERT(sensortest_read(st.dev, "sampling_frequency", buf,
+						sizeof(buf)) > 0 &&
 				strcmp(buf, rows[i].readback) == 0, rows[i].name);
 		TEST_ROW_ASSERT(adis_peek(&st, ADIS_SMPL_PRD) == rows[i].smpl_prd, rows[i].name);
 		TEST_ROW_ASSERT(iio_device_spi(st.dev)->max_speed_hz == rows[i].sclk_hz,
@@ -488,22 +498,15 @@ static void test_low_pass(void)
 		const char *readback;
 		int sens_avg;
 	} rows[] = {
-		{ "default", "adis16400", NULL, "in_accel_filter_low_pass_3db_frequency", NULL,
-		  "68.266000\n", 0x0402 },
-		{ "10 Hz", "adis16400", NULL, "in_anglvel_filter_low_pass_3db_frequency", "10",
-		  "16.384000\n", 0x0404 },
-		{ "1 Hz: setting 7", "adis16400", NULL, "in_magn_filter_low_pass_3db_frequency", "1",
-		  "4.096000\n", 0x0407 },
-		{ "100 Hz", "adis16400", NULL, "in_accel_filter_low_pass_3db_frequency", "100",
-		  "136.533000\n", 0x0401 },
-		{ "500 Hz: setting 0", "adis16400", NULL, "in_accel_filter_low_pass_3db_frequency",
-		  "500", "409.601000\n", 0x0400 },
-		{ "after a rate change", "adis16400", "100", "in_accel_filter_low_pass_3db_frequency",
-		  "4", "4.096000\n", 0x0403 },
-		{ "temperature shares it", "adis16360", NULL, "in_temp_filter_low_pass_3db_frequency",
-		  "30", "32.768000\n", 0x0403 },
-		{ "16334 style rate", "adis16334", "100", "in_anglvel_filter_low_pass_3db_frequency",
-		  "2", "2.048000\n", 0x0404 },
+		{ "default", "adis16400", NULL, LPF_ACCEL, NULL, "68.266000\n", 0x0402 },
+		{ "10 Hz", "adis16400", NULL, LPF_GYRO, "10", "16.384000\n", 0x0404 },
+		{ "1 Hz: setting 7", "adis16400", NULL, LPF_MAGN, "1", "4.096000\n", 0x0407 },
+		{ "100 Hz", "adis16400", NULL, LPF_ACCEL, "100", "136.533000\n", 0x0401 },
+		{ "500 Hz: setting 0", "adis16400", NULL, LPF_ACCEL, "500", "409.601000\n", 0x400 },
+		{ "after a rate change", "adis16400", "100", LPF_ACCEL, "4", "4.096000\n", 0x403 },
+		{ "temperature shares it", "adis16360", NULL, LPF_TEMP, "30", "32.768000\n",
+		  0x403 },
+		{ "16334 style rate", "adis16334", "100", LPF_GYRO, "2", "2.048000\n", 0x0404 },
 	};
 	struct sensortest st;
 	char buf[SENSORTEST_VALUE_MAX];
@@ -513,8 +516,8 @@ static void test_low_pass(void)
 		if (!adis_setup(&st, rows[i].part, NULL, rows[i].name))
 			continue;
 		if (rows[i].rate)
-			TEST_ROW_ASSERT(sensortest_write(st.dev, "sampling_frequency", rows[i].rate) == 0,
-					rows[i].name);
+			TEST_ROW_ASSERT(sensortest_write(st.dev, "sampling_frequency",
+							 rows[i].rate) == 0, rows[i].name);
 		if (rows[i].text)
 			TEST_ROW_ASSERT(sensortest_write(st.dev, rows[i].attr, rows[i].text) == 0,
 					rows[i].name);
@@ -695,7 +698,8 @@ static void test_faults(void)
 		{ "rate read", "sampling_frequency", NULL, { EMU_FAULT_EIO, 0, 0, 0 }, -EIO },
 		{ "low-pass read, 2nd transfer", "in_accel_filter_low_pass_3db_frequency", NULL,
 		  { EMU_FAULT_NACK, 1, 0, 0 }, -ENXIO },
-		{ "calibbias write", "in_accel_z_calibbias", "5", { EMU_FAULT_EIO, 0, 0, 0 }, -EIO },
+		{ "calibbias write", "in_accel_z_calibbias", "5", { EMU_FAULT_EIO, 0, 0, 0 },
+		  -EIO },
 		{ "rate write", "sampling_frequency", "100", { EMU_FAULT_HANG, 0, 0, 20 },
 		  -ETIMEDOUT },
 		{ "low-pass write, 3rd transfer", "in_accel_filter_low_pass_3db_frequency", "10",

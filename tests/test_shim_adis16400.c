@@ -127,7 +127,8 @@ static void test_same_as_emulated(void)
 			ssize_t n1 = sensortest_read(emu.dev, a->name, via_emu, sizeof(via_emu));
 			ssize_t n2 = sensortest_read(dev.dev, a->name, via_dev, sizeof(via_dev));
 
-			TEST_ROW_ASSERT(n1 > 0 && n1 == n2 && strcmp(via_emu, via_dev) == 0, a->name);
+			TEST_ROW_ASSERT(n1 > 0 && n1 == n2 && strcmp(via_emu, via_dev) == 0,
+					a->name);
 			compared++;
 		}
 		TEST_ROW_ASSERT(compared > 10, rows[r].part);

@@ -8,16 +8,9 @@
  * set) stores its second byte into one byte of a register (even address =
  * low byte). Output registers carry new-data (bit 15) and error/alarm (bit
  * 14) flags above the sample on parts with 14-bit or narrower outputs.
- * PRODUCT_ID, SMPL_PRD, SENS_AVG, MSC_CTRL, DIAG_STAT, GLOB_CMD (software
- * reset, flash update, factory calibration), SLP_CNT and the gyro/accel
- * offset registers behave as the datasheets describe.
- * Place in the flow: *chip* -> bus -> driver. Inputs are keyed by the ABI
- * stem of the channel they feed and given in the ABI's processed unit:
- * anglvel_x/y/z rad/s, accel_x/y/z m/s^2, magn_x/y/z gauss, temp0 (or
- * temp0_x/y/z) milli degrees C, voltage0_supply and voltage1 (aux ADC) mV,
- * incli_x/y degrees, pressure kPa. Two more inputs drive the chip's own
- * state: "diag_stat" (bits reported in DIAG_STAT) and "product_id" (the
- * PRODUCT_ID value, for a chip that is not what the board says).
+ * PRODUCT_ID, SMPL_PRD, SENS_AVG, MSC_CTRL, DIAG_STAT, GLOB_CMD, SLP_CNT
+ * and the offset registers behave as the datasheets describe.
+ * Place in the flow: *chip* -> bus -> driver. Inputs: see below.
  * Must not: call drivers or the core, sleep, or keep global state.
  */
 #include <errno.h>
@@ -28,6 +21,16 @@
 #include <string.h>
 
 #include "emu/emu.h"
+
+/*
+ * Inputs are keyed by the ABI stem of the channel they feed and given in the
+ * ABI's processed unit: anglvel_x/y/z rad/s, accel_x/y/z m/s^2, magn_x/y/z
+ * gauss, temp0 (or temp0_x/y/z) milli degrees C, voltage0_supply and
+ * voltage1 (aux ADC) mV, incli_x/y degrees, pressure kPa. Two more drive the
+ * chip's own state: "diag_stat" (the bits DIAG_STAT reports) and
+ * "product_id" (what PRODUCT_ID reads, for a chip that is not what the board
+ * says). A part takes only the inputs of the outputs it has.
+ */
 
 #define EMU_ADIS16400_WRITE		0x80
 #define EMU_ADIS16400_ADDR_MASK		0x7f
@@ -46,7 +49,8 @@
 #define EMU_ADIS16400_LOT_ID2		0x54
 #define EMU_ADIS16400_PRODUCT_ID	0x56
 #define EMU_ADIS16400_SERIAL_NUMBER	0x58
-#define EMU_ADIS16400_NREGS		0x30	/* 16-bit registers at byte addresses 0x00..0x5e */
+/* 16-bit registers at byte addresses 0x00..0x5e */
+#define EMU_ADIS16400_NREGS		0x30
 
 #define EMU_ADIS16400_ND		0x8000	/* new data since the last read */
 #define EMU_ADIS16400_EA		0x4000	/* an error flag is set in DIAG_STAT */

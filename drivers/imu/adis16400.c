@@ -39,7 +39,8 @@
 #define ADIS16400_ZMAGN_OUT		0x14
 #define ADIS16400_TEMP_OUT		0x16
 #define ADIS16400_AUX_ADC		0x18
-#define ADIS16350_XTEMP_OUT		0x10	/* gyro temperatures where 16400 has magnetometers */
+/* 1635x/1636x: gyro temperatures where the 16400 has magnetometers */
+#define ADIS16350_XTEMP_OUT		0x10
 #define ADIS16350_YTEMP_OUT		0x12
 #define ADIS16350_ZTEMP_OUT		0x14
 #define ADIS16300_PITCH_OUT		0x12
@@ -545,6 +546,7 @@ static int32_t adis16400_sign_extend(uint32_t value, unsigned int index)
 static int adis16400_get_freq(struct adis16400_state *st)
 {
 	unsigned int shift;
+	int base;
 	uint16_t t;
 	int ret;
 
@@ -556,8 +558,8 @@ static int adis16400_get_freq(struct adis16400_state *st)
 		/* the kernel shifts by up to 255 bits; past 19 the rate is 0 anyway */
 		return shift >= 20 ? 0 : ADIS16334_BASE_MHZ >> shift;
 	}
-	return ((t & ADIS16400_SMPL_PRD_TIME_BASE) ? ADIS16400_TB_SLOW_MHZ : ADIS16400_TB_FAST_MHZ) /
-	       ((t & ADIS16400_SMPL_PRD_DIV_MASK) + 1);
+	base = (t & ADIS16400_SMPL_PRD_TIME_BASE) ? ADIS16400_TB_SLOW_MHZ : ADIS16400_TB_FAST_MHZ;
+	return base / ((t & ADIS16400_SMPL_PRD_DIV_MASK) + 1);
 }
 
 /*

@@ -255,8 +255,9 @@ static uint32_t tsl2563_normalize_adc(uint16_t adc, uint8_t timing)
  * Read both channels at a gain level that suits the light, and keep the
  * normalised counts in @chip. A chip found powered down (or left
  * half-configured by an earlier bus error) is powered and programmed first;
- * then, as after probe, it gets one integration period before the first read. The kernel powers the chip off again
- * 5 s after the last read; without a timer of our own the chip stays on
+ * then, as after probe, it gets one integration period before the first
+ * read. The kernel powers the chip off again 5 s after the last read;
+ * without a timer of our own the chip stays on
  * between reads (remove() powers it down).
  */
 static int tsl2563_get_adc(struct tsl2563_chip *chip)
