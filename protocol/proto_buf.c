@@ -202,11 +202,14 @@ int proto_buf_json_str(struct proto_buf *b, const char *s, size_t len)
 			ret = proto_buf_append(b, "\\r", 2);
 		} else if (u[i] == '\t') {
 			ret = proto_buf_append(b, "\\t", 2);
-		} else if (proto_is_ctrl(u[i])) {
+		} else if (u[i] && proto_is_ctrl(u[i])) {
 			snprintf(esc, sizeof(esc), "\\u%04x", u[i]);
 			ret = proto_buf_append(b, esc, 6);
 		} else {
-			/* a byte that starts no valid sequence: U+FFFD */
+			/*
+			 * a byte that starts no valid sequence, or NUL (decoders,
+			 * ours included, refuse "\u0000"): U+FFFD
+			 */
 			ret = proto_buf_append(b, "\xef\xbf\xbd", 3);
 		}
 		i++;

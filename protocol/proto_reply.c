@@ -130,7 +130,8 @@ int proto_reply_iio_value(struct proto_buf *b, const struct proto_request *req,
 	int ret;
 
 	ret = proto_reply_value_head(b, req, value, len);
-	if (!ret && proto_reply_is_json(req)) {
+	/* val and val2 mean nothing without a format a client can name */
+	if (!ret && proto_reply_is_json(req) && iio_val_type_name(type)) {
 		ret = proto_buf_printf(b, ",\"val\":%d,\"val2\":%d", val, val2);
 		if (!ret)
 			ret = proto_reply_json_kv(b, "format", iio_val_type_name(type));
@@ -309,12 +310,19 @@ int proto_reply_stats(struct proto_buf *b, const struct proto_request *req,
 	if (!ret)
 		ret = json ? proto_buf_str(b, ",\"stats\":{") : proto_buf_printf(b, " %d", n);
 	for (i = 0; !ret && i < n; i++) {
-		if (json)
-			ret = proto_buf_printf(b, "%s\"%s\":%" PRId64, i ? "," : "",
-					       stats[i].name, stats[i].value);
-		else
-			ret = proto_buf_printf(b, "\n%s %" PRId64, stats[i].name,
-					       stats[i].value);
+		if (json) {
+			ret = proto_buf_str(b, i ? "," : "");
+			if (!ret)
+				ret = proto_buf_json_str(b, stats[i].name, strlen(stats[i].name));
+			if (!ret)
+				ret = proto_buf_printf(b, ":%" PRId64, stats[i].value);
+		} else {
+			ret = proto_buf_str(b, "\n");
+			if (!ret)
+				ret = proto_buf_text(b, stats[i].name, strlen(stats[i].name), true);
+			if (!ret)
+				ret = proto_buf_printf(b, " %" PRId64, stats[i].value);
+		}
 	}
 	if (!ret && json)
 		ret = proto_buf_append(b, "}", 1);
@@ -562,6 +570,7 @@ int proto_list_consumer(struct proto_buf *b, const struct proto_request *req, in
 static int proto_event_json(struct proto_buf *b, const struct proto_event *ev)
 {
 	const char *name, *msg;
+	size_t len;
 	int ret;
 
 	ret = proto_buf_str(b, "{\"event\":{\"device\":");
@@ -570,10 +579,12 @@ static int proto_event_json(struct proto_buf *b, const struct proto_event *ev)
 	if (!ret)
 		ret = proto_reply_json_kv(b, "attr", ev->attr);
 	if (!ret && !ev->err) {
+		len = ev->value ? strlen(ev->value) : 0;
+		if (len && ev->value[len - 1] == '\n')
+			len--;
 		ret = proto_buf_str(b, ",\"value\":");
 		if (!ret)
-			ret = proto_buf_json_str(b, ev->value ? ev->value : "",
-						 ev->value ? strlen(ev->value) : 0);
+			ret = proto_buf_json_str(b, ev->value ? ev->value : "", len);
 	} else if (!ret) {
 		name = proto_errno_name(ev->err) ? proto_errno_name(ev->err) : "EIO";
 		msg = ev->message && ev->message[0] ? ev->message : proto_errno_message(ev->err);

@@ -633,7 +633,13 @@ static int proto_reply_json_listing(struct proto_reply *r, const cJSON *root,
 			r->stats[r->nitems].name = proto_reply_dup(r, it->string, strlen(it->string));
 			if (!r->stats[r->nitems].name)
 				return -ENOMEM;
-			r->stats[r->nitems++].value = (int64_t)it->valuedouble;
+			/* exact up to 2^53; clamped, not undefined, beyond int64 */
+			if (it->valuedouble >= 9223372036854775807.0)
+				r->stats[r->nitems++].value = INT64_MAX;
+			else if (it->valuedouble <= -9223372036854775808.0)
+				r->stats[r->nitems++].value = INT64_MIN;
+			else
+				r->stats[r->nitems++].value = (int64_t)it->valuedouble;
 		}
 		r->count = r->nitems;
 		return 0;

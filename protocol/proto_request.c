@@ -209,19 +209,25 @@ static int proto_request_set_what(struct proto_request *req, const char *s, size
 	return 0;
 }
 
+/* The bounds of a number argument, both inclusive. */
+static void proto_request_range(enum proto_field f, long long *lo, long long *hi)
+{
+	if (f == PROTO_F_INTERVAL) {
+		*lo = PROTO_WATCH_INTERVAL_MIN_MS;
+		*hi = PROTO_WATCH_INTERVAL_MAX_MS;
+	} else {
+		*lo = 1;
+		*hi = PROTO_MULTIPLIER_MAX;
+	}
+}
+
 /* Range check shared by both spellings; @v is already an integer. */
 static int proto_request_set_number(struct proto_request *req, enum proto_field f, long long v,
 				    char *err, size_t errlen)
 {
 	long long lo, hi;
 
-	if (f == PROTO_F_INTERVAL) {
-		lo = PROTO_WATCH_INTERVAL_MIN_MS;
-		hi = PROTO_WATCH_INTERVAL_MAX_MS;
-	} else {
-		lo = 1;
-		hi = PROTO_MULTIPLIER_MAX;
-	}
+	proto_request_range(f, &lo, &hi);
 	if (v < lo || v > hi) {
 		proto_msg(err, errlen, "%s: %lld is out of range %lld..%lld",
 			  proto_field_names[f], v, lo, hi);
@@ -234,11 +240,12 @@ static int proto_request_set_number(struct proto_request *req, enum proto_field 
 	return 0;
 }
 
-/* Decimal digits only (no sign, no blanks); saturates so ranges report ERANGE. */
+/* Decimal digits only (no sign, no blanks); too many digits is -ERANGE. */
 static int proto_request_parse_number(enum proto_field f, const char *s, long long *v,
 				      char *err, size_t errlen)
 {
-	long long n = 0;
+	long long n = 0, lo, hi;
+	bool over = false;
 	const char *p;
 
 	for (p = s; *p; p++) {
@@ -247,12 +254,20 @@ static int proto_request_parse_number(enum proto_field f, const char *s, long lo
 				  proto_field_names[f], s);
 			return -EINVAL;
 		}
-		if (n < LLONG_MAX / 10)
+		if (n > (LLONG_MAX - 9) / 10)
+			over = true;
+		else
 			n = n * 10 + (*p - '0');
 	}
 	if (p == s) {
 		proto_msg(err, errlen, "%s: empty", proto_field_names[f]);
 		return -EINVAL;
+	}
+	if (over) {
+		proto_request_range(f, &lo, &hi);
+		proto_msg(err, errlen, "%s: %.32s is out of range %lld..%lld",
+			  proto_field_names[f], s, lo, hi);
+		return -ERANGE;
 	}
 	*v = n;
 	return 0;
