@@ -996,6 +996,7 @@ static int board_add_device(struct board_ctx *ctx, const cJSON *obj, const char 
 	probe = (struct iio_probe){
 		.id = id, .name = name ? name : id->name, .label = label, .i2c = i2c, .spi = spi,
 		.props = &props, .prop_int = board_prop_int, .prop_str = board_prop_str,
+		.reg = ctx->bp->b.reg,
 	};
 	perr[0] = '\0';
 	ret = drv->probe(&probe, &dev, perr, sizeof(perr));

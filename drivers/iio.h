@@ -263,6 +263,8 @@ struct iio_device_id {
  * @i2c: the I2C client at the board's bus/address, or NULL.
  * @spi: the SPI device at the board's bus/chip select, or NULL.
  * @props: opaque board properties, read with iio_probe_prop_int().
+ * @reg: the registry the device will join, holding every device the board
+ *	declared before it (for drivers that consume other devices' channels).
  */
 struct iio_probe {
 	const struct iio_device_id *id;
@@ -271,6 +273,7 @@ struct iio_probe {
 	struct bus_i2c_client *i2c;
 	struct bus_spi_device *spi;
 	const void *props;
+	struct iio_registry *reg;
 	/* core-private: the lookup function for props */
 	int (*prop_int)(const void *props, const char *key, int *val);
 	int (*prop_str)(const void *props, const char *key, const char **val);
@@ -342,6 +345,13 @@ void iio_device_set_i2c(struct iio_dev *indio_dev, struct bus_i2c_client *client
 void iio_device_set_spi(struct iio_dev *indio_dev, struct bus_spi_device *spi);
 struct bus_i2c_client *iio_device_i2c(const struct iio_dev *indio_dev);
 struct bus_spi_device *iio_device_spi(const struct iio_dev *indio_dev);
+/**
+ * iio_device_set_io_source() - declare that @indio_dev does its I/O through
+ * @source's channels (an analog front end over an ADC), so that it blocks
+ * and serialises as the source does. The caller keeps @source alive for as
+ * long as this device (a consumer channel's reference does).
+ */
+void iio_device_set_io_source(struct iio_dev *indio_dev, struct iio_dev *source);
 /** iio_device_driver() - the driver that probed the device, or NULL (set by the board loader). */
 const struct iio_driver *iio_device_driver(const struct iio_dev *indio_dev);
 void iio_device_set_driver(struct iio_dev *indio_dev, const struct iio_driver *drv);

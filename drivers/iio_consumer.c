@@ -102,6 +102,31 @@ int iio_channel_get(struct iio_registry *reg, const char *consumer, const char *
 	return 0;
 }
 
+int iio_channel_get_provider(struct iio_registry *reg, const char *provider, const char *label,
+			     struct iio_channel **out)
+{
+	struct iio_map map = { .adc_dev_name = provider, .adc_channel_label = label };
+	struct iio_channel *chan;
+	struct iio_dev *dev;
+	int ret;
+
+	if (!provider || !label)
+		return -EINVAL;
+	ret = iio_registry_find(reg, provider, &dev, NULL, 0);
+	if (ret)
+		return ret;
+	chan = calloc(1, sizeof(*chan));
+	if (!chan)
+		return -ENOMEM;
+	ret = iio_consumer_fill(chan, &map, dev);
+	if (ret) {
+		free(chan);
+		return ret;
+	}
+	*out = chan;
+	return 0;
+}
+
 int iio_channel_get_all(struct iio_registry *reg, const char *consumer,
 			struct iio_channel **out)
 {

@@ -34,6 +34,17 @@ struct iio_channel {
 int iio_channel_get(struct iio_registry *reg, const char *consumer, const char *channel,
 		    struct iio_channel **out);
 /**
+ * iio_channel_get_provider() - a channel by provider and label, without a
+ * map, as a firmware io-channels reference gives one in the kernel.
+ * @provider: iio:deviceN, hardware id, label or name (iio_registry_find()).
+ * @label: datasheet name, or ABI id (iio_device_find_channel()).
+ * @out: owned: release with iio_channel_release().
+ * Return: 0, -ENODEV (no such provider, or gone), -ENOTUNIQ, -EINVAL (no
+ * such channel), -ENOMEM.
+ */
+int iio_channel_get_provider(struct iio_registry *reg, const char *provider, const char *label,
+			     struct iio_channel **out);
+/**
  * iio_channel_get_all() - every map of @consumer, in map order.
  * @out: owned array ended by an element with indio_dev NULL: release with
  * iio_channel_release_all().

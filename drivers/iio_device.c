@@ -192,9 +192,18 @@ void iio_device_set_driver(struct iio_dev *indio_dev, const struct iio_driver *d
 	to_iio_dev_opaque(indio_dev)->driver = drv;
 }
 
+void iio_device_set_io_source(struct iio_dev *indio_dev, struct iio_dev *source)
+{
+	to_iio_dev_opaque(indio_dev)->io_source = source;
+}
+
 static struct bus *iio_device_bus(const struct iio_dev *indio_dev)
 {
 	const struct iio_dev_opaque *op = to_iio_dev_opaque(indio_dev);
+
+	/* front ends stack on ADCs: the bus is the one at the bottom (depth < 8) */
+	while (op->io_source && !op->i2c && !op->spi)
+		op = to_iio_dev_opaque(op->io_source);
 
 	if (op->i2c)
 		return op->i2c->bus;

@@ -24,6 +24,7 @@ struct iio_dev_opaque {
 	const struct iio_driver *driver;
 	struct bus_i2c_client *i2c;	/* owned */
 	struct bus_spi_device *spi;	/* owned */
+	struct iio_dev *io_source;	/* borrowed: the device our I/O goes through */
 	struct iio_attr *attrs;		/* built by iio_device_attrs_build() */
 	int nattrs;
 	/* current_timestamp_clock; 0 is CLOCK_REALTIME, the default, so calloc() sets it */
