@@ -615,6 +615,7 @@ static void cli_signalfd_close(int fd, const sigset_t *old)
  */
 static int cli_watch_loop(struct cli *c, int sfd, long count, bool one_attr)
 {
+	struct signalfd_siginfo si;
 	struct pollfd pfd[2];
 	struct iiowire_event ev;
 	bool outage = false;
@@ -629,8 +630,12 @@ static int cli_watch_loop(struct cli *c, int sfd, long count, bool one_attr)
 			ret = poll(pfd, fd >= 0 ? 2 : 1, fd >= 0 ? -1 : CLI_WATCH_RETRY_MS);
 			if (ret < 0 && errno != EINTR)
 				return cli_fail(c, "watch", -errno);
-			if (pfd[0].revents & POLLIN)
+			if (pfd[0].revents & POLLIN) {
+				/* take it, so unblocking later does not deliver it */
+				if (read(sfd, &si, sizeof(si)) < 0)
+					si.ssi_signo = 0;
 				return CLI_EXIT_OK;
+			}
 		}
 		/* drain: queued events do not make the fd readable again */
 		while (count == 0 || seen < count) {

@@ -500,6 +500,7 @@ static void hwmon_report(struct hwmon *h, int ret)
 static int hwmon_loop(struct hwmon *h)
 {
 	struct pollfd pfd = { .events = POLLIN };
+	struct signalfd_siginfo si;
 	sigset_t set, old;
 	int ret;
 
@@ -523,6 +524,9 @@ static int hwmon_loop(struct hwmon *h)
 		if (ret > 0)
 			break;
 	}
+	/* take the signal, or unblocking would deliver it and kill us before cleanup */
+	if (read(pfd.fd, &si, sizeof(si)) < 0)
+		si.ssi_signo = 0;
 	close(pfd.fd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	hwmon_tree_remove(h);
