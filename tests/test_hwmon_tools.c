@@ -1,0 +1,251 @@
+/*
+ * test_hwmon_tools.c - the tree of iiowire-hwmon read by the real programs
+ * that read hwmon: the Prometheus node exporter (--path.sysfs=DIR, scraped
+ * over loopback HTTP) and lm-sensors (`sensors -u` in a private mount
+ * namespace with DIR/class bind-mounted on /sys/class).
+ *
+ * Each tool is optional: where it is not installed, or the namespace cannot
+ * be made (not root, no unshare, a container without CAP_SYS_ADMIN), the
+ * test says so on stderr and checks nothing else. The node exporter listens
+ * on 127.0.0.1 only.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "clienttest.h"
+
+#define TOOLS_NODE_EXPORTER	"/usr/bin/prometheus-node-exporter"
+#define TOOLS_SENSORS		"/usr/bin/sensors"
+#define TOOLS_UNSHARE		"/usr/bin/unshare"
+#define TOOLS_WAIT_MS		10000
+
+static struct ct_daemon tools_daemon;
+static char tools_root[160];
+
+/* Run the bridge once into tools_root. Return: its exit status. */
+static int tools_bridge_once(const char *address, const char *consumer)
+{
+	const char *argv[] = { CT_HWMON_PATH, "-a", address, "--consumer", consumer,
+			       "--sysfs-root", tools_root, "--once", NULL };
+	char out[4096], err[4096];
+
+	return ct_run(argv, out, sizeof(out), err, sizeof(err));
+}
+
+static void tools_rmtree(const char *path)
+{
+	char sub[512];
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+		tools_rmtree(sub);
+	}
+	closedir(d);
+	rmdir(path);
+}
+
+static int tools_init(void)
+{
+	if (ct_daemon_start(&tools_daemon, CT_BOARD, NULL) < 0)
+		return 1;
+	snprintf(tools_root, sizeof(tools_root), "%s/sysfs", tools_daemon.dir);
+	return tools_bridge_once(tools_daemon.address, "iio_hwmon.0") != 0;
+}
+
+static int tools_cleanup(void)
+{
+	tools_rmtree(tools_root);
+	ct_daemon_stop(&tools_daemon);
+	return 0;
+}
+
+/* GET /metrics from 127.0.0.1:@port into @buf. Return: bytes, or -errno. */
+static int tools_scrape(int port, char *buf, size_t len)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	const char *req = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    send(fd, req, strlen(req), MSG_NOSIGNAL) < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	while (got < len - 1 && (n = recv(fd, buf + got, len - 1 - got, 0)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+	close(fd);
+	return (int)got;
+}
+
+/* Start the node exporter on @root; wait until it answers. Return: its pid, or -errno. */
+static pid_t tools_exporter_start(const char *root, int port)
+{
+	char sysfs[200], listen[64];
+	const char *argv[] = { TOOLS_NODE_EXPORTER, sysfs, "--collector.disable-defaults",
+			       "--collector.hwmon", listen, NULL };
+	int64_t end = ct_now_ms() + TOOLS_WAIT_MS;
+	char buf[64];
+	pid_t pid;
+
+	snprintf(sysfs, sizeof(sysfs), "--path.sysfs=%s", root);
+	snprintf(listen, sizeof(listen), "--web.listen-address=127.0.0.1:%d", port);
+	pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	if (pid < 0)
+		return -errno;
+	while (ct_now_ms() < end) {
+		if (tools_scrape(port, buf, sizeof(buf)) > 0)
+			return pid;
+		ct_sleep_ms(50);
+	}
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	return -ETIMEDOUT;
+}
+
+static void tools_exporter_stop(pid_t pid)
+{
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+}
+
+/* A metric line as the exporter prints it, at the start of a line. */
+static bool tools_has_line(const char *text, const char *line)
+{
+	const char *p = text;
+	size_t n = strlen(line);
+
+	while ((p = strstr(p, line))) {
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static void test_tools_node_exporter(void)
+{
+	const char *rows[] = {
+		"node_hwmon_chip_names{chip=\"iio_hwmon\",chip_name=\"iio_hwmon\"} 1",
+		"node_hwmon_in_volts{chip=\"iio_hwmon\",sensor=\"in1\"} 1",
+		"node_hwmon_in_volts{chip=\"iio_hwmon\",sensor=\"in2\"} 2",
+		"node_hwmon_sensor_label{chip=\"iio_hwmon\",label=\"testchan1\",sensor=\"in1\"} 1",
+		"node_hwmon_sensor_label{chip=\"iio_hwmon\",label=\"testchan2\",sensor=\"in2\"} 1",
+	};
+	static char metrics[1 << 20];
+	const char *bridge[] = { CT_HWMON_PATH, "-a", tools_daemon.address, "--consumer",
+				 "iio_hwmon.0", "--sysfs-root", tools_root, "--interval", "50", NULL };
+	int64_t end;
+	pid_t pid, bpid;
+	size_t i;
+	int port;
+
+	if (access(TOOLS_NODE_EXPORTER, X_OK) != 0) {
+		fprintf(stderr, "SKIPPED: %s is not installed (Debian package "
+			"prometheus-node-exporter)\n", TOOLS_NODE_EXPORTER);
+		return;
+	}
+	port = ct_free_port();
+	pid = tools_exporter_start(tools_root, port);
+	CU_ASSERT_FATAL(pid > 0);
+	CU_ASSERT(tools_scrape(port, metrics, sizeof(metrics)) > 0);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		TEST_ROW_ASSERT(tools_has_line(metrics, rows[i]), rows[i]);
+
+	/* the bridge keeps the tree current: a reload's new value reaches the scrape */
+	bpid = fork();
+	if (bpid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 2);
+		execv(bridge[0], (char *const *)bridge);
+		_exit(127);
+	}
+	CU_ASSERT_EQUAL(ct_daemon_reload(&tools_daemon, CT_BOARD_WITH("1500")), 0);
+	end = ct_now_ms() + TOOLS_WAIT_MS;
+	while (ct_now_ms() < end) {
+		tools_scrape(port, metrics, sizeof(metrics));
+		if (tools_has_line(metrics, "node_hwmon_in_volts{chip=\"iio_hwmon\",sensor=\"in1\"} 1.5"))
+			break;
+		ct_sleep_ms(50);
+	}
+	CU_ASSERT(tools_has_line(metrics,
+				 "node_hwmon_in_volts{chip=\"iio_hwmon\",sensor=\"in1\"} 1.5"));
+	kill(bpid, SIGTERM);
+	waitpid(bpid, NULL, 0);
+	tools_exporter_stop(pid);
+	CU_ASSERT_EQUAL(ct_daemon_reload(&tools_daemon, CT_BOARD), 0);
+	/* the loop's clean exit removed the device; put the --once tree back */
+	CU_ASSERT_EQUAL(tools_bridge_once(tools_daemon.address, "iio_hwmon.0"), 0);
+}
+
+static void test_tools_sensors(void)
+{
+	const char *rows[] = {
+		"iio_hwmon-virtual-0\n",
+		"testchan1:\n  in1_input: 1.000\n",
+		"testchan2:\n  in2_input: 2.000\n",
+	};
+	char script[512], out[8192], err[4096];
+	const char *argv[] = { TOOLS_UNSHARE, "-m", "/bin/sh", "-c", script, NULL };
+	size_t i;
+	int ret;
+
+	if (access(TOOLS_SENSORS, X_OK) != 0 || access(TOOLS_UNSHARE, X_OK) != 0) {
+		fprintf(stderr, "SKIPPED: sensors (Debian package lm-sensors) or unshare missing\n");
+		return;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "SKIPPED: sensors needs a bind mount on /sys/class: run as root\n");
+		return;
+	}
+	/* a private mount namespace: the machine's /sys/class is never touched */
+	snprintf(script, sizeof(script),
+		 "mount --make-rprivate / || exit 77; mount --bind '%s/class' /sys/class || exit 77;"
+		 " exec %s -u", tools_root, TOOLS_SENSORS);
+	ret = ct_run(argv, out, sizeof(out), err, sizeof(err));
+	if (ret == 77 || (ret != 0 && strstr(err, "unshare"))) {
+		fprintf(stderr, "SKIPPED: no private mount namespace here: %s", err);
+		return;
+	}
+	CU_ASSERT_EQUAL(ret, 0);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		TEST_ROW_ASSERT(strstr(out, rows[i]) != NULL, rows[i]);
+}
+
+static CU_TestInfo tools_tests[] = {
+	{ "prometheus node exporter scrapes the tree", test_tools_node_exporter },
+	{ "sensors reads the tree", test_tools_sensors },
+	CU_TEST_INFO_NULL,
+};
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	return test_run("hwmon_tools", tools_init, tools_cleanup, tools_tests);
+}
