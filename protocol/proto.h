@@ -101,7 +101,11 @@ int proto_splitter_next(struct proto_splitter *sp, const char *data, size_t len,
  */
 int proto_splitter_flush(struct proto_splitter *sp, const char **line, size_t *line_len);
 
-/** proto_splitter_pending() - bytes of an unfinished line held (for idle-line timeouts). */
+/**
+ * proto_splitter_pending() - how much of an unfinished line @sp holds, for
+ * partial-line (slowloris) timeouts.
+ * Return: the byte count, 0 between lines.
+ */
 size_t proto_splitter_pending(const struct proto_splitter *sp);
 
 /* ------------------------------------------------------------------------ */
@@ -205,15 +209,31 @@ void proto_request_fini(struct proto_request *req);
  */
 int proto_request_encode(struct proto_buf *b, const struct proto_request *req);
 
-/** proto_op_name() - "READ", ...; NULL for NONE or out of range. */
+/**
+ * proto_op_name() - the text verb of @op.
+ * Return: a static string ("READ"), NULL for PROTO_OP_NONE or out of range.
+ */
 const char *proto_op_name(enum proto_op op);
-/** proto_op_from_name() - case-insensitive inverse; -ENOSYS if unknown. */
+/**
+ * proto_op_from_name() - the op a verb or JSON "op" names (ASCII case-insensitive).
+ * @name/@len: the verb, not NUL-terminated.
+ * Return: the enum proto_op value, or -ENOSYS if no request has that name.
+ */
 int proto_op_from_name(const char *name, size_t len);
-/** proto_op_usage() - "READ <dev> <attr>", ...; NULL for NONE or out of range. */
+/**
+ * proto_op_usage() - the text usage of @op, as HELP shows it.
+ * Return: a static string ("READ <dev> <attr>"), NULL for NONE or out of range.
+ */
 const char *proto_op_usage(enum proto_op op);
-/** proto_what_name() - "raw", "processed", ...; NULL if out of range. */
+/**
+ * proto_what_name() - the CREAD word for @what.
+ * Return: a static string ("processed"), NULL if out of range.
+ */
 const char *proto_what_name(enum proto_what what);
-/** proto_what_from_name() - case-insensitive inverse; -EINVAL if unknown. */
+/**
+ * proto_what_from_name() - inverse of proto_what_name() (case-insensitive).
+ * Return: the enum proto_what value, or -EINVAL if unknown.
+ */
 int proto_what_from_name(const char *name, size_t len);
 
 /* ------------------------------------------------------------------------ */
@@ -233,14 +253,20 @@ struct proto_buf {
 
 /** proto_buf_init() - an empty buffer (no allocation yet); pair: proto_buf_fini(). */
 void proto_buf_init(struct proto_buf *b);
-/** proto_buf_fini() - free the data; NULL-safe, idempotent. */
+/** proto_buf_fini() - free the data and leave @b empty; NULL-safe, idempotent. */
 void proto_buf_fini(struct proto_buf *b);
-/** proto_buf_append() - append @n bytes. Return: 0, -ENOMEM (then unchanged). */
+/**
+ * proto_buf_append() - append @n bytes (may move @b->data).
+ * Return: 0, or -ENOMEM with @b unchanged.
+ */
 int proto_buf_append(struct proto_buf *b, const void *p, size_t n);
-/** proto_buf_printf() - append formatted text. Return: 0, -ENOMEM (then unchanged). */
+/**
+ * proto_buf_printf() - append formatted text (no NUL is counted in @b->len).
+ * Return: 0, or -ENOMEM with @b unchanged.
+ */
 int proto_buf_printf(struct proto_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/** proto_buf_truncate() - cut back to @len bytes (no-op if already shorter). */
+/** proto_buf_truncate() - cut back to @len bytes (no-op if already shorter); keeps the memory. */
 void proto_buf_truncate(struct proto_buf *b, size_t len);
 /**
  * proto_buf_steal() - take the data out (owned: free with free()), leaving
@@ -348,19 +374,25 @@ struct proto_event {
 };
 
 /* ------------------------------------------------------------------------ */
-/* Reply encoding (server). Each call appends whole lines in the spelling  */
-/* of @req (JSON with its id, or text) and returns 0, or -ENOMEM leaving   */
-/* @b as it was. Text never contains CR or LF inside a line: control        */
-/* characters in values and messages become spaces; JSON escapes them.     */
+/* Reply encoding (server).                                                 */
 /* ------------------------------------------------------------------------ */
 
-/** proto_reply_ok() - "OK" / {"ok":true}: WRITE, WATCH, UNWATCH, AUTH, QUIT. */
+/*
+ * Every proto_reply_*() and proto_event_encode() call appends whole lines
+ * in the spelling of @req (JSON with its id as written, or text) and
+ * returns 0, or -ENOMEM leaving @b as it was. Strings are borrowed for the
+ * call. Text never has CR or LF inside a line: control characters in
+ * values and messages become spaces; JSON escapes them (PROTOCOL.md P-14).
+ */
+
+/** proto_reply_ok() - "OK" / {"ok":true}: WRITE, WATCH, UNWATCH, AUTH, QUIT. Return: 0, -ENOMEM. */
 int proto_reply_ok(struct proto_buf *b, const struct proto_request *req);
 
 /**
  * proto_reply_value() - "OK <value>" / {"ok":true,"value":"..."}: READ,
  * CREAD raw/processed/type/label. One trailing '\n' of @value is dropped
  * (the kernel's text goes in as read).
+ * Return: 0, -ENOMEM.
  */
 int proto_reply_value(struct proto_buf *b, const struct proto_request *req,
 		      const char *value, size_t len);
@@ -368,7 +400,9 @@ int proto_reply_value(struct proto_buf *b, const struct proto_request *req,
 /**
  * proto_reply_iio_value() - as proto_reply_value(), plus in JSON the exact
  * (val, val2, format) the text was formatted from: CREAD scale and offset.
- * @type: IIO_VAL_* (kernel numbering); its wire name is iio_val_type_name().
+ * @type: IIO_VAL_* (kernel numbering); its wire name is iio_val_type_name(),
+ *	and a type without a name sends no val/val2/format.
+ * Return: 0, -ENOMEM.
  */
 int proto_reply_iio_value(struct proto_buf *b, const struct proto_request *req,
 			  const char *value, size_t len, int type, int val, int val2);
@@ -380,22 +414,35 @@ int proto_reply_iio_value(struct proto_buf *b, const struct proto_request *req,
  * @err: -errno; one the table does not know goes out as EIO.
  * @msg: NULL or "" for the table's default message; cut to
  *	PROTO_MSG_MAX_BYTES - 1 bytes.
+ * Return: 0, -ENOMEM.
  */
 int proto_reply_error(struct proto_buf *b, const struct proto_request *req, int err,
 		      const char *msg);
 
-/** proto_reply_version() - "OK iiowire <release> proto <major>.<minor>"; @release e.g. "0.1.0". */
+/**
+ * proto_reply_version() - "OK iiowire <release> proto <major>.<minor>", and
+ * in JSON also "release", "proto_major", "proto_minor".
+ * @release: the server's version, e.g. IIOWIRE_VERSION ("0.1.0").
+ * Return: 0, -ENOMEM.
+ */
 int proto_reply_version(struct proto_buf *b, const struct proto_request *req,
 			const char *release);
 
-/** proto_reply_help() - the request list, built from the op table (usage lines). */
+/** proto_reply_help() - the request list, built from the op table. Return: 0, -ENOMEM. */
 int proto_reply_help(struct proto_buf *b, const struct proto_request *req);
 
-/** proto_reply_device() - DEVICE: key/value lines / {"device":{..}}. */
+/**
+ * proto_reply_device() - DEVICE: "OK <n>" and key/value lines / {"device":{..}};
+ * NULL label/hwid and negative counts are left out.
+ * Return: 0, -ENOMEM.
+ */
 int proto_reply_device(struct proto_buf *b, const struct proto_request *req,
 		       const struct proto_device_info *dev);
 
-/** proto_reply_stats() - STATS: "name value" lines / {"stats":{..}}. */
+/**
+ * proto_reply_stats() - STATS: "OK <n>" and "name value" lines / {"stats":{..}}.
+ * Return: 0, -ENOMEM.
+ */
 int proto_reply_stats(struct proto_buf *b, const struct proto_request *req,
 		      const struct proto_stat *stats, int n);
 
@@ -406,7 +453,10 @@ int proto_reply_stats(struct proto_buf *b, const struct proto_request *req,
  * "OK <n>" and one line per item; JSON: one line {"ok":true,"<key>":[..]}.
  * The JSON line is only complete after proto_list_end(): if building the
  * listing fails half way, cut @b back to its length before begin with
- * proto_buf_truncate() and send an error instead.
+ * proto_buf_truncate() and send an error instead. Each call appends all
+ * of its part or nothing.
+ * Return: 0, -ENOMEM; proto_list_begin() also -EINVAL when req->op is not
+ * DEVICES, ATTRS, CHANNELS, MAPS or CONSUMER (or @n < 0).
  */
 int proto_list_begin(struct proto_buf *b, const struct proto_request *req, int n);
 int proto_list_device(struct proto_buf *b, const struct proto_request *req, int i,
@@ -425,6 +475,7 @@ int proto_list_end(struct proto_buf *b, const struct proto_request *req);
  * proto_event_encode() - "EVENT <dev> <attr> <value> <ts>" (or, for an
  * error, "EVENTERR <dev> <attr> <NAME> <ts> <message>") / {"event":{..}}.
  * @json: the spelling of the WATCH that asked for it.
+ * Return: 0, -ENOMEM, -EINVAL without @ev->device or @ev->attr.
  */
 int proto_event_encode(struct proto_buf *b, bool json, const struct proto_event *ev);
 

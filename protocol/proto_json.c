@@ -65,20 +65,21 @@ int proto_json_scan(const char *s, size_t len, int max_depth, struct proto_json_
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < len; i++) {
 		c = s[i];
+		if (in_str && c == '\\') {
+			if (i + 5 < len && s[i + 1] == 'u' && !memcmp(s + i + 2, "0000", 4)) {
+				proto_msg(err, errlen, "\\u0000 in a JSON string at offset %zu", i);
+				return -EINVAL;
+			}
+			i++;	/* the escaped byte cannot end the string */
+			continue;
+		}
 		if (in_str) {
-			if (c == '\\') {
-				if (i + 5 < len && s[i + 1] == 'u' && !memcmp(s + i + 2, "0000", 4)) {
-					proto_msg(err, errlen, "\\u0000 in a JSON string at offset %zu",
-						  i);
-					return -EINVAL;
-				}
-				i++;	/* the escaped byte cannot end the string */
-			} else if (c == '"') {
-				in_str = false;
-				if (top_obj && depth == 1 && w.st == PROTO_JSON_KEY) {
-					w.key_is_id = i - key_start == 2 && !memcmp(s + key_start, "id", 2);
-					w.st = PROTO_JSON_COLON;
-				}
+			if (c != '"')
+				continue;
+			in_str = false;
+			if (top_obj && depth == 1 && w.st == PROTO_JSON_KEY) {
+				w.key_is_id = i - key_start == 2 && !memcmp(s + key_start, "id", 2);
+				w.st = PROTO_JSON_COLON;
 			}
 			continue;
 		}
@@ -97,7 +98,8 @@ int proto_json_scan(const char *s, size_t len, int max_depth, struct proto_json_
 			if (top_obj && depth == 1)
 				proto_json_value_start(&w, i);
 			if (++depth > max_depth) {
-				proto_msg(err, errlen, "JSON nested deeper than %d levels", max_depth);
+				proto_msg(err, errlen, "JSON nested deeper than %d levels",
+					  max_depth);
 				return -EINVAL;
 			}
 			if (depth == 1 && i == 0)

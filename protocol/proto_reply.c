@@ -436,7 +436,8 @@ static int proto_list_channel_json(struct proto_buf *b, const struct proto_chann
 
 	ret = proto_buf_str(b, "\"type\":");
 	if (!ret)
-		ret = proto_buf_json_str(b, ch->type ? ch->type : "", ch->type ? strlen(ch->type) : 0);
+		ret = proto_buf_json_str(b, ch->type ? ch->type : "",
+					 ch->type ? strlen(ch->type) : 0);
 	if (!ret && ch->index >= 0)
 		ret = proto_buf_printf(b, ",\"index\":%d", ch->index);
 	if (!ret)

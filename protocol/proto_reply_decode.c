@@ -630,7 +630,8 @@ static int proto_reply_json_listing(struct proto_reply *r, const cJSON *root,
 				return proto_reply_bad(err, errlen, "stats value");
 			if (PROTO_REPLY_GROW(r, stats))
 				return -ENOMEM;
-			r->stats[r->nitems].name = proto_reply_dup(r, it->string, strlen(it->string));
+			r->stats[r->nitems].name = proto_reply_dup(r, it->string,
+								   strlen(it->string));
 			if (!r->stats[r->nitems].name)
 				return -ENOMEM;
 			/* exact up to 2^53; clamped, not undefined, beyond int64 */
@@ -705,9 +706,8 @@ static int proto_reply_json_event(struct proto_reply *r, const cJSON *ev, const 
 	if (!ret && (!e->device || !e->attr || (!e->value && !name)))
 		ret = -EPROTO;
 	if (!ret)
-		ret = proto_reply_json_timestamp(line, len,
-						 cJSON_GetObjectItemCaseSensitive(ev, "timestamp_ns"),
-						 &e->timestamp_ns);
+		ret = proto_reply_json_timestamp(line, len, cJSON_GetObjectItemCaseSensitive(ev,
+						 "timestamp_ns"), &e->timestamp_ns);
 	if (ret)
 		return ret == -EPROTO ? proto_reply_bad(err, errlen, "event") : ret;
 	if (name) {

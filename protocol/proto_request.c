@@ -48,7 +48,8 @@ static const struct proto_op_row proto_op_rows[PROTO_OP_COUNT] = {
 		"WRITE", "WRITE <dev> <attr> <value>", "write an attribute (value: rest of line)",
 		{ F(DEVICE), F(ATTR), F(VALUE) }, 3, 3, true, false, NULL },
 	[PROTO_OP_MAPS] = {
-		"MAPS", "MAPS", "list the consumer channel maps", { 0 }, 0, 0, false, false, "maps" },
+		"MAPS", "MAPS", "list the consumer channel maps",
+		{ 0 }, 0, 0, false, false, "maps" },
 	[PROTO_OP_CONSUMER] = {
 		"CONSUMER", "CONSUMER <consumer>", "list the channels of a consumer",
 		{ F(CONSUMER) }, 1, 1, false, false, "channels" },
@@ -58,7 +59,8 @@ static const struct proto_op_row proto_op_rows[PROTO_OP_COUNT] = {
 		"read a consumer channel (multiplier: processed only)",
 		{ F(CONSUMER), F(CHANNEL), F(WHAT), F(MULTIPLIER) }, 4, 3, false, false, NULL },
 	[PROTO_OP_WATCH] = {
-		"WATCH", "WATCH <dev> <attr> <interval_ms>", "push an attribute's value periodically",
+		"WATCH", "WATCH <dev> <attr> <interval_ms>",
+		"push an attribute's value periodically",
 		{ F(DEVICE), F(ATTR), F(INTERVAL) }, 3, 3, false, false, NULL },
 	[PROTO_OP_UNWATCH] = {
 		"UNWATCH", "UNWATCH [<dev> <attr>]", "stop one watch, or every watch",

@@ -107,7 +107,7 @@ static void split_row_run(const struct split_row *r)
 	struct proto_splitter sp;
 	struct split_out got[SPLIT_OUT_MAX + 2];
 	/* a line is borrowed until the next call: keep a copy */
-	static char copies[SPLIT_OUT_MAX + 2][64];
+	char copies[SPLIT_OUT_MAX + 2][64];
 	size_t off = 0, n, used, line_len = 0;
 	const char *line = NULL;
 	int k = 0, c, ret, i;
@@ -265,7 +265,8 @@ static const struct spell_row spell_rows[] = {
 	  "{\"op\":\"read\",\"device\":\"a\",\"attr\":\"b\",\"extra\":[1,{\"x\":null}],"
 	  "\"value\":\"ignored\"}", false, { OP(READ), .device = "a", .attr = "b" } },
 	{ "WRITE", "WRITE dummy0 out_voltage0_raw 1000",
-	  "{\"op\":\"write\",\"device\":\"dummy0\",\"attr\":\"out_voltage0_raw\",\"value\":\"1000\"}",
+	  "{\"op\":\"write\",\"device\":\"dummy0\",\"attr\":\"out_voltage0_raw\","
+	  "\"value\":\"1000\"}",
 	  true, { OP(WRITE), .device = "dummy0", .attr = "out_voltage0_raw", .value = "1000" } },
 	{ "WRITE, the value is the rest of the line (P-7)", "WRITE d a  hello \t world  \t",
 	  "{\"op\":\"write\",\"device\":\"d\",\"attr\":\"a\",\"value\":\"hello \\t world\"}",
@@ -274,7 +275,8 @@ static const struct spell_row spell_rows[] = {
 	{ "CONSUMER", "CONSUMER iio_hwmon.0", "{\"op\":\"consumer\",\"consumer\":\"iio_hwmon.0\"}",
 	  true, { OP(CONSUMER), .consumer = "iio_hwmon.0" } },
 	{ "CREAD raw", "CREAD iio_hwmon.0 testchan1 raw",
-	  "{\"op\":\"cread\",\"consumer\":\"iio_hwmon.0\",\"channel\":\"testchan1\",\"what\":\"raw\"}",
+	  "{\"op\":\"cread\",\"consumer\":\"iio_hwmon.0\",\"channel\":\"testchan1\","
+	  "\"what\":\"raw\"}",
 	  true, { OP(CREAD), .consumer = "iio_hwmon.0", .channel = "testchan1", W(RAW) } },
 	{ "CREAD processed", "CREAD c ch processed",
 	  "{\"op\":\"cread\",\"consumer\":\"c\",\"channel\":\"ch\",\"what\":\"processed\"}", true,
@@ -305,8 +307,9 @@ static const struct spell_row spell_rows[] = {
 	  "{\"op\":\"cread\",\"consumer\":\"c\",\"channel\":\"ch\",\"what\":\"label\"}", true,
 	  { OP(CREAD), .consumer = "c", .channel = "ch", W(LABEL) } },
 	{ "WATCH", "WATCH max1238 in_voltage2_raw 1000",
-	  "{\"op\":\"watch\",\"device\":\"max1238\",\"attr\":\"in_voltage2_raw\",\"interval_ms\":1000}",
-	  true, { OP(WATCH), .device = "max1238", .attr = "in_voltage2_raw", .interval_ms = 1000 } },
+	  "{\"op\":\"watch\",\"device\":\"max1238\",\"attr\":\"in_voltage2_raw\","
+	  "\"interval_ms\":1000}", true,
+	  { OP(WATCH), .device = "max1238", .attr = "in_voltage2_raw", .interval_ms = 1000 } },
 	{ "WATCH at the lowest interval", "WATCH d a 10",
 	  "{\"op\":\"watch\",\"device\":\"d\",\"attr\":\"a\",\"interval_ms\":10}", true,
 	  { OP(WATCH), .device = "d", .attr = "a", .interval_ms = PROTO_WATCH_INTERVAL_MIN_MS } },
@@ -944,7 +947,8 @@ static const struct enc_row enc_rows[] = {
 	{ "value with CR, LF, control: one line (P-14)", PROTO_OP_READ, enc_value_crlf,
 	  "OK a  b \n", "{\"id\":7,\"ok\":true,\"value\":\"a\\r\\nb\\u0001\"}\n" },
 	{ "value with quotes, backslash, DEL", PROTO_OP_READ, enc_value_quotes,
-	  "OK say \"hi\" \\  \n", "{\"id\":7,\"ok\":true,\"value\":\"say \\\"hi\\\" \\\\ \\u007f\"}\n" },
+	  "OK say \"hi\" \\  \n",
+	  "{\"id\":7,\"ok\":true,\"value\":\"say \\\"hi\\\" \\\\ \\u007f\"}\n" },
 	{ "value not UTF-8: U+FFFD (P-14)", PROTO_OP_READ, enc_value_bad_utf8,
 	  "OK \xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\n",
 	  "{\"id\":7,\"ok\":true,\"value\":\"\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\"}\n" },
@@ -955,7 +959,8 @@ static const struct enc_row enc_rows[] = {
 	  "\"format\":\"FRACTIONAL_LOG2\"}\n" },
 	{ "value of an unknown IIO_VAL type: no format", PROTO_OP_CREAD,
 	  enc_iio_value_unknown_type, "OK 7\n", "{\"id\":7,\"ok\":true,\"value\":\"7\"}\n" },
-	{ "error", PROTO_OP_READ, enc_error, "ERR ENOENT max1238 has no attribute in_voltage9_raw\n",
+	{ "error", PROTO_OP_READ, enc_error,
+	  "ERR ENOENT max1238 has no attribute in_voltage9_raw\n",
 	  "{\"id\":7,\"ok\":false,\"error\":\"ENOENT\",\"message\":\"max1238 has no attribute "
 	  "in_voltage9_raw\"}\n" },
 	{ "error with the default message", PROTO_OP_READ, enc_error_default,
@@ -1014,7 +1019,8 @@ static const struct enc_row enc_rows[] = {
 	  "{\"consumer\":\"iio_hwmon.1\",\"datasheet_name\":\"AIN2\",\"provider\":\"gone\"}]}\n" },
 	{ "CONSUMER, a channel without name", PROTO_OP_CONSUMER, enc_consumer,
 	  "OK 2\ntestchan1 iio:device1 AIN1 voltage\n- iio:device1 AIN2 voltage\n",
-	  "{\"id\":7,\"ok\":true,\"channels\":[{\"channel\":\"testchan1\",\"device\":\"iio:device1\","
+	  "{\"id\":7,\"ok\":true,\"channels\":[{\"channel\":\"testchan1\","
+	  "\"device\":\"iio:device1\","
 	  "\"datasheet_name\":\"AIN1\",\"type\":\"voltage\"},{\"device\":\"iio:device1\","
 	  "\"datasheet_name\":\"AIN2\",\"type\":\"voltage\"}]}\n" },
 	{ "EVENT", PROTO_OP_WATCH, enc_event,
@@ -1243,7 +1249,8 @@ static void test_decode_fields(void)
 				     sizeof(err)) == 0);
 	CU_ASSERT(r.kind == PROTO_REPLY_ERR && r.err == -ENOTUNIQ);
 	CU_ASSERT(str_eq(r.error_name, "ENOTUNIQ"));
-	CU_ASSERT(str_eq(r.message, "adc matches several devices: iio:device1 (0-0035), iio:device4"));
+	CU_ASSERT(str_eq(r.message,
+			 "adc matches several devices: iio:device1 (0-0035), iio:device4"));
 	proto_reply_fini(&r);
 
 	/* a name from a later version: EPROTO, the name kept (P-18) */
@@ -1322,7 +1329,8 @@ static void test_decode_fields(void)
 		CU_ASSERT(proto_reply_decode_more(&r, l, strlen(l), err, sizeof(err)) == 99 - i);
 	}
 	CU_ASSERT(r.nitems == 100 && str_eq(r.attrs[99].name, "in_voltage99_raw"));
-	CU_ASSERT(r.attrs[98].mode == (PROTO_ATTR_R | PROTO_ATTR_W) && r.attrs[99].mode == PROTO_ATTR_R);
+	CU_ASSERT(r.attrs[98].mode == (PROTO_ATTR_R | PROTO_ATTR_W));
+	CU_ASSERT(r.attrs[99].mode == PROTO_ATTR_R);
 	proto_reply_fini(&r);
 }
 
@@ -1352,14 +1360,16 @@ static const struct bad_reply_row bad_reply_rows[] = {
 	{ "JSON value not a string", PROTO_OP_READ, "{\"ok\":true,\"value\":5}" },
 	{ "JSON listing missing", PROTO_OP_DEVICES, "{\"ok\":true}" },
 	{ "JSON listing not an array", PROTO_OP_DEVICES, "{\"ok\":true,\"devices\":{}}" },
-	{ "JSON device without id", PROTO_OP_DEVICES, "{\"ok\":true,\"devices\":[{\"name\":\"a\"}]}" },
+	{ "JSON device without id", PROTO_OP_DEVICES,
+	  "{\"ok\":true,\"devices\":[{\"name\":\"a\"}]}" },
 	{ "JSON item not an object", PROTO_OP_ATTRS, "{\"ok\":true,\"attrs\":[1]}" },
 	{ "JSON attr without mode", PROTO_OP_ATTRS, "{\"ok\":true,\"attrs\":[{\"name\":\"a\"}]}" },
 	{ "JSON channel attributes not an array", PROTO_OP_CHANNELS,
 	  "{\"ok\":true,\"channels\":[{\"type\":\"voltage\",\"attributes\":\"a\"}]}" },
 	{ "JSON channel index not an integer", PROTO_OP_CHANNELS,
 	  "{\"ok\":true,\"channels\":[{\"type\":\"voltage\",\"index\":0.5}]}" },
-	{ "JSON stats value not a number", PROTO_OP_STATS, "{\"ok\":true,\"stats\":{\"a\":\"1\"}}" },
+	{ "JSON stats value not a number", PROTO_OP_STATS,
+	  "{\"ok\":true,\"stats\":{\"a\":\"1\"}}" },
 	{ "JSON help not strings", PROTO_OP_HELP, "{\"ok\":true,\"help\":[1]}" },
 	{ "JSON event without device", PROTO_OP_READ,
 	  "{\"event\":{\"attr\":\"a\",\"value\":\"1\",\"timestamp_ns\":1}}" },
@@ -1504,7 +1514,8 @@ static void test_encode_requests_refused(void)
 
 		b.len = 0;
 		CU_ASSERT(proto_request_encode(&b, &req) == 0);
-		CU_ASSERT(buf_is(&b, "{\"id\":\"q\",\"op\":\"read\",\"device\":\"a b\",\"attr\":\"x\"}\n"));
+		CU_ASSERT(buf_is(&b, "{\"id\":\"q\",\"op\":\"read\",\"device\":\"a b\","
+				 "\"attr\":\"x\"}\n"));
 	}
 	proto_buf_fini(&b);
 }

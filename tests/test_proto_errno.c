@@ -82,7 +82,8 @@ static void test_table_is_wire_safe(void)
 		/* names: E + upper case and digits, one word (a text reply field) */
 		TEST_ROW_ASSERT(name[0] == 'E', name);
 		for (p = name; *p; p++)
-			TEST_ROW_ASSERT(isupper((unsigned char)*p) || isdigit((unsigned char)*p), name);
+			TEST_ROW_ASSERT(isupper((unsigned char)*p) || isdigit((unsigned char)*p),
+					name);
 		/* messages: printable ASCII, never a line break */
 		TEST_ROW_ASSERT(msg[0] != '\0', name);
 		for (p = msg; *p; p++)
@@ -90,7 +91,8 @@ static void test_table_is_wire_safe(void)
 		TEST_ROW_ASSERT(proto_errno_from_name(name) == err, name);
 		for (j = 0; j < i; j++) {
 			TEST_ROW_ASSERT(proto_errno_at(j) != err, name);
-			TEST_ROW_ASSERT(strcmp(proto_errno_name(proto_errno_at(j)), name) != 0, name);
+			TEST_ROW_ASSERT(strcmp(proto_errno_name(proto_errno_at(j)), name) != 0,
+					name);
 		}
 	}
 }
@@ -121,7 +123,8 @@ static void test_unknown(void)
 	for (i = 0; i < ARRAY_SIZE(unknown_rows); i++) {
 		r = &unknown_rows[i];
 		if (r->wire || !r->err)
-			TEST_ROW_ASSERT(proto_errno_from_name(r->wire) == r->want_from_name, r->name);
+			TEST_ROW_ASSERT(proto_errno_from_name(r->wire) == r->want_from_name,
+					r->name);
 		if (!r->wire) {
 			TEST_ROW_ASSERT(proto_errno_name(r->err) == NULL, r->name);
 			TEST_ROW_ASSERT(proto_errno_message(r->err) == NULL, r->name);
