@@ -5,9 +5,13 @@
 # compiled unchanged (-Wall -Werror, C and C++), linked shared and static,
 # and run against a live iiowired; the shared library exports iiowire_*
 # only and has the soname libiiowire.so.0.
-# Usage: test_libiiowire.sh BUILD_DIR SOURCE_DIR. Last line: "N passed, M failed".
+# Usage: test_libiiowire.sh BUILD_DIR SOURCE_DIR [SANITIZE]; with SANITIZE
+# ON the library is instrumented, so the programs are built the same way.
+# Last line: "N passed, M failed".
 set -u
 build=$1
+san=""
+case ${3:-OFF} in ON | on | 1 | TRUE | true) san="-fsanitize=address,undefined" ;; esac
 tmp=$(mktemp -d /tmp/iiowire-lib-XXXXXX)
 prefix=$tmp/prefix
 passed=0
@@ -88,16 +92,16 @@ int main(int argc, char **argv)
 }
 EOF
 
-cc -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags libiiowire) -o "$tmp/consumer" \
+cc -std=c11 -Wall -Wextra -Werror $san $(pkg-config --cflags libiiowire) -o "$tmp/consumer" \
 	"$tmp/consumer.c" $(pkg-config --libs libiiowire) >"$tmp/log" 2>&1
 result "compile and link (shared) with pkg-config" $?
-cc -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags libiiowire) -o "$tmp/consumer-static" \
+cc -std=c11 -Wall -Wextra -Werror $san $(pkg-config --cflags libiiowire) -o "$tmp/consumer-static" \
 	"$tmp/consumer.c" "$libdir/libiiowire.a" $(pkg-config --libs libcjson) >"$tmp/log" 2>&1
 result "link the static library" $?
 if command -v c++ >/dev/null 2>&1; then
 	printf '#include <iiowire.h>\nint main() { return iiowire_connect("x:1", 1) ? 0 : 1; }\n' \
 		>"$tmp/cxx.cc"
-	c++ -Wall -Werror $(pkg-config --cflags libiiowire) -o "$tmp/cxx" "$tmp/cxx.cc" \
+	c++ -Wall -Werror $san $(pkg-config --cflags libiiowire) -o "$tmp/cxx" "$tmp/cxx.cc" \
 		$(pkg-config --libs libiiowire) >"$tmp/log" 2>&1
 	result "the header in C++" $?
 fi
