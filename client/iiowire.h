@@ -69,19 +69,25 @@ extern "C" {
  * raises no signals (MSG_NOSIGNAL: a peer that went away is -EPIPE, not
  * SIGPIPE).
  *
- * Timeouts. Every call that waits on the network waits at most the
- * connection's timeout (iiowire_connect()'s @timeout_ms, changed with
- * iiowire_set_timeout()) for each step, and then fails with -ETIMEDOUT. A
- * late answer to a timed-out request is recognised by its id and dropped.
+ * Timeouts. Connecting, and each request (sending it and receiving its
+ * reply), must finish within the connection's timeout (iiowire_connect()'s
+ * @timeout_ms, changed with iiowire_set_timeout()), else the call fails with
+ * -ETIMEDOUT and the connection stays usable: every request carries an id,
+ * so a late answer to a timed-out request is recognised and dropped.
  *
  * Restarts. When the daemon restarts or the connection breaks, the next call
  * reconnects once (same address, same token, same watches). Requests that
  * only read (READ, listings, the consumer reads) are sent again after a
  * reconnect; a WRITE is sent again only if the break was seen before it left,
- * otherwise it fails with -ECONNRESET and the caller decides. Channels made
- * before the restart are looked up again on their next use, so a provider
- * that disappeared in the meantime gives -ENODEV, as a kernel consumer whose
- * provider unbound does.
+ * otherwise it fails with -ECONNRESET and the caller decides. A reply that
+ * cannot be parsed drops the connection the same way (-EPROTO if it happens
+ * again). While the daemon stays away, calls fail with the connect error
+ * (-ECONNREFUSED, ...) and each later call tries again. Channels made before
+ * a restart are looked up again on their next use, so a provider that
+ * disappeared in the meantime gives -ENODEV, as a kernel consumer whose
+ * provider unbound does. Unlike a kernel handle, a held channel is resolved
+ * by its consumer and channel names on every read: if a board reload brings
+ * the maps back, it reads again.
  *
  * Authentication. A daemon started with --auth-token-file refuses everything
  * but HELP, VERSION, AUTH and QUIT with -EACCES until the token is sent.
@@ -151,7 +157,8 @@ struct iiowire_channel;
 IIOWIRE_EXPORT struct iiowire *iiowire_connect(const char *address, int timeout_ms);
 
 /**
- * iiowire_close() - say QUIT, close the socket and free the connection.
+ * iiowire_close() - close the socket and free the connection, its queued
+ * events, its watches and its token (the daemon drops the watches).
  * @w: connection, or NULL. Channels made on @w must be released before.
  */
 IIOWIRE_EXPORT void iiowire_close(struct iiowire *w);
@@ -459,9 +466,11 @@ IIOWIRE_EXPORT int iiowire_stats(struct iiowire *w, struct iiowire_stat **stats)
  */
 
 /**
- * iiowire_channel_get() - look a consumer channel up.
+ * iiowire_channel_get() - look a consumer channel up, with the errors of the
+ * kernel's iio_channel_get().
  * @consumer: consumer_dev_name ("iio_hwmon.0"); must not be NULL.
- * @channel: consumer_channel; NULL means the consumer's first map.
+ * @channel: consumer_channel; NULL means the consumer's first map (in map
+ *	order, as MAPS lists them).
  * Return: owned channel: release with iiowire_channel_release(); it uses @w,
  * which must outlive it. NULL with errno set: ENODEV (no such map, or the
  * provider is gone), EINVAL (NULL consumer, or the map's label matches no
@@ -475,7 +484,9 @@ IIOWIRE_EXPORT struct iiowire_channel *iiowire_channel_get(struct iiowire *w,
  * iiowire_channel_get_all() - every channel of a consumer, in map order.
  * Return: owned NULL-terminated array of owned channels: release with
  * iiowire_channel_release_all(). NULL with errno set: ENODEV (no map for
- * @consumer), EINVAL, ENOMEM, or a connection error.
+ * @consumer), EINVAL, ENOMEM, or a connection error. The reads of a channel
+ * whose map has no consumer channel name fail with -EOPNOTSUPP (the wire
+ * names channels; board files always give one).
  */
 IIOWIRE_EXPORT struct iiowire_channel **iiowire_channel_get_all(struct iiowire *w,
 								const char *consumer);
@@ -515,9 +526,9 @@ IIOWIRE_EXPORT int iiowire_read_channel_raw(struct iiowire_channel *ch, int *val
 
 /**
  * iiowire_read_channel_processed() - the value in the type's standard unit
- * (mV, milli °C, mA, mW, lux, ...), computed as current mainline does:
- * the driver's processed value if it has one, else (raw + offset) * scale
- * truncated toward the kernel's rules.
+ * (mV, milli °C, mA, mW, lux, ...), computed by the daemon's consumer code
+ * as current mainline's inkern.c does: the driver's processed value if it
+ * has one, else (raw + offset) * scale with the kernel's integer truncation.
  * Return: 0, -EINVAL (a scale or offset type that cannot be applied),
  * -ENODEV, or -errno.
  */
