@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "iiowire_priv.h"
 #include "iiowire_req.h"
@@ -102,9 +103,21 @@ static int iiowire_watch_send(struct iiowire *w, const char *device, const char 
 	return ret;
 }
 
+/* CLOCK_REALTIME in ns, the clock of the daemon's event timestamps. */
+static uint64_t iiowire_watch_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 /**
  * iiowire_watch_replay() - after a reconnect, subscribe again to everything
- * @w watched. Return: 0, or the first -errno.
+ * @w watched. A subscription the new daemon refuses (its device went away
+ * with a board change) becomes an error event and stays remembered for the
+ * next reconnect; only a connection that fails again fails the replay.
+ * Return: 0, or the -errno of the connection.
  */
 int iiowire_watch_replay(struct iiowire *w)
 {
@@ -113,8 +126,12 @@ int iiowire_watch_replay(struct iiowire *w)
 
 	for (wt = w->watches; wt; wt = wt->next) {
 		ret = iiowire_watch_send(w, wt->device, wt->attr, wt->interval_ms);
-		if (ret < 0)
+		if (ret == 0)
+			continue;
+		if (iiowire_conn_is_broken_err(ret) || ret == -ETIMEDOUT || ret == -EPROTO ||
+		    ret == -EMSGSIZE || w->fd < 0)
 			return ret;
+		iiowire_evq_push(w, wt->device, wt->attr, NULL, ret, iiowire_watch_now_ns());
 	}
 	return 0;
 }

@@ -861,6 +861,33 @@ static void test_reconnect_restart(void)
 	iiowire_close(w);
 }
 
+/* A watched device that is gone after a restart: an error event, the connection lives on. */
+static void test_watch_replay_refused(void)
+{
+	struct iiowire *w = client_connect();
+	struct iiowire_event ev;
+	char buf[16];
+	int got = 0;
+
+	CU_ASSERT_EQUAL_FATAL(iiowire_watch_start(w, "max1238", "in_voltage0_raw", 20), 0);
+	CU_ASSERT_EQUAL_FATAL(ct_write_file(client_daemon.board, CT_BOARD_NO_ADC, 0644), 0);
+	CU_ASSERT_EQUAL_FATAL(ct_daemon_restart(&client_daemon), 0);
+	CU_ASSERT_EQUAL(iiowire_attr_read(w, "dummy0", "in_voltage0_raw", buf, sizeof(buf)), 2);
+	CU_ASSERT_EQUAL(iiowire_reconnect_count(w), 1);
+	while (iiowire_event_next(w, &ev, 0) == 1)
+		if (ev.error == -ENODEV && strcmp(ev.attr, "in_voltage0_raw") == 0)
+			got = strcmp(ev.value, "") == 0 && ev.timestamp_ns > 0;
+	CU_ASSERT(got);
+	/* the board comes back: the remembered watch delivers again after a reconnect */
+	CU_ASSERT_EQUAL_FATAL(ct_write_file(client_daemon.board, CT_BOARD, 0644), 0);
+	CU_ASSERT_EQUAL_FATAL(ct_daemon_restart(&client_daemon), 0);
+	CU_ASSERT_EQUAL(iiowire_event_next(w, &ev, 3000), 1);
+	CU_ASSERT_EQUAL(ev.error, 0);
+	CU_ASSERT_STRING_EQUAL(ev.value, "3300");
+	CU_ASSERT_EQUAL(iiowire_watch_stop(w, NULL, NULL), 0);
+	iiowire_close(w);
+}
+
 static void test_reload_removes_provider(void)
 {
 	struct iiowire *w = client_connect();
@@ -1011,6 +1038,7 @@ static CU_TestInfo client_tests[] = {
 	{ "watch: dispatch", test_watch_dispatch },
 	{ "watch: errors", test_watch_errors },
 	{ "reconnect across restarts", test_reconnect_restart },
+	{ "watch refused after a restart", test_watch_replay_refused },
 	{ "reload removes the provider: ENODEV", test_reload_removes_provider },
 	{ "auth", test_auth },
 	{ "read-only daemon", test_read_only },
