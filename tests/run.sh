@@ -21,5 +21,12 @@ for variant in release asan; do
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --test-dir "$dir" --output-on-failure $filter -j "$jobs" || status=1
 done
+# whole-program checks that need no second run per build variant
+if [ -z "$filter" ]; then
+	echo "=== iiowire fuzzing (libFuzzer, ${IIOWIRE_FUZZ_SECONDS:-30} s per target) ==="
+	"$top/tests/fuzz.sh" || status=1
+	echo "=== iiowire container image and compose ==="
+	"$top/tests/container.sh" || status=1
+fi
 [ $status -eq 0 ] && echo "iiowire: all tests passed" || echo "iiowire: TESTS FAILED" >&2
 exit $status
