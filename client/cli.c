@@ -430,7 +430,8 @@ static int cli_cmd_consumer(struct cli *c, int argc, char **argv)
 			cli_json_kv(true, "channel", *iiowire_channel_name(chs[i]) ?
 				    iiowire_channel_name(chs[i]) : NULL);
 			cli_json_kv(false, "device", iiowire_channel_provider(chs[i]));
-			cli_json_kv(false, "datasheet_name", iiowire_channel_datasheet_name(chs[i]));
+			cli_json_kv(false, "datasheet_name",
+				    iiowire_channel_datasheet_name(chs[i]));
 			cli_json_kv(false, "type", tname);
 			putchar('}');
 		} else {
@@ -509,7 +510,8 @@ static int cli_cmd_cread(struct cli *c, int argc, char **argv)
 	}
 	if (argc == 4 && (what != CLI_CREAD_PROCESSED ||
 			  cli_parse_int(argv[3], 1, INT_MAX, &scale) < 0))
-		return cli_usage_error("cread: a multiplier (a positive int) goes with 'processed' only");
+		return cli_usage_error("cread: a multiplier (a positive int) goes with "
+				       "'processed' only");
 	ch = iiowire_channel_get(c->w, argv[0], channel);
 	if (!ch)
 		return cli_fail(c, "cread", -errno);
@@ -665,7 +667,8 @@ static int cli_cmd_watch(struct cli *c, int argc, char **argv)
 
 	/* options inside the command: -n COUNT, -i INTERVAL_MS */
 	while (i + 1 < argc && argv[i][0] == '-') {
-		if (strcmp(argv[i], "-n") == 0 && cli_parse_int(argv[i + 1], 1, INT_MAX, &count) == 0)
+		if (strcmp(argv[i], "-n") == 0 &&
+		    cli_parse_int(argv[i + 1], 1, INT_MAX, &count) == 0)
 			i += 2;
 		else if (strcmp(argv[i], "-i") == 0 &&
 			 cli_parse_int(argv[i + 1], 1, INT_MAX, &interval) == 0)
@@ -744,7 +747,8 @@ static void cli_print_help(FILE *out)
 	const struct cli_cmd *cmd;
 
 	fprintf(out,
-		"usage: iiowire [-a ADDRESS] [--json] [--timeout MS] [--token-file FILE] COMMAND [ARG...]\n"
+		"usage: iiowire [-a ADDRESS] [--json] [--timeout MS] [--token-file FILE]\n"
+		"               COMMAND [ARG...]\n"
 		"\n"
 		"Talk to iiowired, the network server of Linux IIO sensors. Values go to\n"
 		"stdout alone, errors to stderr as 'iiowire: COMMAND: ERRNO-NAME: message'.\n"
@@ -881,8 +885,8 @@ static const struct cli_cmd cli_cmds[] = {
 	  "channels: dir, type, index, modifier, datasheet name, attrs", cli_cmd_channels },
 	{ "read", 2, 2, "read DEVICE ATTR", "an attribute's value", cli_cmd_read },
 	{ "write", 3, 3, "write DEVICE ATTR VALUE", "write an attribute", cli_cmd_write },
-	{ "maps", 0, 0, "maps", "consumer maps: consumer, channel, provider, datasheet name, device",
-	  cli_cmd_maps },
+	{ "maps", 0, 0, "maps",
+	  "consumer maps: consumer, channel, provider, datasheet name, device", cli_cmd_maps },
 	{ "consumer", 1, 1, "consumer NAME",
 	  "a consumer's channels: channel, device, datasheet name, type", cli_cmd_consumer },
 	{ "cread", 2, 4, "cread CONSUMER CHANNEL [KIND [MULT]]",

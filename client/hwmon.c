@@ -366,7 +366,8 @@ static int hwmon_probe(struct hwmon *h)
 				   iiowire_channel_name(h->chs[i]) : "-",
 				   iiowire_channel_provider(h->chs[i]),
 				   iiowire_channel_datasheet_name(h->chs[i]),
-				   iiowire_chan_type_name(type) ? iiowire_chan_type_name(type) : "?");
+				   iiowire_chan_type_name(type) ?
+				   iiowire_chan_type_name(type) : "?");
 			continue;
 		}
 		s = &h->sensors[h->nsensors++];
@@ -656,7 +657,8 @@ int main(int argc, char **argv)
 			break;
 		case 'i':
 			if (hwmon_parse_ms(optarg, &h.interval_ms) < 0)
-				return hwmon_usage_error("--interval needs a positive number of ms");
+				return hwmon_usage_error("--interval needs a positive number "
+							 "of ms");
 			break;
 		case '1':
 			h.once = true;

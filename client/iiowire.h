@@ -551,7 +551,10 @@ IIOWIRE_EXPORT int iiowire_read_channel_processed_scale(struct iiowire_channel *
  */
 IIOWIRE_EXPORT int iiowire_read_channel_scale(struct iiowire_channel *ch, int *val, int *val2);
 
-/** iiowire_read_channel_offset() - the channel's offset. Return: as iiowire_read_channel_scale(). */
+/**
+ * iiowire_read_channel_offset() - the channel's offset.
+ * Return: as iiowire_read_channel_scale().
+ */
 IIOWIRE_EXPORT int iiowire_read_channel_offset(struct iiowire_channel *ch, int *val, int *val2);
 
 /**

@@ -29,7 +29,8 @@ struct iiowire_addr {
 	bool is_unix;
 	char host[IIOWIRE_ADDRESS_MAX_BYTES];	/* or the unix path */
 	char port[8];
-	char normal[IIOWIRE_ADDRESS_MAX_BYTES + 16];	/* "host:port", "[v6]:port", "unix:/p" */
+	/* "host:port", "[v6]:port" or "unix:/path" */
+	char normal[IIOWIRE_ADDRESS_MAX_BYTES + 16];
 };
 
 /* One queued event; one allocation holding the struct and its strings. */
@@ -59,7 +60,7 @@ struct iiowire {
 	size_t in_off;
 	size_t in_len;
 	size_t in_cap;
-	char *line;			/* the last line taken, inside in[]; valid until the next read */
+	char *line;			/* the last line taken (in in[]), until the next read */
 
 	/* request bookkeeping */
 	uint64_t next_id;

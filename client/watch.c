@@ -195,7 +195,8 @@ IIOWIRE_EXPORT int iiowire_watch_stop(struct iiowire *w, const char *device, con
 
 	iiowire_err_clear(w);
 	if (!device != !attr)
-		return iiowire_err_local(w, -EINVAL, "UNWATCH needs both device and attribute, or neither");
+		return iiowire_err_local(w, -EINVAL,
+					 "UNWATCH needs both device and attribute, or neither");
 	/* forget it first, so a reconnect during the request does not bring it back */
 	if (!device) {
 		known = w->watches != NULL;

@@ -210,13 +210,13 @@ static void test_hwmon_errors(void)
 		const char *err;	/* in stderr */
 	} rows[] = {
 		{ "no consumer", { "--once", NULL }, 2, "--consumer is required" },
-		{ "blank in name", { "-c", "x", "--name", "a b", NULL }, 2, "not a valid hwmon name" },
-		{ "star in name", { "-c", "x", "--name", "a*", NULL }, 2, "not a valid hwmon name" },
+		{ "blank in name", { "-c", "x", "--name", "a b", NULL }, 2, "not a valid hwmon" },
+		{ "star in name", { "-c", "x", "--name", "a*", NULL }, 2, "not a valid hwmon" },
 		{ "empty name", { "-c", "x", "--name", "", NULL }, 2, "not a valid hwmon name" },
 		{ "interval 0", { "-c", "x", "--interval", "0", NULL }, 2, "--interval" },
 		{ "stray argument", { "-c", "x", "extra", NULL }, 2, "unexpected argument" },
-		{ "unknown consumer", { "-a", hw_daemon.address, "-c", "nobody", "--once", NULL }, 1,
-		  "ENODEV" },
+		{ "unknown consumer",
+		  { "-a", hw_daemon.address, "-c", "nobody", "--once", NULL }, 1, "ENODEV" },
 		{ "daemon away", { "-a", refused, "-c", "iio_hwmon.0", "--once", NULL }, 1,
 		  "ECONNREFUSED" },
 	};

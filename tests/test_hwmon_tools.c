@@ -159,7 +159,9 @@ static void test_tools_node_exporter(void)
 	};
 	static char metrics[1 << 20];
 	const char *bridge[] = { CT_HWMON_PATH, "-a", tools_daemon.address, "--consumer",
-				 "iio_hwmon.0", "--sysfs-root", tools_root, "--interval", "50", NULL };
+				 "iio_hwmon.0", "--sysfs-root", tools_root, "--interval", "50",
+				 NULL };
+	const char *in1_15 = "node_hwmon_in_volts{chip=\"iio_hwmon\",sensor=\"in1\"} 1.5";
 	int64_t end;
 	pid_t pid, bpid;
 	size_t i;
@@ -190,12 +192,11 @@ static void test_tools_node_exporter(void)
 	end = ct_now_ms() + TOOLS_WAIT_MS;
 	while (ct_now_ms() < end) {
 		tools_scrape(port, metrics, sizeof(metrics));
-		if (tools_has_line(metrics, "node_hwmon_in_volts{chip=\"iio_hwmon\",sensor=\"in1\"} 1.5"))
+		if (tools_has_line(metrics, in1_15))
 			break;
 		ct_sleep_ms(50);
 	}
-	CU_ASSERT(tools_has_line(metrics,
-				 "node_hwmon_in_volts{chip=\"iio_hwmon\",sensor=\"in1\"} 1.5"));
+	CU_ASSERT(tools_has_line(metrics, in1_15));
 	kill(bpid, SIGTERM);
 	waitpid(bpid, NULL, 0);
 	tools_exporter_stop(pid);
@@ -217,7 +218,8 @@ static void test_tools_sensors(void)
 	int ret;
 
 	if (access(TOOLS_SENSORS, X_OK) != 0 || access(TOOLS_UNSHARE, X_OK) != 0) {
-		fprintf(stderr, "SKIPPED: sensors (Debian package lm-sensors) or unshare missing\n");
+		fprintf(stderr, "SKIPPED: sensors (Debian package lm-sensors) or unshare "
+			"missing\n");
 		return;
 	}
 	if (geteuid() != 0) {
@@ -226,8 +228,9 @@ static void test_tools_sensors(void)
 	}
 	/* a private mount namespace: the machine's /sys/class is never touched */
 	snprintf(script, sizeof(script),
-		 "mount --make-rprivate / || exit 77; mount --bind '%s/class' /sys/class || exit 77;"
-		 " exec %s -u", tools_root, TOOLS_SENSORS);
+		 "mount --make-rprivate / || exit 77;"
+		 " mount --bind '%s/class' /sys/class || exit 77; exec %s -u",
+		 tools_root, TOOLS_SENSORS);
 	ret = ct_run(argv, out, sizeof(out), err, sizeof(err));
 	if (ret == 77 || (ret != 0 && strstr(err, "unshare"))) {
 		fprintf(stderr, "SKIPPED: no private mount namespace here: %s", err);

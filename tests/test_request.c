@@ -19,7 +19,7 @@
 /* What the fake does with a request, by row. */
 enum req_script {
 	REQ_ANSWER,		/* "OK 42" */
-	REQ_SILENT_ONCE,	/* first request: no answer; later: answer the stale one, then this */
+	REQ_SILENT_ONCE,	/* no answer to the first; later the stale answer, then this one */
 	REQ_EVENT_FIRST,	/* push an event, then answer */
 	REQ_HANGUP_FIRST,	/* first connection: hang up without answering */
 	REQ_BAD_JSON,		/* a JSON line that is no reply */
