@@ -20,6 +20,7 @@
 
 #include "board.h"
 #include "busq.h"
+#include "iiod_session.h"
 #include "proto.h"
 #include "session.h"
 #include "srv.h"
@@ -36,6 +37,8 @@ enum {
 	SRV_OPT_IO_TIMEOUT,
 	SRV_OPT_LINE_TIMEOUT,
 	SRV_OPT_IDLE_TIMEOUT,
+	SRV_OPT_IIOD_LISTEN,
+	SRV_OPT_IIOD_UNAUTH,
 };
 
 static const struct option srv_main_options[] = {
@@ -48,6 +51,8 @@ static const struct option srv_main_options[] = {
 	{ "io-timeout-ms", required_argument, NULL, SRV_OPT_IO_TIMEOUT },
 	{ "line-timeout-ms", required_argument, NULL, SRV_OPT_LINE_TIMEOUT },
 	{ "idle-timeout-ms", required_argument, NULL, SRV_OPT_IDLE_TIMEOUT },
+	{ "iiod-listen", required_argument, NULL, SRV_OPT_IIOD_LISTEN },
+	{ "iiod-unauthenticated", no_argument, NULL, SRV_OPT_IIOD_UNAUTH },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -104,8 +109,10 @@ static int srv_main_uint(const char *opt, const char *arg, unsigned long min, un
 }
 
 /* Return: 0 to run, 1 when --help/--version answered, -EINVAL on a bad option. */
-static int srv_main_parse(struct srv_config *cfg, int argc, char **argv, const char *default_board)
+static int srv_main_parse(struct srv_config *cfg, struct srv_iiod_config *iiod, int argc,
+			  char **argv, const char *default_board)
 {
+	char err[256];
 	int c, lvl;
 
 	while ((c = getopt_long(argc, argv, "l:b:Vh", srv_main_options, NULL)) != -1) {
@@ -156,12 +163,22 @@ static int srv_main_parse(struct srv_config *cfg, int argc, char **argv, const c
 					  &cfg->idle_timeout_ms))
 				return -EINVAL;
 			break;
+		case SRV_OPT_IIOD_LISTEN:
+			if (srv_iiod_config_add(iiod, optarg, err, sizeof(err))) {
+				fprintf(stderr, "iiowired: %s\n", err);
+				return -EINVAL;
+			}
+			break;
+		case SRV_OPT_IIOD_UNAUTH:
+			iiod->unauthenticated = true;
+			break;
 		case 'V':
 			printf("iiowired %s (protocol %d.%d)\n", IIOWIRE_VERSION,
 			       PROTO_VERSION_MAJOR, PROTO_VERSION_MINOR);
 			return 1;
 		case 'h':
 			srv_main_usage(stdout, default_board);
+			srv_iiod_usage(stdout);
 			return 1;
 		default:
 			fprintf(stderr, "iiowired: try --help\n");
@@ -210,14 +227,20 @@ int main(int argc, char **argv)
 		.idle_timeout_ms = SRV_DEFAULT_IDLE_TIMEOUT_MS,
 	};
 	char default_board[PATH_MAX], err[BOARD_ERR_MAX + 64];
+	struct srv_iiod_config iiod_cfg = { .nlisten = 0 };
+	struct srv_iiod *iiod;
 	struct srv *srv;
-	int ret;
+	int ret, iiod_ret;
 
 	if (board_default_path(default_board, sizeof(default_board)) < 0)
 		snprintf(default_board, sizeof(default_board), "demo.json");
-	ret = srv_main_parse(&cfg, argc, argv, default_board);
+	ret = srv_main_parse(&cfg, &iiod_cfg, argc, argv, default_board);
 	if (ret)
 		return ret > 0 ? 0 : SRV_MAIN_EXIT_USAGE;
+	if (srv_iiod_config_check(&iiod_cfg, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "iiowired: %s\n", err);
+		return SRV_MAIN_EXIT_USAGE;
+	}
 	if (!cfg.board_path)
 		cfg.board_path = default_board;
 	srv_main_nofile(&cfg, cfg.max_clients != SRV_DEFAULT_MAX_CLIENTS);
@@ -235,7 +258,11 @@ int main(int argc, char **argv)
 		srv_destroy(srv);
 		return 1;
 	}
+	iiod_ret = srv_iiod_start(srv, &iiod_cfg, &iiod);
+	if (iiod_ret < 0)
+		srv_stop(srv);	/* nothing served yet: close what srv_start() opened */
 	ret = srv_run(srv);
+	srv_iiod_destroy(iiod);
 	srv_destroy(srv);
-	return ret < 0 ? 1 : 0;
+	return ret < 0 || iiod_ret < 0 ? 1 : 0;
 }
