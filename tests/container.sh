@@ -1,0 +1,79 @@
+#!/bin/sh
+# container.sh - build the iiowire image with podman, run it, and check what a
+# deployment needs: the healthcheck, values over the published port, a fast
+# clean stop on SIGTERM, and the compose file (daemon, hwmon bridge, node
+# exporter) serving the bridge's channels as Prometheus metrics.
+# Skips (exit 0 with a message) only where podman cannot run containers.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+fail() { echo "container: FAIL: $*" >&2; cleanup; exit 1; }
+skip() { echo "container: SKIPPED: $*" >&2; exit 0; }
+port=${IIOWIRE_CONTAINER_PORT:-30532}
+eport=${IIOWIRE_CONTAINER_EXPORTER_PORT:-30533}
+name=iiowire-ctest-$$
+project=iiowirectest$$
+cleanup() {
+	podman rm -f -t 1 "$name" >/dev/null 2>&1
+	if [ -n "${compose_up:-}" ]; then
+		IIOWIRE_PORT=$port IIOWIRE_EXPORTER_PORT=$eport \
+			podman-compose -p "$project" -f docker/compose.yaml down -v >/dev/null 2>&1
+	fi
+}
+
+# shellcheck disable=SC1091
+. "$top/tests/container-env.sh"
+command -v podman >/dev/null || skip "podman is not installed"
+podman info >/dev/null 2>&1 || skip "podman cannot run here: $(podman info 2>&1 | tail -1)"
+podman image exists debian:bookworm || skip "no debian:bookworm base image"
+
+echo "container: building the image (build stage runs the unit tests)"
+podman build -q -t iiowire:latest --target runtime -f docker/Dockerfile . >/tmp/$name.build 2>&1 ||
+	{ tail -30 /tmp/$name.build; fail "image build"; }
+size=$(podman image inspect iiowire:latest --format '{{.Size}}')
+echo "container: image size $((size / 1000000)) MB"
+hc=$(podman image inspect iiowire:latest --format '{{.Config.Healthcheck}}' 2>/dev/null)
+case "$hc" in *iiowire*) ;; *) fail "image has no HEALTHCHECK ($hc)";; esac
+user=$(podman image inspect iiowire:latest --format '{{.Config.User}}')
+[ "$user" = iiowire ] || fail "image runs as '$user', not iiowire"
+
+podman run -d --init --name "$name" -p 127.0.0.1:$port:30432 iiowire:latest >/dev/null ||
+	fail "podman run"
+ok=""
+for i in $(seq 1 50); do
+	if podman healthcheck run "$name" >/dev/null 2>&1; then ok=1; break; fi
+	sleep 0.2
+done
+[ -n "$ok" ] || { podman logs "$name"; fail "healthcheck never passed"; }
+echo "container: healthcheck passes"
+reply=$(printf 'read max1238 in_voltage_scale\nread dummy0 in_voltage0_raw\nquit\n' |
+	nc -q 2 127.0.0.1 "$port")
+expect=$(printf 'OK 1.000000000\nOK 73\nOK')
+[ "$reply" = "$expect" ] || fail "values over the published port: got '$reply'"
+echo "container: values read over 127.0.0.1:$port"
+start=$(date +%s%N)
+podman stop -t 10 "$name" >/dev/null || fail "podman stop"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+code=$(podman inspect "$name" --format '{{.State.ExitCode}}')
+[ "$code" = 0 ] || { podman logs "$name"; fail "exit status $code after SIGTERM"; }
+[ "$ms" -lt 5000 ] || fail "stop took $ms ms"
+echo "container: SIGTERM stop in $ms ms, exit status 0"
+podman rm -f "$name" >/dev/null 2>&1
+
+command -v podman-compose >/dev/null || skip "podman-compose is not installed (the image checks passed)"
+echo "container: compose up"
+compose_up=1
+IIOWIRE_PORT=$port IIOWIRE_EXPORTER_PORT=$eport \
+	podman-compose -p "$project" -f docker/compose.yaml up -d >/tmp/$name.compose 2>&1 ||
+	{ tail -30 /tmp/$name.compose; fail "compose up"; }
+metrics=""
+for i in $(seq 1 100); do
+	metrics=$(curl -s "http://127.0.0.1:$eport/metrics" 2>/dev/null | grep '^node_hwmon_in_volts' || true)
+	[ -n "$metrics" ] && break
+	sleep 0.3
+done
+[ -n "$metrics" ] || { tail -30 /tmp/$name.compose; podman-compose -p "$project" -f docker/compose.yaml logs 2>&1 | tail -30; fail "no node_hwmon_in_volts from the exporter"; }
+echo "$metrics" | head -3
+echo "$metrics" | grep -q 'sensor="in1"' || fail "in1 missing from the exporter"
+cleanup
+echo "container: all checks passed"
