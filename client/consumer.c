@@ -337,7 +337,7 @@ IIOWIRE_EXPORT int iiowire_read_channel_processed_scale(struct iiowire_channel *
 							unsigned int scale)
 {
 	struct proto_reply r;
-	int ret, v;
+	int ret, v = 0;
 
 	ret = iiowire_consumer_refresh(ch);
 	if (ret < 0)
