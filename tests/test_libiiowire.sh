@@ -96,7 +96,7 @@ cc -std=c11 -Wall -Wextra -Werror $san $(pkg-config --cflags libiiowire) -o "$tm
 	"$tmp/consumer.c" $(pkg-config --libs libiiowire) >"$tmp/log" 2>&1
 result "compile and link (shared) with pkg-config" $?
 cc -std=c11 -Wall -Wextra -Werror $san $(pkg-config --cflags libiiowire) -o "$tmp/consumer-static" \
-	"$tmp/consumer.c" "$libdir/libiiowire.a" $(pkg-config --libs libcjson) >"$tmp/log" 2>&1
+	"$tmp/consumer.c" "$libdir/libiiowire.a" $(pkg-config --static --libs libiiowire | sed "s/-liiowire//") >"$tmp/log" 2>&1
 result "link the static library" $?
 if command -v c++ >/dev/null 2>&1; then
 	printf '#include <iiowire.h>\nint main() { return iiowire_connect("x:1", 1) ? 0 : 1; }\n' \
