@@ -88,20 +88,6 @@ static void srv_session_read_stop(struct srv_session *s)
 	s->reading = false;
 }
 
-/* Keep @len bytes of input for later (replaces what was deferred). */
-static int srv_session_defer(struct srv_session *s, const char *data, size_t len)
-{
-	char *copy = malloc(len);
-
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, data, len);
-	free(s->deferred);
-	s->deferred = copy;
-	s->deferred_len = len;
-	return 0;
-}
-
 /* The loop's next turn: sessions that used up their burst go on, oldest first. */
 static void srv_session_yield_cb(uv_idle_t *idle)
 {
@@ -133,28 +119,32 @@ static void srv_session_yield(struct srv_session *s)
 }
 
 /*
- * Split and answer what @data holds, as far as limits allow. Whatever is
- * left waits in s->deferred, with reading stopped, until srv_session_resume().
+ * Split and answer what @data holds, as far as limits allow: the session's
+ * queued output (pause), its requests on a bus, and the output this one
+ * call may produce (the write burst; the rest waits for the loop's next
+ * turn, so one pipelining client cannot hold the loop). Reading stops when
+ * something is left over.
+ * Return: the number of bytes of @data consumed.
  */
-static void srv_session_feed(struct srv_session *s, const char *data, size_t len)
+static size_t srv_session_feed(struct srv_session *s, const char *data, size_t len)
 {
 	struct srv *srv = s->srv;
+	size_t line_len, used, left = len, out0 = s->out.len;
 	const char *line;
-	size_t line_len, used;
 	bool burst = false;
 	int ret;
 
 	s->in_feed = true;
-	while (len && !s->closing && !s->close_after_flush) {
+	while (left && !s->closing && !s->close_after_flush) {
 		if (srv_session_must_wait(s))
 			break;
-		if (s->out.len >= SRV_WRITE_BURST_BYTES) {
+		if (s->out.len - out0 >= SRV_WRITE_BURST_BYTES) {
 			burst = true;
 			break;
 		}
-		ret = proto_splitter_next(&s->sp, data, len, &used, &line, &line_len);
+		ret = proto_splitter_next(&s->sp, data, left, &used, &line, &line_len);
 		data += used;
-		len -= used;
+		left -= used;
 		if (ret == 0)
 			break;
 		if (ret < 0) {
@@ -176,18 +166,17 @@ static void srv_session_feed(struct srv_session *s, const char *data, size_t len
 	} else {
 		s->partial_since_ms = 0;
 	}
-	if (len && !s->closing && !s->close_after_flush) {
-		if (srv_session_defer(s, data, len) < 0) {
-			s->broken = true;
-		} else {
-			srv_session_read_stop(s);
-			if (burst)
-				srv_session_yield(s);
-			else
-				s->paused = true;
-		}
-	}
 	s->in_feed = false;
+	if (s->closing || s->close_after_flush)
+		return len;	/* what follows a last request is dropped */
+	if (left) {
+		srv_session_read_stop(s);
+		if (burst)
+			srv_session_yield(s);
+		else
+			s->paused = true;
+	}
+	return len - left;
 }
 
 static void srv_session_on_eof(struct srv_session *s)
@@ -209,10 +198,21 @@ static void srv_session_on_eof(struct srv_session *s)
 static void srv_session_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 {
 	struct srv_session *s = srv_session_of((uv_handle_t *)stream);
+	size_t used;
 
 	if (nread > 0) {
 		s->srv->stats.bytes_in += (uint64_t)nread;
-		srv_session_feed(s, buf->base, (size_t)nread);
+		used = srv_session_feed(s, buf->base, (size_t)nread);
+		if (used < (size_t)nread) {
+			/* the shared buffer is reused by the next read: keep the rest */
+			s->deferred = malloc((size_t)nread - used);
+			if (!s->deferred) {
+				s->broken = true;
+			} else {
+				memcpy(s->deferred, buf->base + used, (size_t)nread - used);
+				s->deferred_len = (size_t)nread - used;
+			}
+		}
 		srv_session_flush(s);
 	} else if (nread == UV_EOF) {
 		srv_session_on_eof(s);
@@ -316,8 +316,8 @@ void srv_session_flush(struct srv_session *s)
 
 void srv_session_resume(struct srv_session *s)
 {
+	size_t used, len;
 	char *data;
-	size_t len;
 
 	if (s->closing || s->in_feed)
 		return;
@@ -328,12 +328,20 @@ void srv_session_resume(struct srv_session *s)
 	}
 	s->paused = false;
 	if (s->deferred) {
+		/* detached while fed: a request in it may finish or close the session */
 		data = s->deferred;
 		len = s->deferred_len;
 		s->deferred = NULL;
 		s->deferred_len = 0;
-		srv_session_feed(s, data, len);
-		free(data);
+		used = srv_session_feed(s, data, len);
+		if (used < len) {
+			/* keep the rest in place: no copy per turn */
+			memmove(data, data + used, len - used);
+			s->deferred = data;
+			s->deferred_len = len - used;
+		} else {
+			free(data);
+		}
 		srv_session_flush(s);
 		if (s->closing)
 			return;
