@@ -176,6 +176,27 @@ static int srv_listener_split(const char *spec, char *host, size_t hostlen, char
 	return 0;
 }
 
+int srv_listener_check(const char *spec, char *err, size_t errlen)
+{
+	char host[256], port[8];
+	size_t max = sizeof(((struct srv_listener *)NULL)->path);
+
+	if (strncmp(spec, "unix:", 5) == 0) {
+		if (!spec[5] || strlen(spec + 5) >= max) {
+			snprintf(err, errlen, "%s: path empty or longer than %zu bytes", spec,
+				 max - 1);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (srv_listener_split(spec, host, sizeof(host), port, sizeof(port)) < 0) {
+		snprintf(err, errlen, "%s: not HOST:PORT (port 0 to 65535), [IPV6]:PORT or "
+			 "unix:PATH", spec);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static bool srv_listener_unavailable(int ret)
 {
 	return ret == UV_EADDRNOTAVAIL || ret == UV_EAFNOSUPPORT;
@@ -196,7 +217,8 @@ int srv_listener_open(struct srv *srv, const char *spec, bool quiet_unavailable,
 	if (strncmp(spec, "unix:", 5) == 0)
 		return srv_listener_open_unix(srv, spec + 5, err, errlen);
 	if (srv_listener_split(spec, host, sizeof(host), port, sizeof(port)) < 0) {
-		snprintf(err, errlen, "%s: not HOST:PORT, [IPV6]:PORT or unix:PATH", spec);
+		snprintf(err, errlen, "%s: not HOST:PORT (port 0 to 65535), [IPV6]:PORT or "
+			 "unix:PATH", spec);
 		return -EINVAL;
 	}
 	ret = getaddrinfo(host[0] && strcmp(host, "*") ? host : NULL, port, &hints, &res);

@@ -45,6 +45,13 @@ struct srv_listener {
 int srv_listener_open(struct srv *srv, const char *spec, bool quiet_unavailable,
 		      char *err, size_t errlen);
 
+/**
+ * srv_listener_check() - is @spec well formed (the command line's check,
+ * before anything is loaded or bound)? Names are not resolved here.
+ * Return: 0, or -EINVAL with @err saying why.
+ */
+int srv_listener_check(const char *spec, char *err, size_t errlen);
+
 /** srv_listener_close_all() - stop accepting; memory goes in close callbacks. */
 void srv_listener_close_all(struct srv *srv);
 

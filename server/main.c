@@ -21,6 +21,7 @@
 #include "board.h"
 #include "busq.h"
 #include "iiod_session.h"
+#include "listener.h"
 #include "proto.h"
 #include "session.h"
 #include "srv.h"
@@ -115,12 +116,17 @@ static int srv_main_parse(struct srv_config *cfg, struct srv_iiod_config *iiod, 
 	char err[256];
 	int c, lvl;
 
-	while ((c = getopt_long(argc, argv, "l:b:Vh", srv_main_options, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":l:b:Vh", srv_main_options, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			if (cfg->nlisten == SRV_LISTEN_MAX) {
 				fprintf(stderr, "iiowired: at most %d --listen options\n",
 					SRV_LISTEN_MAX);
+				return -EINVAL;
+			}
+			if (srv_listener_check(optarg, err, sizeof(err))) {
+				fprintf(stderr, "iiowired: --listen %s\n", err);
 				return -EINVAL;
 			}
 			cfg->listen[cfg->nlisten++] = optarg;
@@ -181,7 +187,10 @@ static int srv_main_parse(struct srv_config *cfg, struct srv_iiod_config *iiod, 
 			srv_iiod_usage(stdout);
 			return 1;
 		default:
-			fprintf(stderr, "iiowired: try --help\n");
+			/* getopt is silenced (opterr = 0): one line, ours */
+			fprintf(stderr, "iiowired: %s '%s' (try --help)\n",
+				c == ':' ? "missing argument to" : "unknown option",
+				argv[optind - 1]);
 			return -EINVAL;
 		}
 	}

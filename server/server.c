@@ -72,9 +72,10 @@ static int srv_load_token(struct srv *srv, const char *path, char *err, size_t e
 			 srv->auth_token[n - 1] == ' ' || srv->auth_token[n - 1] == '\t'))
 		n--;
 	srv->auth_token[n] = '\0';
-	if (n == 0 || memchr(srv->auth_token, '\0', (size_t)n) || strpbrk(srv->auth_token, " \t\n")) {
-		snprintf(err, errlen, "--auth-token-file %s: empty, or blanks inside the token",
-			 path);
+	/* a token is one line; blanks inside it are part of it (AUTH takes the rest of the line) */
+	if (n == 0 || memchr(srv->auth_token, '\0', (size_t)n) ||
+	    strpbrk(srv->auth_token, "\r\n")) {
+		snprintf(err, errlen, "--auth-token-file %s: empty, or more than one line", path);
 		ret = -EINVAL;
 		goto out_close;
 	}
