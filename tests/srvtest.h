@@ -296,8 +296,8 @@ static inline long srvtest_cpu_ticks(pid_t pid)
 	}
 	fclose(f);
 	p = strrchr(buf, ')');
-	/* fields after the name: state is 3; utime 14, stime 15 */
-	for (i = 3; p && i < 14; i++)
+	/* fields after the name: state is 3; utime 14, stime 15: stop at the blank before 14 */
+	for (i = 3; p && i < 15; i++)
 		p = strchr(p + 1, ' ');
 	if (!p || sscanf(p + 1, "%lu %lu", &ut, &st) != 2)
 		return -1;
