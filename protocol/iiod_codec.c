@@ -370,7 +370,11 @@ int proto_iiod_reply_help(struct proto_buf *b)
 
 size_t proto_iiod_value_len(const char *payload, size_t len)
 {
-	const char *nul = memchr(payload, '\0', len);
+	const char *nul;
+
+	if (!len)
+		return 0;	/* an empty payload may have no buffer at all */
+	nul = memchr(payload, '\0', len);
 
 	return nul ? (size_t)(nul - payload) : len;
 }

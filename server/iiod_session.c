@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <sys/utsname.h>
 
+#include "acl.h"
 #include "board.h"
 #include "busq.h"
 #include "dispatch.h"
@@ -133,6 +134,7 @@ static void srv_iiod_flush(struct srv_iiod_session *s);
 static void srv_iiod_resume(struct srv_iiod_session *s);
 static void srv_iiod_session_close(struct srv_iiod_session *s);
 static void srv_iiod_stop_check(struct srv_iiod *iiod);
+static void srv_iiod_stop(struct srv_iiod *iiod);
 
 /* ---- configuration ---- */
 
@@ -613,6 +615,18 @@ static void srv_iiod_read(struct srv_iiod_session *s, const struct proto_iiod_cm
 	srv_iiod_io_start(s, io);
 }
 
+/* Does --allow-write let every writable attribute of @io be written? */
+static bool srv_iiod_write_allowed(const struct srv_iiod_session *s, const struct srv_iiod_io *io)
+{
+	int i;
+
+	for (i = 0; i < io->nattrs; i++)
+		if ((io->attrs[i]->mode & 0222) &&
+		    !srv_acl_may_write(&s->iiod->srv->cfg, io->dev, io->attrs[i]->name))
+			return false;
+	return true;
+}
+
 /* The WRITE's payload is all in (or skipped): answer it. */
 static void srv_iiod_write(struct srv_iiod_session *s)
 {
@@ -622,6 +636,11 @@ static void srv_iiod_write(struct srv_iiod_session *s)
 	s->in_payload = false;
 	if (!err) {
 		io = srv_iiod_io_make(s, &s->wcmd, &err);
+		if (io && !srv_iiod_write_allowed(s, io)) {
+			srv_iiod_io_free(io);
+			io = NULL;
+			err = -EACCES;
+		}
 		if (io) {
 			io->wbuf = s->wbuf;
 			io->wlen = s->wlen;
@@ -1015,6 +1034,11 @@ static void srv_iiod_sweep_cb(uv_timer_t *timer)
 	struct srv_list *pos, *tmp;
 	struct srv_iiod_session *s;
 
+	if (iiod->srv->stopping && !iiod->stopping) {
+		/* a signal that came before our own handlers were set */
+		srv_iiod_stop(iiod);
+		return;
+	}
 	srv_list_for_each_safe(pos, tmp, &iiod->sessions) {
 		s = srv_container_of(pos, struct srv_iiod_session, node);
 		if (s->closing || s->close_after_flush)
@@ -1271,6 +1295,14 @@ int srv_iiod_start(struct srv *srv, const struct srv_iiod_config *icfg, struct s
 		ret = -ENOMEM;
 		goto err_stop;
 	}
+	/* signals first: one that comes once a listener is announced must stop it */
+	uv_signal_start(&iiod->sig_term, srv_iiod_signal_cb, SIGTERM);
+	uv_signal_start(&iiod->sig_int, srv_iiod_signal_cb, SIGINT);
+	uv_timer_start(&iiod->sweep, srv_iiod_sweep_cb, SRV_SWEEP_INTERVAL_MS,
+		       SRV_SWEEP_INTERVAL_MS);
+	/* neither the sweep nor the grace timer keeps the loop alive on its own */
+	uv_unref((uv_handle_t *)&iiod->sweep);
+	uv_unref((uv_handle_t *)&iiod->grace);
 	for (i = 0; i < icfg->nlisten; i++) {
 		ret = srv_iiod_listen(iiod, icfg->listen[i]);
 		if (ret < 0)
@@ -1282,13 +1314,6 @@ int srv_iiod_start(struct srv *srv, const struct srv_iiod_config *icfg, struct s
 		ret = -EADDRNOTAVAIL;
 		goto err_stop;
 	}
-	uv_signal_start(&iiod->sig_term, srv_iiod_signal_cb, SIGTERM);
-	uv_signal_start(&iiod->sig_int, srv_iiod_signal_cb, SIGINT);
-	uv_timer_start(&iiod->sweep, srv_iiod_sweep_cb, SRV_SWEEP_INTERVAL_MS,
-		       SRV_SWEEP_INTERVAL_MS);
-	/* neither the sweep nor the grace timer keeps the loop alive on its own */
-	uv_unref((uv_handle_t *)&iiod->sweep);
-	uv_unref((uv_handle_t *)&iiod->grace);
 	return 0;
 
 err_stop:

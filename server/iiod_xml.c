@@ -561,11 +561,15 @@ static int srv_iiod_xml_dev_build(struct srv_iiod_dev *d)
 	for (i = 0; i < n; i++)
 		if (!cand[i].used)
 			d->attrs[d->nattrs++] = cand[i].attr;
-	qsort(d->attrs, (size_t)d->nattrs, sizeof(*d->attrs), srv_iiod_xml_dev_attr_cmp);
+	/* empty arrays may be NULL, which qsort must not be given */
+	if (d->nattrs > 1)
+		qsort(d->attrs, (size_t)d->nattrs, sizeof(*d->attrs), srv_iiod_xml_dev_attr_cmp);
 	for (i = 0; i < d->nchans; i++)
-		qsort(d->chans[i].attrs, (size_t)d->chans[i].nattrs, sizeof(*d->chans[i].attrs),
-		      srv_iiod_xml_attr_cmp);
-	qsort(d->chans, (size_t)d->nchans, sizeof(*d->chans), srv_iiod_xml_chan_cmp);
+		if (d->chans[i].nattrs > 1)
+			qsort(d->chans[i].attrs, (size_t)d->chans[i].nattrs,
+			      sizeof(*d->chans[i].attrs), srv_iiod_xml_attr_cmp);
+	if (d->nchans > 1)
+		qsort(d->chans, (size_t)d->nchans, sizeof(*d->chans), srv_iiod_xml_chan_cmp);
 out_free_cand:
 	free(cand);
 	return ret;

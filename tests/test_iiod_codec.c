@@ -330,6 +330,8 @@ static void test_iiod_value_len(void)
 		r = &iiod_value_len_rows[i];
 		TEST_ROW_ASSERT(proto_iiod_value_len(r->in, r->len) == r->out, r->name);
 	}
+	/* a WRITE of zero bytes has no payload buffer at all */
+	CU_ASSERT_EQUAL(proto_iiod_value_len(NULL, 0), 0);
 }
 
 /* ---- the "all attributes" layout ---- */
