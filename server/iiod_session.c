@@ -1,20 +1,17 @@
 /*
  * iiod_session.c - the iiod (libiio 0.24) listener and its sessions.
  *
- * A session reads into the server's shared read buffer, cuts lines with
- * the protocol's splitter, parses them with protocol/iiod.h and answers
- * one request at a time, in order, as iiod does. A WRITE's payload is
- * always consumed: taken in up to PROTO_IIOD_WRITE_MAX_BYTES, read and
- * dropped up to PROTO_IIOD_SKIP_MAX_BYTES when refused, and past that the
- * connection is closed after the error. Attribute I/O runs on the loop for
- * devices that cannot block and on the bus worker (busq.c) for those that
- * can; while a request waits there, input stays unread. What iiod 0.24
- * gets wrong is fixed here (PROTOCOL-iiod.md): no busy loop after a
- * half-close (libuv stops reading at EOF), EXIT is honoured even when FIN
- * follows at once, names are checked against the registry, connections
- * count against --max-clients, and the listener binds loopback by default.
- * Place in the flow: wire -> *iiod listener/session* -> core / busq. It
- * never frees a session outside its close callback.
+ * A session cuts lines with the protocol's splitter, parses them with
+ * protocol/iiod.h and answers one request at a time, in order, as iiod
+ * does. A WRITE's payload is always consumed: applied up to
+ * PROTO_IIOD_WRITE_MAX_BYTES, dropped up to PROTO_IIOD_SKIP_MAX_BYTES,
+ * past that the connection closes after the error. Attribute I/O runs on
+ * the loop, or on the bus worker (busq.c) for devices that can block; input
+ * waits meanwhile. iiod 0.24's faults are fixed (PROTOCOL-iiod.md): no busy
+ * loop on half-close, EXIT kept even with FIN right behind, names checked,
+ * --max-clients, loopback by default. Place in the flow: wire -> *iiod
+ * listener/session* -> core / busq. Sessions are freed only in their close
+ * callback.
  */
 #include <errno.h>
 #include <netdb.h>
@@ -672,9 +669,9 @@ static void srv_iiod_write_begin(struct srv_iiod_session *s, const struct proto_
 	if (!s->werr && srv->cfg.read_only)
 		s->werr = -EACCES;
 	if (cmd->payload > PROTO_IIOD_SKIP_MAX_BYTES) {
-		srv_info(&srv->log, "iiod session %llu (%s): WRITE of %llu bytes (limit %d); closing",
-			 (unsigned long long)s->id, s->peer, (unsigned long long)cmd->payload,
-			 PROTO_IIOD_SKIP_MAX_BYTES);
+		srv_info(&srv->log, "iiod session %llu (%s): WRITE of %llu bytes (limit %d), "
+			 "closing", (unsigned long long)s->id, s->peer,
+			 (unsigned long long)cmd->payload, PROTO_IIOD_SKIP_MAX_BYTES);
 		srv_iiod_code(s, -EFBIG);
 		srv_iiod_finish(s);
 		return;

@@ -2,18 +2,15 @@
  * iiod_xml.c - group a registry's attributes into libiio channels and
  * write the XML context of iiod 0.24 (see iiod_xml.h).
  *
- * The grouping follows what libiio's local backend does with a sysfs
- * directory (PROTOCOL-iiod.md, "Channels"), applied to the names the core
- * generates: a strict pass for names that carry a channel id
- * (in_voltage0_raw, in_accel_x_raw, in_voltage0-voltage1_raw), scan
- * elements from the channel specs, channel names from a prefix common to
- * all of a channel's attributes, shared names (in_voltage_scale) copied to
- * the channels they cover, a loose pass for channels without an index
- * (in_steps_input), and device attributes for the rest. Two deliberate
- * differences from libiio are documented there: single-ended shared names
- * do not go to differential channels, and shared-by-direction names such
- * as in_sampling_frequency stay device attributes. Built once per board,
- * on the loop: names only, no device I/O, nothing blocks.
+ * The grouping is libiio's local backend applied to the core's names
+ * (PROTOCOL-iiod.md, "Channels"): a strict pass for names that carry a
+ * channel id (in_voltage0_raw, in_accel_x_raw, in_voltage0-voltage1_raw),
+ * scan elements from the channel specs, channel names from a prefix all of
+ * a channel's attributes share, shared names (in_voltage_scale) copied to
+ * the channels they cover, a loose pass for unindexed channels
+ * (in_steps_input), device attributes for the rest; two documented
+ * departures from libiio. Built once per board, on the loop, from names
+ * alone: no device I/O, nothing blocks.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -681,7 +678,8 @@ static int srv_iiod_xml_write(struct srv_iiod_ctx *ctx, const char *description,
 
 	proto_buf_init(&b);
 	if (proto_buf_append(&b, srv_iiod_xml_head, strlen(srv_iiod_xml_head)) ||
-	    proto_buf_printf(&b, "<context") || srv_iiod_xml_attr(&b, "name", SRV_IIOD_XML_CTX_NAME))
+	    proto_buf_printf(&b, "<context") ||
+	    srv_iiod_xml_attr(&b, "name", SRV_IIOD_XML_CTX_NAME))
 		goto err_fini;
 	snprintf(num, sizeof(num), "%d", PROTO_IIOD_VERSION_MAJOR);
 	if (srv_iiod_xml_attr(&b, "version-major", num))

@@ -207,6 +207,16 @@ static const struct iiodt_row iiodt_rows[] = {
 	ROW("WRITE a device attribute", "WRITE dummy0 current_timestamp_clock 10\r\nmonotonic\0",
 	    "10\n"),
 	ROW("READ it back", "READ iio:device0 current_timestamp_clock\r\n", "10\nmonotonic\0\n"),
+	ROW("READ all device attributes", "READ iio:device0\r\n",
+	    "32\n\0\0\0\x0a" "monotonic\0\0\0" "\0\0\0\x0c" "3.000000033\0\n"),
+	ROW("WRITE all of a channel", "WRITE iio:device0 OUTPUT voltage0 8\r\n\0\0\0\x04" "555\0",
+	    "8\n"),
+	ROW("READ what write-all wrote", "READ iio:device0 OUTPUT voltage0 raw\r\n", "4\n555\0\n"),
+	ROW("WRITE all, an entry past the end", "WRITE iio:device0 OUTPUT voltage0 4\r\n\0\0\0\x09",
+	    "-22\n"),
+	ROW("WRITE all, a negative entry leaves it be", "WRITE iio:device0 OUTPUT voltage0 4\r\n"
+	    "\xff\xff\xff\xea", "4\n"),
+	ROW("READ it unchanged", "READ iio:device0 OUTPUT voltage0 raw\r\n", "4\n555\0\n"),
 	ROW("unknown command", "FROB iio:device0\r\n", "-22\n"),
 	ROW("mixed-case keyword", "Read iio:device0 name\r\n", "-22\n"),
 	ROW("BINARY: a 1.0 client stays on text", "BINARY\r\n", "-22\n"),
@@ -266,7 +276,8 @@ static const char *const iiodt_xml_rows[] = {
 	"<context-attribute name=\"iiowire,board\" value=\"iiodtest\"/>",
 	"<device id=\"iio:device0\" name=\"dummy0\">",
 	"<channel id=\"voltage0\" type=\"input\"><scan-element index=\"0\" "
-	"format=\"le:u13/16&gt;&gt;0\"/><attribute name=\"offset\" filename=\"in_voltage0_offset\"/>"
+	"format=\"le:u13/16&gt;&gt;0\"/>"
+	"<attribute name=\"offset\" filename=\"in_voltage0_offset\"/>"
 	"<attribute name=\"raw\" filename=\"in_voltage0_raw\"/><attribute name=\"scale\" "
 	"filename=\"in_voltage0_scale\"/></channel>",
 	"<channel id=\"voltage1-voltage2\" type=\"input\"><scan-element index=\"1\" "
