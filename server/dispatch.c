@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl.h"
 #include "board.h"
 #include "busq.h"
 #include "dispatch.h"
@@ -435,6 +436,11 @@ static void srv_dispatch_write(struct srv_session *s, struct proto_request *req)
 	io.attr = srv_dispatch_attr(s, req, io.dev);
 	if (!io.attr)
 		return;
+	if (!srv_acl_may_write(&s->srv->cfg, io.dev, io.attr->name)) {
+		srv_dispatch_error(s, req, -EACCES, "%s %s: not writable here (--allow-write)",
+				   req->device, req->attr);
+		return;
+	}
 	io.chan = NULL;
 	srv_io_start(s, req, &io);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "acl.h"
 #include "board.h"
 #include "busq.h"
 #include "iiod_session.h"
@@ -40,12 +41,14 @@ enum {
 	SRV_OPT_IDLE_TIMEOUT,
 	SRV_OPT_IIOD_LISTEN,
 	SRV_OPT_IIOD_UNAUTH,
+	SRV_OPT_ALLOW_WRITE,
 };
 
 static const struct option srv_main_options[] = {
 	{ "listen", required_argument, NULL, 'l' },
 	{ "board", required_argument, NULL, 'b' },
 	{ "read-only", no_argument, NULL, SRV_OPT_READ_ONLY },
+	{ "allow-write", required_argument, NULL, SRV_OPT_ALLOW_WRITE },
 	{ "max-clients", required_argument, NULL, SRV_OPT_MAX_CLIENTS },
 	{ "log-level", required_argument, NULL, SRV_OPT_LOG_LEVEL },
 	{ "auth-token-file", required_argument, NULL, SRV_OPT_AUTH_TOKEN_FILE },
@@ -69,6 +72,9 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "                            (default 127.0.0.1:%d and [::1]:%d)\n"
 "  -b, --board FILE          board file (default %s)\n"
 "      --read-only           refuse every WRITE with EACCES\n"
+"      --allow-write DEV:ATTR  allow WRITE only to matching attributes (others EACCES);\n"
+"                            globs, DEV is an id, name, label or hardware id; repeatable\n"
+"                            (at most %d), e.g. --allow-write 'dummy0:out_voltage*_raw'\n"
 "      --max-clients N       connections served at once; one more gets ERR EBUSY\n"
 "                            (default %d, at most the open-file limit less %d)\n"
 "      --auth-token-file F   require AUTH <token> (F must be mode 600 or stricter)\n"
@@ -84,7 +90,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "stops at %d bytes, closed above %d bytes for %d ms or above %d bytes; %d requests per\n"
 "client waiting on a bus; %d queued per bus; listen backlog %d.\n"
 "Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board.\n",
-		SRV_DEFAULT_PORT, SRV_DEFAULT_PORT, default_board, SRV_DEFAULT_MAX_CLIENTS,
+		SRV_DEFAULT_PORT, SRV_DEFAULT_PORT, default_board, SRV_ALLOW_WRITE_MAX,
+		SRV_DEFAULT_MAX_CLIENTS,
 		SRV_MAIN_FD_RESERVE, SRV_DEFAULT_IO_TIMEOUT_MS, SRV_DEFAULT_LINE_TIMEOUT_MS,
 		SRV_DEFAULT_IDLE_TIMEOUT_MS, PROTO_LINE_MAX_BYTES, SRV_OUT_PAUSE_BYTES,
 		SRV_OUT_SOFT_BYTES, SRV_OUT_SOFT_MS, SRV_OUT_HARD_BYTES, SRV_SESSION_INFLIGHT_MAX,
@@ -136,6 +143,18 @@ static int srv_main_parse(struct srv_config *cfg, struct srv_iiod_config *iiod, 
 			break;
 		case SRV_OPT_READ_ONLY:
 			cfg->read_only = true;
+			break;
+		case SRV_OPT_ALLOW_WRITE:
+			if (cfg->nallow_write == SRV_ALLOW_WRITE_MAX) {
+				fprintf(stderr, "iiowired: at most %d --allow-write options\n",
+					SRV_ALLOW_WRITE_MAX);
+				return -EINVAL;
+			}
+			if (srv_acl_check(optarg, err, sizeof(err))) {
+				fprintf(stderr, "iiowired: %s\n", err);
+				return -EINVAL;
+			}
+			cfg->allow_write[cfg->nallow_write++] = optarg;
 			break;
 		case SRV_OPT_MAX_CLIENTS:
 			if (srv_main_uint("max-clients", optarg, 1, SRV_MAX_CLIENTS_LIMIT,
@@ -196,6 +215,11 @@ static int srv_main_parse(struct srv_config *cfg, struct srv_iiod_config *iiod, 
 	}
 	if (optind < argc) {
 		fprintf(stderr, "iiowired: unexpected argument '%s' (try --help)\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (cfg->read_only && cfg->nallow_write) {
+		/* one of them is a mistake: say so rather than guess which */
+		fprintf(stderr, "iiowired: --read-only and --allow-write contradict each other\n");
 		return -EINVAL;
 	}
 	return 0;

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "acl.h"
 #include "board.h"
 #include "busq.h"
 #include "iio_registry.h"
@@ -213,6 +214,7 @@ static void srv_reload_after_cb(uv_work_t *work, int status)
 		srv_info(&srv->log, "board reloaded from %s: %s, %d device(s)",
 			 srv->cfg.board_path, srv->board->name,
 			 iio_registry_count(srv->board->reg));
+		srv_acl_report(srv);
 		srv_busq_reap(srv);
 		srv->reload_old = old;
 		srv_reload_start(srv, SRV_RELOAD_DESTROY);
@@ -389,6 +391,7 @@ int srv_start(struct srv *srv)
 		 IIOWIRE_VERSION, PROTO_VERSION_MAJOR, PROTO_VERSION_MINOR, srv->board->name,
 		 srv->cfg.board_path, iio_registry_count(srv->board->reg),
 		 srv->cfg.read_only ? ", read-only" : "");
+	srv_acl_report(srv);
 	return 0;
 
 err_listen:

@@ -29,6 +29,8 @@ struct board;
 /* somaxconn caps it (4096 on current kernels): enough for 1000 simultaneous connects */
 #define SRV_LISTEN_BACKLOG		4096
 #define SRV_LISTEN_MAX			16
+/* --allow-write options one daemon takes */
+#define SRV_ALLOW_WRITE_MAX		64
 #define SRV_DEFAULT_MAX_CLIENTS		4096
 #define SRV_MAX_CLIENTS_LIMIT		1000000
 /* a request may wait this long for its bus, queueing included */
@@ -59,6 +61,8 @@ struct srv_config {
 	unsigned int max_clients;
 	enum srv_log_level log_level;
 	const char *auth_token_file;	/* NULL: no authentication */
+	const char *allow_write[SRV_ALLOW_WRITE_MAX];	/* DEVICE:ATTR globs (acl.h) */
+	int nallow_write;		/* 0: every writable attribute may be written */
 	unsigned int io_timeout_ms;
 	unsigned int line_timeout_ms;
 	unsigned int idle_timeout_ms;
