@@ -10,6 +10,9 @@
  * timeout, and a line reader that keeps what it read past the line.
  * Header-only (static inline): every tests/test_*.c is its own program. It
  * asserts nothing: helpers return 0, a length, or -errno.
+ * $IIOWIRE_TEST_WRAPPER, if set, is put before the daemon's command line,
+ * split at blanks (tests/valgrind.sh sets it to a valgrind command); tests
+ * that time the daemon ask srvtest_slow() and allow it more time.
  */
 #ifndef IIOWIRE_SRVTEST_H
 #define IIOWIRE_SRVTEST_H
@@ -42,6 +45,8 @@
 #define SRVTEST_ARGS_MAX	32
 #define SRVTEST_CLIENT_BUF	(2 * 1024 * 1024)
 #define SRVTEST_LINE_MAX	(1024 * 1024)
+#define SRVTEST_WRAPPER_ENV	"IIOWIRE_TEST_WRAPPER"
+#define SRVTEST_WRAPPER_WORDS	16
 
 /*
  * A board most suites use: the kernel's dummy, a MAX1238 with constant
@@ -166,6 +171,14 @@ static inline bool srvtest_log_wait(struct srvtest *t, const char *needle, int m
 	return true;
 }
 
+/* True when the daemon runs under $IIOWIRE_TEST_WRAPPER (valgrind: 20-50x slower). */
+static inline bool srvtest_slow(void)
+{
+	const char *w = getenv(SRVTEST_WRAPPER_ENV);
+
+	return w && *w;
+}
+
 /*
  * Start the daemon. @board_json: the board's text (written to a file), or
  * NULL to pass no --board. @args: more options, NULL-terminated (may be NULL).
@@ -174,7 +187,8 @@ static inline bool srvtest_log_wait(struct srvtest *t, const char *needle, int m
 static inline int srvtest_start(struct srvtest *t, const char *board_json,
 				const char *const *args)
 {
-	const char *argv[SRVTEST_ARGS_MAX];
+	const char *argv[SRVTEST_WRAPPER_WORDS + SRVTEST_ARGS_MAX];
+	char *wrap = NULL, *word, *save = NULL;
 	int p[2], n = 0, ret;
 	const char *at;
 	long end;
@@ -184,6 +198,14 @@ static inline int srvtest_start(struct srvtest *t, const char *board_json,
 	t->log = calloc(1, SRVTEST_LOG_BYTES + 1);
 	if (!t->log)
 		return -ENOMEM;
+	if (srvtest_slow()) {
+		wrap = strdup(getenv(SRVTEST_WRAPPER_ENV));
+		if (!wrap)
+			return -ENOMEM;
+		for (word = strtok_r(wrap, " \t", &save); word && n < SRVTEST_WRAPPER_WORDS;
+		     word = strtok_r(NULL, " \t", &save))
+			argv[n++] = word;
+	}
 	argv[n++] = SRVTEST_BINARY;
 	argv[n++] = "--listen";
 	argv[n++] = "127.0.0.1:0";
@@ -194,19 +216,24 @@ static inline int srvtest_start(struct srvtest *t, const char *board_json,
 		argv[n++] = "--board";
 		argv[n++] = t->board;
 	}
-	while (args && *args && n < SRVTEST_ARGS_MAX - 1)
+	while (args && *args && n < SRVTEST_WRAPPER_WORDS + SRVTEST_ARGS_MAX - 1)
 		argv[n++] = *args++;
 	argv[n] = NULL;
-	if (pipe2(p, O_CLOEXEC) < 0)
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		free(wrap);
 		return -errno;
+	}
 	t->pid = fork();
-	if (t->pid < 0)
+	if (t->pid < 0) {
+		free(wrap);
 		return -errno;
+	}
 	if (t->pid == 0) {
 		dup2(p[1], STDERR_FILENO);
-		execv(argv[0], (char *const *)argv);
+		execvp(argv[0], (char *const *)argv);
 		_exit(127);
 	}
+	free(wrap);
 	close(p[1]);
 	t->errfd = p[0];
 	end = srvtest_now_ms() + SRVTEST_START_MS;
