@@ -1,0 +1,702 @@
+/*
+ * test_server_hardening.c - hostile clients against a live iiowired, each
+ * while another client measures its READ latency (issue "Hardening").
+ *
+ * One row per attack: a 1 MiB line without newline, NUL bytes and invalid
+ * UTF-8, JSON nested 100,000 deep, JSON with wrong types, hundreds of
+ * thousands of pipelined requests from a client that never reads (RSS from
+ * /proc/PID/status stays bounded), slowloris and idle timeouts, half-close
+ * (replies, then close, no busy loop: CPU from /proc/PID/stat), 1000
+ * simultaneous connects, more clients than --max-clients, and clients that
+ * leave with requests in flight on a hung bus. Every row starts its own
+ * daemon with the options it is about; a probe thread READs an ADC on
+ * another bus every PROBE_GAP_MS on its own connection, and the row fails
+ * if any probe READ is wrong or slower than LAT_MAX_MS. The daemon must
+ * still answer and exit 0 on SIGTERM after every attack.
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "srvtest.h"
+#include "testutil.h"
+
+#define VERSION_LINE	"OK iiowire " IIOWIRE_VERSION " proto 1.0"
+#define E2BIG_LINE	"ERR E2BIG request line longer than 4096 bytes"
+#define JSON_EINVAL(msg)	"{\"ok\":false,\"error\":\"EINVAL\",\"message\":\"" msg "\"}"
+
+/* Another client's READ must come back within this while an attack runs. */
+#define LAT_MAX_MS	200
+#define PROBE_GAP_MS	5
+
+/*
+ * dummy0 answers on the loop; "adc" (the probe's) sits alone on i2c-0;
+ * "hung" on i2c-2 blocks every transfer HUNG_MS, then times out.
+ */
+#define HUNG_MS		600
+#define HARD_BOARD							\
+	"{\"board\": \"hardening\", \"buses\": {"				\
+	"  \"i2c-0\": {\"type\": \"i2c\", \"backend\": \"emulated\"},"	\
+	"  \"i2c-2\": {\"type\": \"i2c\", \"backend\": \"emulated\"}},"	\
+	" \"devices\": [{\"driver\": \"iio_dummy\", \"name\": \"dummy0\"},"	\
+	"  {\"driver\": \"max1238\", \"bus\": \"i2c-0\", \"address\": \"0x35\","	\
+	"   \"label\": \"adc\", \"emulate\": {\"AIN0\": 3300}},"		\
+	"  {\"driver\": \"max1238\", \"bus\": \"i2c-2\", \"address\": \"0x35\","	\
+	"   \"label\": \"hung\", \"fault\": {\"mode\": \"hang\", \"hang_ms\": 600}}]}"
+
+/* The latency probe: its own thread and connection; the main thread asserts. */
+struct hard_probe {
+	pthread_t thread;
+	int port;
+	int stop;		/* __atomic */
+	long reads;
+	long max_ms;
+	long bad;		/* wrong or missing answers */
+	char first_bad[256];
+};
+
+static long hard_lat_max(void)
+{
+	/* valgrind runs the daemon 20-50x slower */
+	return srvtest_slow() ? 10 * LAT_MAX_MS : LAT_MAX_MS;
+}
+
+static void *hard_probe_main(void *arg)
+{
+	struct hard_probe *p = arg;
+	struct srvc *c = srvc_open(p->port);
+	char got[256];
+	long t0, ms;
+	ssize_t n;
+
+	if (!c) {
+		p->bad++;
+		snprintf(p->first_bad, sizeof(p->first_bad), "probe could not connect");
+		return NULL;
+	}
+	while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
+		t0 = srvtest_now_ms();
+		n = srvc_req(c, "READ adc in_voltage0_raw", got, sizeof(got));
+		ms = srvtest_now_ms() - t0;
+		p->reads++;
+		if (ms > p->max_ms)
+			p->max_ms = ms;
+		if (n < 0 || strcmp(got, "OK 3300") != 0) {
+			if (!p->bad++)
+				snprintf(p->first_bad, sizeof(p->first_bad), "%s",
+					 n < 0 ? strerror((int)-n) : got);
+			if (n < 0)
+				break;
+		}
+		srvtest_sleep_ms(PROBE_GAP_MS);
+	}
+	srvc_close(c);
+	return NULL;
+}
+
+/* The context a row's attack gets. */
+struct hard_ctx {
+	struct srvtest t;
+	const char *row;
+};
+
+typedef void (*hard_attack_fn)(struct hard_ctx *h);
+
+/* ---- helpers ---- */
+
+/* One counter of STATS on @c, or -1. */
+static long hard_stat(struct srvc *c, const char *name)
+{
+	char line[256];
+	size_t len = strlen(name);
+	long v = -1;
+	int i, n;
+
+	if (srvc_req(c, "STATS", line, sizeof(line)) < 0 || strncmp(line, "OK ", 3) != 0)
+		return -1;
+	n = atoi(line + 3);
+	for (i = 0; i < n && srvc_line(c, line, sizeof(line)) > 0; i++)
+		if (strncmp(line, name, len) == 0 && line[len] == ' ')
+			v = atol(line + len + 1);
+	return v;
+}
+
+/* Number of open descriptors of @pid, or -1. */
+static long hard_fds(pid_t pid)
+{
+	char path[64];
+	long n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n - 2;
+}
+
+/* Send what can be sent of @data until the peer closes; the rest is dropped. */
+static void hard_send_some(struct srvc *c, const char *data, size_t len)
+{
+	srvc_send(c, data, len);	/* EPIPE/ECONNRESET once the daemon closed: fine */
+}
+
+/* ---- attacks ---- */
+
+static void attack_long_line(struct hard_ctx *h)
+{
+	enum { LEN = 1 << 20 };
+	struct srvc *c = srvc_open(h->t.port);
+	char *buf = malloc(LEN), got[256];
+	long rss0 = srvtest_rss_kb(h->t.pid);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+	memset(buf, 'x', LEN);
+	hard_send_some(c, buf, LEN);	/* no newline, ever */
+	TEST_ROW_ASSERT(srvc_line(c, got, sizeof(got)) > 0 && strcmp(got, E2BIG_LINE) == 0,
+			h->row);
+	TEST_ROW_ASSERT(srvc_closed(c, SRVTEST_REPLY_MS), h->row);
+#ifndef __SANITIZE_ADDRESS__
+	/* the splitter kept at most one line's worth, not the megabyte */
+	TEST_ROW_ASSERT(srvtest_rss_kb(h->t.pid) - rss0 < 1024, h->row);
+#endif
+	(void)rss0;
+	srvc_close(c);
+	free(buf);
+}
+
+static void attack_bad_bytes(struct hard_ctx *h)
+{
+	static const struct {
+		const char *name;
+		const char *bytes;
+		size_t len;
+		const char *want;	/* the reply's start */
+	} rows[] = {
+		{ "NUL in a text line", "READ adc\0 in_voltage0_raw\n", 26,
+		  "ERR EINVAL NUL byte at offset 8" },
+		{ "0xff", "READ \xff\n", 7, "ERR EINVAL invalid UTF-8 at offset 5" },
+		{ "lone continuation byte", "READ \x80x y\n", 10,
+		  "ERR EINVAL invalid UTF-8 at offset 5" },
+		{ "overlong '/'", "READ \xc0\xaf y\n", 10, "ERR EINVAL invalid UTF-8 at offset 5" },
+		{ "truncated sequence", "READ \xe2\x82 y\n", 10,
+		  "ERR EINVAL invalid UTF-8 at offset 5" },
+		{ "UTF-16 surrogate", "READ \xed\xa0\x80 y\n", 11,
+		  "ERR EINVAL invalid UTF-8 at offset 5" },
+		{ "beyond U+10FFFF", "READ \xf4\x90\x80\x80 y\n", 12,
+		  "ERR EINVAL invalid UTF-8 at offset 5" },
+		{ "NUL in JSON", "{\"op\":\"read\0\"}\n", 15,
+		  "{\"ok\":false,\"error\":\"EINVAL\",\"message\":\"NUL byte at offset 11\"}" },
+		{ "invalid UTF-8 in a JSON string", "{\"op\":\"\xff\"}\n", 11,
+		  "{\"ok\":false,\"error\":\"EINVAL\",\"message\":\"invalid UTF-8 at offset 7\"}" },
+		{ "only NULs", "\0\0\0\0\n", 5, "ERR EINVAL NUL byte at offset 0" },
+	};
+	struct srvc *c = srvc_open(h->t.port);
+	char got[512];
+	size_t i;
+	bool ok;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		srvc_send(c, rows[i].bytes, rows[i].len);
+		ok = srvc_line(c, got, sizeof(got)) > 0 &&
+		     strncmp(got, rows[i].want, strlen(rows[i].want)) == 0;
+		TEST_ROW_ASSERT(ok, rows[i].name);
+		if (!ok)
+			fprintf(stderr, "\n%s: got '%s'\n", rows[i].name, got);
+	}
+	/* answered, not dropped: the connection is still in step */
+	TEST_ROW_ASSERT(srvc_req(c, "VERSION", got, sizeof(got)) > 0 &&
+			strcmp(got, VERSION_LINE) == 0, h->row);
+	srvc_close(c);
+}
+
+/* "{"a":" + n x '[' + n x ']' + "}" into @buf (2n + 6 bytes), plus LF. */
+static size_t hard_nested(char *buf, size_t n, char open, char close)
+{
+	size_t len = 0, i;
+
+	memcpy(buf, "{\"a\":", 5);
+	len = 5;
+	for (i = 0; i < n; i++)
+		buf[len++] = open;
+	for (i = 0; i < n; i++)
+		buf[len++] = close;
+	buf[len++] = '}';
+	buf[len++] = '\n';
+	return len;
+}
+
+static void attack_deep_json(struct hard_ctx *h)
+{
+	static const struct {
+		const char *name;
+		size_t depth;
+		char open, close;
+		const char *want;
+		bool closes;
+	} rows[] = {
+		{ "arrays 100,000 deep", 100000, '[', ']', E2BIG_LINE, true },
+		{ "arrays 2000 deep (under the line limit)", 2000, '[', ']',
+		  JSON_EINVAL("JSON nested deeper than 8 levels"),
+		  false },
+		{ "9 levels", 8, '[', ']',
+		  JSON_EINVAL("JSON nested deeper than 8 levels"),
+		  false },
+	};
+	char *buf = malloc(2 * 100000 + 16), got[512];
+	struct srvc *c;
+	size_t i, len;
+	bool ok;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		c = srvc_open(h->t.port);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		len = hard_nested(buf, rows[i].depth, rows[i].open, rows[i].close);
+		hard_send_some(c, buf, len);
+		ok = srvc_line(c, got, sizeof(got)) > 0 && strcmp(got, rows[i].want) == 0;
+		TEST_ROW_ASSERT(ok, rows[i].name);
+		if (!ok)
+			fprintf(stderr, "\n%s: got '%.200s'\n", rows[i].name, got);
+		if (rows[i].closes)
+			TEST_ROW_ASSERT(srvc_closed(c, SRVTEST_REPLY_MS), rows[i].name);
+		else
+			TEST_ROW_ASSERT(srvc_req(c, "VERSION", got, sizeof(got)) > 0 &&
+					strcmp(got, VERSION_LINE) == 0, rows[i].name);
+		srvc_close(c);
+	}
+	free(buf);
+}
+
+static void attack_wrong_types(struct hard_ctx *h)
+{
+	static const struct {
+		const char *name;
+		const char *req;
+		const char *want;
+	} rows[] = {
+		{ "op a number", "{\"op\":7}", JSON_EINVAL("op: must be a string") },
+		{ "device a number", "{\"op\":\"read\",\"device\":5,\"attr\":\"x\"}",
+		  JSON_EINVAL("device: must be a string") },
+		{ "attr null", "{\"op\":\"read\",\"device\":\"adc\",\"attr\":null}",
+		  JSON_EINVAL("attr: must be a string") },
+		{ "interval a string", "{\"op\":\"watch\",\"device\":\"adc\","
+		  "\"attr\":\"in_voltage0_raw\",\"interval_ms\":\"10\"}",
+		  JSON_EINVAL("interval_ms: must be a number") },
+		{ "value a number", "{\"op\":\"write\",\"device\":\"dummy0\",\"attr\":"
+		  "\"out_voltage0_raw\",\"value\":5}", JSON_EINVAL("value: must be a string") },
+		{ "what a number",
+		  "{\"op\":\"cread\",\"consumer\":\"c\",\"channel\":\"v\",\"what\":1}",
+		  JSON_EINVAL("what: must be a string") },
+		{ "token false", "{\"op\":\"auth\",\"token\":false}",
+		  JSON_EINVAL("token: must be a string") },
+		{ "id an array", "{\"id\":[1],\"op\":\"version\"}",
+		  JSON_EINVAL("id: must be a number, string, true, false or null") },
+		{ "a top-level array", "[1,2]", "ERR ENOSYS unknown request '[1,2]' (try HELP)" },
+		{ "a top-level string", "\"str\"",
+		  "ERR ENOSYS unknown request '\"str\"' (try HELP)" },
+	};
+	struct srvc *c = srvc_open(h->t.port);
+	char got[512];
+	size_t i;
+	bool ok;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		ok = srvc_req(c, rows[i].req, got, sizeof(got)) > 0 &&
+		     strcmp(got, rows[i].want) == 0;
+		TEST_ROW_ASSERT(ok, rows[i].name);
+		if (!ok)
+			fprintf(stderr, "\n%s: got '%s'\n", rows[i].name, got);
+	}
+	/* nothing was written by the refused WRITE */
+	TEST_ROW_ASSERT(srvc_req(c, "READ dummy0 out_voltage0_raw", got, sizeof(got)) > 0 &&
+			strcmp(got, "OK 0") == 0, h->row);
+	srvc_close(c);
+}
+
+/*
+ * Hundreds of thousands of pipelined HELPs (about 1 KiB of reply each) from
+ * a client with a tiny receive buffer that never reads: the daemon must stop
+ * reading it, so its RSS stays flat and few of the requests are answered.
+ */
+static void attack_flood(struct hard_ctx *h)
+{
+	enum { N = 300000, CHUNK = 5 * 4096, STALL_MS = 1500, RSS_GROWTH_MAX_KB = 16 * 1024 };
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	int fd, small = 4096;
+	struct srvc *stats = srvc_open(h->t.port);
+	char *chunk = malloc(CHUNK);
+	size_t sent = 0, i;
+	long rss0, rss, rss_max, req0, answered, last_progress;
+	ssize_t n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(stats);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(chunk);
+	for (i = 0; i < CHUNK; i += 5)
+		memcpy(chunk + i, "HELP\n", 5);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	CU_ASSERT_FATAL(fd >= 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+	sin.sin_port = htons((uint16_t)h->t.port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	CU_ASSERT_FATAL(connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	req0 = hard_stat(stats, "requests");
+	rss0 = rss_max = srvtest_rss_kb(h->t.pid);
+	last_progress = srvtest_now_ms();
+	while (sent < (size_t)N * 5 && srvtest_now_ms() - last_progress < STALL_MS) {
+		n = send(fd, chunk, CHUNK < N * 5 - sent ? CHUNK : N * 5 - sent, MSG_NOSIGNAL);
+		if (n > 0) {
+			sent += (size_t)n;
+			last_progress = srvtest_now_ms();
+		} else {
+			srvtest_sleep_ms(5);
+		}
+		rss = srvtest_rss_kb(h->t.pid);
+		if (rss > rss_max)
+			rss_max = rss;
+	}
+	answered = hard_stat(stats, "requests") - req0;
+	/* most of the flood is sitting in socket buffers, unread */
+	TEST_ROW_ASSERT(sent / 5 >= 100000, h->row);
+	TEST_ROW_ASSERT(answered > 0 && (size_t)answered < sent / 5 / 4, h->row);
+#ifndef __SANITIZE_ADDRESS__
+	/* (ASan's quarantine keeps freed memory resident: RSS says nothing there) */
+	TEST_ROW_ASSERT(rss_max - rss0 < RSS_GROWTH_MAX_KB, h->row);
+#endif
+	if ((size_t)answered >= sent / 5 / 4 || rss_max - rss0 >= RSS_GROWTH_MAX_KB)
+		fprintf(stderr, "\n%s: %ld of %zu requests answered; RSS %ld -> max %ld KiB\n",
+			h->row, answered, sent / 5, rss0, rss_max);
+	close(fd);
+	/* its session goes, and with it its memory */
+	for (i = 0; i < 100 && hard_stat(stats, "clients") > 2; i++)
+		srvtest_sleep_ms(20);
+	TEST_ROW_ASSERT(hard_stat(stats, "clients") == 2, h->row);
+	srvc_close(stats);
+	free(chunk);
+}
+
+/* A byte a second never finishes a line: cut off at --line-timeout-ms; idle: --idle-timeout-ms. */
+static void attack_slowloris(struct hard_ctx *h)
+{
+	const char *part = "READ dummy0 in_voltage0_raw";
+	struct srvc *drip = srvc_open(h->t.port), *idle = srvc_open(h->t.port);
+	long t0 = srvtest_now_ms(), took;
+	char got[256] = "";
+	size_t k;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(drip);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(idle);
+	srvc_timeout(drip, 50);
+	for (k = 0; k < strlen(part) && srvtest_now_ms() - t0 < 6000; k++) {
+		if (srvc_send(drip, part + k, 1) < 0)
+			break;
+		/* a second between bytes, watching for the daemon's answer */
+		if (srvc_line(drip, got, sizeof(got)) > 0)
+			break;
+		srvtest_sleep_ms(950);
+		if (srvc_line(drip, got, sizeof(got)) > 0)
+			break;
+	}
+	took = srvtest_now_ms() - t0;
+	TEST_ROW_ASSERT(strcmp(got, "ERR ETIMEDOUT request line not finished within 1500 ms") == 0,
+			h->row);
+	TEST_ROW_ASSERT(srvc_closed(drip, SRVTEST_REPLY_MS), h->row);
+	/* at the timeout (250 ms sweeps, a second per byte), not at the end of the line */
+	TEST_ROW_ASSERT(took >= 1500 && took < 3500, h->row);
+	if (took < 1500 || took >= 3500)
+		fprintf(stderr, "\n%s: cut off after %ld ms\n", h->row, took);
+	/* the silent one goes at --idle-timeout-ms 2500 */
+	TEST_ROW_ASSERT(srvc_closed(idle, SRVTEST_REPLY_MS), h->row);
+	took = srvtest_now_ms() - t0;
+	TEST_ROW_ASSERT(took >= 2500 && took < 4500, h->row);
+	srvc_close(drip);
+	srvc_close(idle);
+}
+
+/* Half-close: the replies come, then the close; no CPU burnt while a reply waits. */
+static void attack_half_close(struct hard_ctx *h)
+{
+	static const struct {
+		const char *name;
+		const char *send;
+		const char *want[3];	/* reply starts */
+		bool slow;
+	} rows[] = {
+		{ "two requests", "VERSION\nREAD dummy0 in_voltage0_raw\n",
+		  { VERSION_LINE, "OK 73", NULL }, false },
+		{ "last line without LF", "VERSION\nREAD dummy0 in_voltage0_raw",
+		  { VERSION_LINE, "OK 73", NULL }, false },
+		{ "a reply waiting on a hung chip", "READ hung in_voltage0_raw\nVERSION",
+		  { "ERR ETIMEDOUT hung in_voltage0_raw", VERSION_LINE, NULL }, true },
+	};
+	struct srvc *c;
+	long ticks, cpu_ms, wait_ms = HUNG_MS - 150;
+	char got[256];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		c = srvc_open(h->t.port);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		srvc_sends(c, rows[i].send);
+		shutdown(c->fd, SHUT_WR);
+		if (rows[i].slow) {
+			srvtest_sleep_ms(50);
+			ticks = srvtest_cpu_ticks(h->t.pid);
+			srvtest_sleep_ms(wait_ms);
+			ticks = srvtest_cpu_ticks(h->t.pid) - ticks;
+			cpu_ms = ticks * 1000 / sysconf(_SC_CLK_TCK);
+			/* a spin on the EOF would burn all of it; the probe costs ~1 % */
+			TEST_ROW_ASSERT(ticks >= 0 && cpu_ms <= wait_ms / 10, rows[i].name);
+			if (cpu_ms > wait_ms / 10)
+				fprintf(stderr, "\n%s: %ld ticks of CPU in %ld ms\n", rows[i].name,
+					ticks, wait_ms);
+		}
+		for (j = 0; rows[i].want[j]; j++)
+			TEST_ROW_ASSERT(srvc_line(c, got, sizeof(got)) > 0 &&
+					strncmp(got, rows[i].want[j], strlen(rows[i].want[j])) == 0,
+					rows[i].name);
+		TEST_ROW_ASSERT(srvc_closed(c, SRVTEST_REPLY_MS), rows[i].name);
+		srvc_close(c);
+	}
+}
+
+/* 1000 connects at once: the listen backlog holds them; each one is answered. */
+static void attack_thousand(struct hard_ctx *h)
+{
+	enum { N = 1000 };
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct timeval tv = { SRVTEST_REPLY_MS / 1000, 0 };
+	struct rlimit rl;
+	int *fds, i, ok = 0;
+	char got[128];
+	ssize_t n;
+
+	srvtest_raise_nofile();
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < N + 64) {
+		fprintf(stderr, "\nskipped: open-file limit %lu is below %d\n",
+			(unsigned long)rl.rlim_cur, N + 64);
+		return;
+	}
+	fds = calloc(N, sizeof(*fds));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fds);
+	sin.sin_port = htons((uint16_t)h->t.port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	/* every SYN out before the daemon can accept many: non-blocking connects */
+	for (i = 0; i < N; i++) {
+		fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		CU_ASSERT_FATAL(fds[i] >= 0);
+		if (connect(fds[i], (struct sockaddr *)&sin, sizeof(sin)) < 0 &&
+		    errno != EINPROGRESS)
+			TEST_ROW_ASSERT(false, h->row);
+	}
+	for (i = 0; i < N; i++) {
+		struct pollfd pfd = { .fd = fds[i], .events = POLLOUT };
+
+		if (poll(&pfd, 1, SRVTEST_REPLY_MS) != 1)
+			continue;
+		fcntl(fds[i], F_SETFL, 0);
+		setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		send(fds[i], "VERSION\n", 8, MSG_NOSIGNAL);
+	}
+	for (i = 0; i < N; i++) {
+		n = recv(fds[i], got, sizeof(got) - 1, 0);
+		if (n > 0) {
+			got[n] = '\0';
+			ok += strcmp(got, VERSION_LINE "\n") == 0;
+		}
+		close(fds[i]);
+	}
+	TEST_ROW_ASSERT(ok == N, h->row);
+	if (ok != N)
+		fprintf(stderr, "\n%d of %d connections answered\n", ok, N);
+	free(fds);
+}
+
+/* --max-clients 3: the probe and two more are served; the rest get EBUSY and go. */
+static void attack_max_clients(struct hard_ctx *h)
+{
+	struct srvc *in[2], *out[4], *again = NULL;
+	char got[256];
+	long end, fds0;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		in[i] = srvc_open(h->t.port);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(in[i]);
+		TEST_ROW_ASSERT(srvc_req(in[i], "VERSION", got, sizeof(got)) > 0 &&
+				strcmp(got, VERSION_LINE) == 0, h->row);
+	}
+	fds0 = hard_fds(h->t.pid);
+	for (i = 0; i < 4; i++) {
+		out[i] = srvc_open(h->t.port);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(out[i]);
+		/* the refusal comes unasked */
+		TEST_ROW_ASSERT(srvc_line(out[i], got, sizeof(got)) > 0 &&
+				strcmp(got, "ERR EBUSY too many clients") == 0, h->row);
+		TEST_ROW_ASSERT(srvc_closed(out[i], SRVTEST_REPLY_MS), h->row);
+		srvc_close(out[i]);
+	}
+	/* refused connections hold no descriptor */
+	TEST_ROW_ASSERT(hard_fds(h->t.pid) <= fds0, h->row);
+	TEST_ROW_ASSERT(srvc_req(in[1], "READ dummy0 in_voltage0_raw", got, sizeof(got)) > 0 &&
+			strcmp(got, "OK 73") == 0, h->row);
+	/* one leaves: a newcomer gets in once the daemon saw it go */
+	srvc_close(in[0]);
+	for (end = srvtest_now_ms() + SRVTEST_REPLY_MS; srvtest_now_ms() < end;) {
+		again = srvc_open(h->t.port);
+		if (again && srvc_req(again, "VERSION", got, sizeof(got)) > 0 &&
+		    strcmp(got, VERSION_LINE) == 0)
+			break;
+		srvc_close(again);
+		again = NULL;
+		srvtest_sleep_ms(20);
+	}
+	TEST_ROW_ASSERT(again != NULL, h->row);
+	srvc_close(again);
+	srvc_close(in[1]);
+}
+
+/*
+ * Five clients queue 50 READs each on the hung chip and vanish (RST) at
+ * once; the daemon drops their answers, the bus drains, nothing leaks, and
+ * a later READ on that bus is answered on time.
+ */
+static void attack_leave_in_flight(struct hard_ctx *h)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	struct srvc *c, *check = srvc_open(h->t.port);
+	char reqs[50 * 28 + 1], got[256];
+	long t0, fds0, q = -1;
+	size_t len = 0;
+	int i, k;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(check);
+	/* a round trip first: the daemon has accepted @check when its descriptors are counted */
+	CU_ASSERT(srvc_req(check, "VERSION", got, sizeof(got)) > 0);
+	fds0 = hard_fds(h->t.pid);
+	for (i = 0; i < 50; i++)
+		len += (size_t)snprintf(reqs + len, sizeof(reqs) - len,
+					"READ hung in_voltage0_raw\n");
+	for (k = 0; k < 5; k++) {
+		c = srvc_open(h->t.port);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		srvc_send(c, reqs, len);
+		srvtest_sleep_ms(20);
+		setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+		srvc_close(c);
+	}
+	/* the queue empties by timeouts (1 s each, queueing included), not by 250 hangs */
+	for (t0 = srvtest_now_ms(); srvtest_now_ms() - t0 < 5000; srvtest_sleep_ms(100)) {
+		q = hard_stat(check, "bus.i2c-2.queue");
+		if (q == 0)
+			break;
+	}
+	TEST_ROW_ASSERT(q == 0, h->row);
+	TEST_ROW_ASSERT(hard_stat(check, "clients") == 2, h->row);
+	TEST_ROW_ASSERT(hard_fds(h->t.pid) <= fds0, h->row);
+	t0 = srvtest_now_ms();
+	TEST_ROW_ASSERT(srvc_req(check, "READ hung in_voltage0_raw", got, sizeof(got)) > 0 &&
+			strncmp(got, "ERR ETIMEDOUT hung in_voltage0_raw", 34) == 0, h->row);
+	TEST_ROW_ASSERT(srvtest_now_ms() - t0 < 2500, h->row);
+	srvc_close(check);
+}
+
+/* ---- the table ---- */
+
+static const char *const args_plain[] = { NULL };
+static const char *const args_slowloris[] = { "--line-timeout-ms", "1500", "--idle-timeout-ms",
+					      "2500", NULL };
+static const char *const args_max3[] = { "--max-clients", "3", NULL };
+
+static const struct hard_row {
+	const char *name;
+	const char *const *args;
+	hard_attack_fn attack;
+} hard_rows[] = {
+	{ "1 MiB line without newline", args_plain, attack_long_line },
+	{ "NUL bytes and invalid UTF-8", args_plain, attack_bad_bytes },
+	{ "JSON nested 100,000 deep", args_plain, attack_deep_json },
+	{ "JSON with wrong types", args_plain, attack_wrong_types },
+	{ "300,000 pipelined requests, never read", args_plain, attack_flood },
+	{ "slowloris and idle", args_slowloris, attack_slowloris },
+	{ "half-close", args_plain, attack_half_close },
+	{ "1000 simultaneous connects", args_plain, attack_thousand },
+	{ "more clients than --max-clients", args_max3, attack_max_clients },
+	{ "clients leaving with requests in flight", args_plain, attack_leave_in_flight },
+};
+
+static void hard_run(size_t i)
+{
+	const struct hard_row *r = &hard_rows[i];
+	struct hard_probe probe = { .port = 0 };
+	struct hard_ctx h = { .row = r->name };
+	struct srvc *c;
+	char got[256];
+	int ret;
+
+	ret = srvtest_start(&h.t, HARD_BOARD, r->args);
+	if (ret)
+		fprintf(stderr, "\n%s: iiowired did not start (%d)\n%s\n", r->name, ret,
+			h.t.log ? h.t.log : "");
+	CU_ASSERT_FATAL(ret == 0);
+	probe.port = h.t.port;
+	CU_ASSERT_FATAL(pthread_create(&probe.thread, NULL, hard_probe_main, &probe) == 0);
+	srvtest_sleep_ms(3 * PROBE_GAP_MS);
+
+	r->attack(&h);
+
+	__atomic_store_n(&probe.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(probe.thread, NULL);
+	TEST_ROW_ASSERT(probe.reads > 0 && probe.bad == 0, r->name);
+	TEST_ROW_ASSERT(probe.max_ms < hard_lat_max(), r->name);
+	if (probe.bad || probe.max_ms >= hard_lat_max())
+		fprintf(stderr, "\n%s: probe: %ld READs, slowest %ld ms, %ld bad (%s)\n", r->name,
+			probe.reads, probe.max_ms, probe.bad, probe.first_bad);
+	/* still serving, and a clean exit */
+	c = srvc_open(h.t.port);
+	TEST_ROW_ASSERT(c && srvc_req(c, "VERSION", got, sizeof(got)) > 0 &&
+			strcmp(got, VERSION_LINE) == 0, r->name);
+	srvc_close(c);
+	ret = srvtest_stop(&h.t);
+	TEST_ROW_ASSERT(ret == 0, r->name);
+	srvtest_fini(&h.t, ret != 0);
+}
+
+static void test_long_line(void) { hard_run(0); }
+static void test_bad_bytes(void) { hard_run(1); }
+static void test_deep_json(void) { hard_run(2); }
+static void test_wrong_types(void) { hard_run(3); }
+static void test_flood(void) { hard_run(4); }
+static void test_slowloris(void) { hard_run(5); }
+static void test_half_close(void) { hard_run(6); }
+static void test_thousand(void) { hard_run(7); }
+static void test_max_clients(void) { hard_run(8); }
+static void test_leave_in_flight(void) { hard_run(9); }
+
+int main(void)
+{
+	CU_TestInfo tests[] = {
+		{ "1 MiB line without newline", test_long_line },
+		{ "NUL bytes and invalid UTF-8", test_bad_bytes },
+		{ "JSON nested 100,000 deep", test_deep_json },
+		{ "JSON with wrong types", test_wrong_types },
+		{ "300,000 pipelined requests from a client that never reads", test_flood },
+		{ "slowloris (a byte a second) and idle timeouts", test_slowloris },
+		{ "half-close: replies, close, no busy loop", test_half_close },
+		{ "1000 simultaneous connects", test_thousand },
+		{ "more clients than --max-clients", test_max_clients },
+		{ "clients leaving with requests in flight on a hung bus", test_leave_in_flight },
+		CU_TEST_INFO_NULL,
+	};
+
+	return test_run("server hardening", NULL, NULL, tests);
+}
