@@ -26,11 +26,17 @@ struct iio_dev;
 /* How long a wrong AUTH waits before its answer (guessing costs time). */
 #define SRV_AUTH_FAIL_DELAY_MS		1000
 
+/* Longest text READ line a session remembers decoded (struct srv_memo). */
+#define SRV_MEMO_LINE_MAX_BYTES		96
+
 /**
  * srv_dispatch_line() - decode and answer one request line of @s.
  * @line/@len: borrowed for the call (the splitter's).
  */
 void srv_dispatch_line(struct srv_session *s, const char *line, size_t len);
+
+/** srv_dispatch_session_fini() - free what dispatch keeps per session (its memo). */
+void srv_dispatch_session_fini(struct srv_session *s);
 
 /**
  * srv_dispatch_error() - append an error reply in @req's spelling (a plain

@@ -461,6 +461,7 @@ void srv_session_close(struct srv_session *s)
 	s->slots_tail = NULL;
 	s->inflight = 0;
 	srv_watch_stop_all(s);
+	srv_dispatch_session_fini(s);
 	free(s->deferred);
 	s->deferred = NULL;
 	s->deferred_len = 0;

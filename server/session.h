@@ -23,6 +23,7 @@
 
 struct srv;
 struct srv_session;
+struct srv_memo;
 
 /* ---- per-connection limits (each in --help and PROTOCOL.md) ---- */
 
@@ -94,6 +95,11 @@ struct srv_session {
 	/* watches (watch.c) */
 	struct srv_list watches;
 	unsigned int nwatches;
+
+	/* dispatch.c's */
+	struct srv_memo *memo;		/* the last READ line, decoded (owned) */
+	const char *cur_line;		/* the line being answered (borrowed, for the call) */
+	size_t cur_len;
 
 	/* authentication (dispatch.c) */
 	unsigned int auth_failures;
