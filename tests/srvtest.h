@@ -179,6 +179,12 @@ static inline bool srvtest_slow(void)
 	return w && *w;
 }
 
+/* An upper time bound for a check: @ms, or many times it under a wrapper. */
+static inline long srvtest_ms(long ms)
+{
+	return srvtest_slow() ? ms * 25 : ms;
+}
+
 /*
  * Start the daemon. @board_json: the board's text (written to a file), or
  * NULL to pass no --board. @args: more options, NULL-terminated (may be NULL).
