@@ -312,7 +312,8 @@ static void bench_readable(struct bench *b, struct bench_conn *c, uint64_t now)
 					b->ready++;
 				} else if (sent >= b->window_start && now < b->window_end) {
 					bench_hist_add(&b->hist, now - sent);
-					if (b->expect[0] && strncmp(p, b->expect, strlen(b->expect)))
+					if (b->expect[0] &&
+					    strncmp(p, b->expect, strlen(b->expect)))
 						b->errors++;
 					else
 						b->ok++;
@@ -324,7 +325,8 @@ static void bench_readable(struct bench *b, struct bench_conn *c, uint64_t now)
 		c->rlen = (size_t)(end - p);
 		memmove(c->rbuf, p, c->rlen);
 		if (c->rlen == BENCH_RBUF_BYTES) {
-			bench_kill(b, c);	/* a line longer than the buffer: not our kind of reply */
+			/* a line longer than the buffer: not our kind of reply */
+			bench_kill(b, c);
 			return;
 		}
 		if ((size_t)r < BENCH_RBUF_BYTES / 2)

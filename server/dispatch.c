@@ -128,7 +128,8 @@ static struct iio_dev *srv_dispatch_device(struct srv_session *s, const struct p
 
 	ret = iio_registry_find(srv_dispatch_reg(s->srv), req->device, &dev, cand, sizeof(cand));
 	if (ret == -ENOTUNIQ) {
-		srv_dispatch_error(s, req, ret, "%s matches several devices: %s", req->device, cand);
+		srv_dispatch_error(s, req, ret, "%s matches several devices: %s", req->device,
+				   cand);
 		return NULL;
 	}
 	if (ret < 0) {
@@ -531,7 +532,8 @@ static void srv_dispatch_cread(struct srv_session *s, struct proto_request *req)
 		return;
 	}
 	if (ret < 0) {
-		srv_dispatch_error(s, req, ret, "consumer %s channel %s: map names no provider channel",
+		srv_dispatch_error(s, req, ret,
+				   "consumer %s channel %s: map names no provider channel",
 				   req->consumer, req->channel ? req->channel : "*");
 		return;
 	}
@@ -689,7 +691,8 @@ static bool srv_dispatch_chan_has(const struct iio_chan_spec *chan, const struct
 		break;
 	case IIO_ATTR_EXT:
 		for (ext = chan->ext_info; ext && ext->name && !declared; ext++)
-			declared = ext->shared == attr->shared && strcmp(ext->name, attr->ext->name) == 0;
+			declared = ext->shared == attr->shared &&
+				   strcmp(ext->name, attr->ext->name) == 0;
 		break;
 	default:
 		return false;
@@ -738,8 +741,8 @@ static void srv_dispatch_channels(struct srv_session *s, struct proto_request *r
 		memset(&info, 0, sizeof(info));
 		info.type = iio_chan_type_name(chan->type);
 		info.index = chan->indexed ? chan->channel : -1;
-		info.modifier = chan->modified ? iio_modifier_name((enum iio_modifier)chan->channel2) :
-			NULL;
+		info.modifier = chan->modified ?
+			iio_modifier_name((enum iio_modifier)chan->channel2) : NULL;
 		info.datasheet_name = chan->datasheet_name;
 		info.output = chan->output;
 		info.differential = chan->differential;

@@ -305,7 +305,8 @@ void srv_session_flush(struct srv_session *s)
 		}
 	}
 	if (srv_session_queued(s) > SRV_OUT_HARD_BYTES) {
-		srv_warn(&srv->log, "session %llu (%s): %zu bytes of output queued (limit %d), closing",
+		srv_warn(&srv->log,
+			 "session %llu (%s): %zu bytes of output queued (limit %d), closing",
 			 (unsigned long long)s->id, s->peer, srv_session_queued(s),
 			 SRV_OUT_HARD_BYTES);
 		srv_session_close(s);
@@ -531,7 +532,8 @@ void srv_session_accept(struct srv *srv, uv_stream_t *server, bool is_unix)
 	}
 	if (srv->nsessions >= srv->cfg.max_clients) {
 		srv->stats.rejected++;
-		srv_info(&srv->log, "session %llu (%s): refused, %u clients already (--max-clients)",
+		srv_info(&srv->log,
+			 "session %llu (%s): refused, %u clients already (--max-clients)",
 			 (unsigned long long)s->id, s->peer, srv->nsessions);
 		srv_dispatch_error(s, NULL, -EBUSY, "too many clients");
 		srv_session_finish(s);
@@ -569,7 +571,8 @@ void srv_session_sweep(struct srv_session *s, uint64_t now)
 	}
 	if (cfg->line_timeout_ms && s->partial_since_ms && !s->close_after_flush &&
 	    now - s->partial_since_ms >= cfg->line_timeout_ms) {
-		srv_info(&s->srv->log, "session %llu (%s): request line unfinished for %u ms, closing",
+		srv_info(&s->srv->log,
+			 "session %llu (%s): request line unfinished for %u ms, closing",
 			 (unsigned long long)s->id, s->peer, cfg->line_timeout_ms);
 		srv_dispatch_error(s, NULL, -ETIMEDOUT, "request line not finished within %u ms",
 				   cfg->line_timeout_ms);

@@ -245,7 +245,8 @@ static int srv_watch_lookup(struct srv_session *s, const struct proto_request *r
 
 	ret = iio_registry_find(s->srv->board->reg, req->device, dev, cand, sizeof(cand));
 	if (ret == -ENOTUNIQ) {
-		srv_dispatch_error(s, req, ret, "%s matches several devices: %s", req->device, cand);
+		srv_dispatch_error(s, req, ret, "%s matches several devices: %s", req->device,
+				   cand);
 		return ret;
 	}
 	if (ret < 0) {

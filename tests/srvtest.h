@@ -60,7 +60,8 @@
 	" \"devices\": ["							\
 	"  {\"driver\": \"iio_dummy\", \"name\": \"dummy0\"},"		\
 	"  {\"driver\": \"max1238\", \"bus\": \"i2c-0\", \"address\": \"0x35\","	\
-	"   \"label\": \"adc\", \"emulate\": {\"AIN0\": 3300, \"AIN1\": 1800, \"AIN2\": 200}},"	\
+	"   \"label\": \"adc\","						\
+	"   \"emulate\": {\"AIN0\": 3300, \"AIN1\": 1800, \"AIN2\": 200}},"	\
 	"  {\"driver\": \"iio_dummy\", \"name\": \"twin\"},"		\
 	"  {\"driver\": \"iio_dummy\", \"name\": \"twin\"},"		\
 	"  {\"driver\": \"max1238\", \"bus\": \"i2c-1\", \"address\": \"0x35\","	\

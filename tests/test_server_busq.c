@@ -31,7 +31,8 @@
 #define ADC(bus, label, extra)							\
 	"{\"driver\": \"max1238\", \"bus\": \"i2c-" #bus "\", \"address\": \"0x35\","	\
 	" \"label\": \"" label "\", \"emulate\": {\"AIN0\": 1234}" extra "}"
-#define HANG(ms, count)	", \"fault\": {\"mode\": \"hang\", \"hang_ms\": " #ms ", \"count\": " #count "}"
+#define HANG(ms, count)								\
+	", \"fault\": {\"mode\": \"hang\", \"hang_ms\": " #ms ", \"count\": " #count "}"
 
 #define BUSQ_BOARD								\
 	"{\"board\": \"busq\", \"buses\": {" BUS(0) "," BUS(1) "," BUS(2) "," BUS(3) "},"	\
@@ -39,7 +40,8 @@
 	ADC(0, "hung", HANG(1500, 0)) "," ADC(1, "good", "") ","			\
 	ADC(2, "slow", HANG(250, 1)) "," ADC(3, "flaky", HANG(600, 1)) "]}"
 
-#define HUNG_TIMEOUT	"ERR ETIMEDOUT hung in_voltage0_raw: no answer from the bus within 400 ms"
+#define HUNG_TIMEOUT							\
+	"ERR ETIMEDOUT hung in_voltage0_raw: no answer from the bus within 400 ms"
 
 static struct srvtest srv;
 

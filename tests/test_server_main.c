@@ -23,7 +23,8 @@
 	"{\"board\": \"slow\", \"buses\": {"				\
 	"  \"i2c-2\": {\"type\": \"i2c\", \"backend\": \"emulated\"}},"	\
 	" \"devices\": [{\"driver\": \"iio_dummy\", \"name\": \"dummy0\"},"	\
-	"  {\"driver\": \"max1238\", \"bus\": \"i2c-2\", \"address\": \"0x35\", \"label\": \"slow\","	\
+	"  {\"driver\": \"max1238\", \"bus\": \"i2c-2\", \"address\": \"0x35\","	\
+	"   \"label\": \"slow\","							\
 	"   \"fault\": {\"mode\": \"hang\", \"hang_ms\": 500, \"count\": 1}}]}"
 
 /* The reloaded board: the dummy under a new name, no ADC and no maps. */
@@ -315,9 +316,11 @@ static void test_auth(void)
 		const char *want;
 		bool delayed;
 	} rows[] = {
-		{ "READ before AUTH", "READ adc in_voltage0_raw", "ERR EACCES authentication required" },
+		{ "READ before AUTH", "READ adc in_voltage0_raw",
+		  "ERR EACCES authentication required" },
 		{ "json before AUTH", "{\"id\":1,\"op\":\"devices\"}",
-		  "{\"id\":1,\"ok\":false,\"error\":\"EACCES\",\"message\":\"authentication required\"}" },
+		  "{\"id\":1,\"ok\":false,\"error\":\"EACCES\","
+		  "\"message\":\"authentication required\"}" },
 		{ "VERSION is open", "VERSION", VERSION_LINE },
 		{ "HELP is open", "HELP", "OK 16" },
 		{ "wrong token", "AUTH s3cret", "ERR EACCES wrong token", true },

@@ -16,6 +16,7 @@
 #include "srvtest.h"
 #include "testutil.h"
 
+#define LINE_TIMEOUT_LINE	"ERR ETIMEDOUT request line not finished within 400 ms"
 #define VERSION_LINE	"OK iiowire " IIOWIRE_VERSION " proto 1.0"
 
 /* A board with one chip that hangs once for 600 ms, on a bus of its own. */
@@ -23,7 +24,8 @@
 	"{\"board\": \"slow\", \"buses\": {"				\
 	"  \"i2c-2\": {\"type\": \"i2c\", \"backend\": \"emulated\"}},"	\
 	" \"devices\": [{\"driver\": \"iio_dummy\", \"name\": \"dummy0\"},"	\
-	"  {\"driver\": \"max1238\", \"bus\": \"i2c-2\", \"address\": \"0x35\", \"label\": \"slow\","	\
+	"  {\"driver\": \"max1238\", \"bus\": \"i2c-2\", \"address\": \"0x35\","	\
+	"   \"label\": \"slow\","							\
 	"   \"fault\": {\"mode\": \"hang\", \"hang_ms\": 600, \"count\": 1}}]}"
 
 static bool start(struct srvtest *t, const char *board, const char *const *args)
@@ -75,7 +77,8 @@ static void test_max_clients(void)
 	for (end = srvtest_now_ms() + SRVTEST_REPLY_MS; srvtest_now_ms() < end;) {
 		again = srvc_open(t.port);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(again);
-		if (srvc_req(again, "VERSION", got, sizeof(got)) > 0 && strcmp(got, VERSION_LINE) == 0)
+		if (srvc_req(again, "VERSION", got, sizeof(got)) > 0 &&
+		    strcmp(got, VERSION_LINE) == 0)
 			break;
 		srvc_close(again);
 		again = NULL;
@@ -135,8 +138,8 @@ static void test_half_close(void)
 			ticks = srvtest_cpu_ticks(t.pid) - ticks;
 			TEST_ROW_ASSERT(ticks >= 0 && ticks <= srvtest_ms(10), rows[i].name);
 			if (ticks > srvtest_ms(10))
-				fprintf(stderr, "\n%s: %ld ticks of CPU while waiting\n", rows[i].name,
-					ticks);
+				fprintf(stderr, "\n%s: %ld ticks of CPU while waiting\n",
+					rows[i].name, ticks);
 		}
 		for (j = 0; rows[i].want[j]; j++) {
 			TEST_ROW_ASSERT(srvc_line(c, got, sizeof(got)) > 0, rows[i].name);
@@ -185,8 +188,7 @@ static void test_line_timeout(void)
 			}
 		}
 		TEST_ROW_ASSERT(srvc_line(c, got, sizeof(got)) > 0, rows[i].name);
-		TEST_ROW_ASSERT(strcmp(got, "ERR ETIMEDOUT request line not finished within 400 ms") == 0,
-				rows[i].name);
+		TEST_ROW_ASSERT(!strcmp(got, LINE_TIMEOUT_LINE), rows[i].name);
 		closed = srvc_closed(c, SRVTEST_REPLY_MS);
 		took = srvtest_now_ms() - start_ms;
 		TEST_ROW_ASSERT(closed, rows[i].name);
@@ -287,8 +289,9 @@ static void test_never_reads(void)
 	answered = stat_value(other, "requests");
 	CU_ASSERT(answered > 0 && (size_t)answered < sent / 5 / 8);
 #ifndef __SANITIZE_ADDRESS__
-	/* (ASan's quarantine keeps freed memory resident: RSS says nothing there) */
-	CU_ASSERT(rss1 - rss0 < RSS_GROWTH_MAX_KB);
+	/* (ASan's quarantine and valgrind keep freed memory resident: RSS says nothing there) */
+	if (!srvtest_slow())
+		CU_ASSERT(rss1 - rss0 < RSS_GROWTH_MAX_KB);
 #endif
 	if ((size_t)answered >= sent / 5 / 8 || rss1 - rss0 >= RSS_GROWTH_MAX_KB)
 		fprintf(stderr, "\n%ld of %zu requests answered; RSS %ld -> %ld KiB\n", answered,
