@@ -121,12 +121,43 @@ struct srv {
 	struct srv_stats stats;
 };
 
-/* server.c */
+/* ---- server.c ---- */
+
+/**
+ * srv_create() - a server for @cfg: the token file read, the board loaded,
+ * the loop initialised; nothing bound yet. Pair: srv_destroy().
+ * @cfg: copied; its strings stay borrowed (argv) for the server's life.
+ * @err: a one-line reason on failure (the board file's error, ...).
+ * Return: 0 with *out owned, or -errno (-EINVAL for a bad board, -EACCES
+ * for a token file others can read, -ENOMEM).
+ */
 int srv_create(const struct srv_config *cfg, struct srv **out, char *err, size_t errlen);
+
+/**
+ * srv_start() - bind the listeners and install the signal handles.
+ * Return: 0, or -errno (logged; what was bound is closing then).
+ */
 int srv_start(struct srv *srv);
+
+/**
+ * srv_run() - serve until SIGTERM/SIGINT (srv_stop()) and every handle
+ * has closed, then close the loop.
+ * Return: 0 when uv_loop_close() succeeded, else its -errno (a handle was
+ * left open: a bug).
+ */
 int srv_run(struct srv *srv);
+
+/** srv_destroy() - free the server after srv_run() (or a failed srv_start()); NULL-safe. */
 void srv_destroy(struct srv *srv);
+
+/**
+ * srv_stop() - begin shutdown: stop accepting, let sessions answer what is
+ * in flight, then close everything (at most SRV_SHUTDOWN_GRACE_MS); a
+ * second call closes the remaining sessions at once. Idempotent otherwise.
+ */
 void srv_stop(struct srv *srv);
+
+/** srv_session_gone() - a session's memory was freed (session.c tells shutdown). */
 void srv_session_gone(struct srv *srv);
 
 #endif /* IIOWIRE_SRV_H */
