@@ -336,28 +336,6 @@ static const struct emu_chip_ops emu_max1363_ops = {
 	.destroy = emu_max1363_destroy,
 };
 
-/* Deep copy of a signal: the caller's CSV arrays stay the caller's. */
-static int emu_max1363_signal_copy(struct emu_signal *dst, const struct emu_signal *src)
-{
-	size_t bytes;
-
-	*dst = *src;
-	dst->csv_t = NULL;
-	dst->csv_v = NULL;
-	if (src->kind != EMU_SIGNAL_CSV || src->csv_n <= 0)
-		return 0;
-	bytes = (size_t)src->csv_n * sizeof(double);
-	dst->csv_t = malloc(bytes);
-	dst->csv_v = malloc(bytes);
-	if (!dst->csv_t || !dst->csv_v) {
-		emu_signal_fini(dst);
-		return -ENOMEM;
-	}
-	memcpy(dst->csv_t, src->csv_t, bytes);
-	memcpy(dst->csv_v, src->csv_v, bytes);
-	return 0;
-}
-
 /* Which input a key names: "AIN<n>" with n below the part's input count. */
 static int emu_max1363_input_index(const struct emu_max1363_part *part, const char *key)
 {
@@ -409,7 +387,7 @@ static int emu_max1363_create(const struct emu_params *p, struct emu_chip **out,
 			goto err_free_model;
 		}
 		emu_signal_fini(&m->in[idx]);	/* a key given twice: the last wins */
-		ret = emu_max1363_signal_copy(&m->in[idx], &p->inputs[i].sig);
+		ret = emu_signal_copy(&m->in[idx], &p->inputs[i].sig);
 		if (ret < 0) {
 			if (err && errlen)
 				snprintf(err, errlen, "%s: out of memory for input %s",
