@@ -111,8 +111,11 @@ static long iiodt_int(struct srvc *c)
 	return n < 0 ? -100000 + (long)n : strtol(line, NULL, 10);
 }
 
-/* True when nothing more than @want arrives within @ms (and @want does). */
-static bool iiodt_expect(struct srvc *c, const char *want, size_t len, int ms)
+/*
+ * True when @want arrives (within SRVTEST_REPLY_MS) and, with @quiet_ms,
+ * nothing more within that time.
+ */
+static bool iiodt_expect(struct srvc *c, const char *want, size_t len, int quiet_ms)
 {
 	char *got = malloc(len + 1);
 	char extra;
@@ -120,18 +123,23 @@ static bool iiodt_expect(struct srvc *c, const char *want, size_t len, int ms)
 
 	if (!got)
 		return false;
-	ok = iiodt_bytes(c, got, len, ms) == len && memcmp(got, want, len) == 0;
+	ok = iiodt_bytes(c, got, len, SRVTEST_REPLY_MS) == len && memcmp(got, want, len) == 0;
 	free(got);
-	if (ok && ms)
-		ok = iiodt_bytes(c, &extra, 1, 50) == 0;
+	if (ok && quiet_ms)
+		ok = iiodt_bytes(c, &extra, 1, quiet_ms) == 0;
 	return ok;
 }
+
+/* Send a literal, embedded NULs included. */
+#define IIODT_SEND(c, lit)	srvc_send((c), (lit), sizeof(lit) - 1)
+/* Expect a literal reply, embedded NULs included. */
+#define IIODT_EXPECT(c, lit)	iiodt_expect((c), (lit), sizeof(lit) - 1, 0)
 
 /* Is the stream still in step? A VERSION must get exactly its answer. */
 static bool iiodt_in_step(struct srvc *c)
 {
 	return srvc_sends(c, IIODT_SYNC) == 0 &&
-	       iiodt_expect(c, IIODT_SYNC_REPLY, strlen(IIODT_SYNC_REPLY), SRVTEST_REPLY_MS);
+	       iiodt_expect(c, IIODT_SYNC_REPLY, strlen(IIODT_SYNC_REPLY), 50);
 }
 
 /* ---- transcripts ---- */
@@ -529,16 +537,43 @@ static void test_iiod_read_only(void)
 	CU_ASSERT_EQUAL_FATAL(iiodt_start(&d, IIODT_BOARD, args), 0);
 	c = srvc_open(d.port);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	srvc_send(c, "WRITE iio:device0 OUTPUT voltage0 raw 4\r\n555\0", 45);
-	CU_ASSERT(iiodt_expect(c, "-13\n", 4, 0));
+	IIODT_SEND(c, "WRITE iio:device0 OUTPUT voltage0 raw 4\r\n555\0");
+	CU_ASSERT(IIODT_EXPECT(c, "-13\n"));
 	CU_ASSERT(iiodt_in_step(c));
 	/* refused before the name is looked at, payload skipped all the same */
 	srvc_sends(c, "WRITE nodev x 4\r\nEXIT");
-	CU_ASSERT(iiodt_expect(c, "-13\n", 4, 0));
+	CU_ASSERT(IIODT_EXPECT(c, "-13\n"));
 	CU_ASSERT(iiodt_in_step(c));
 	/* nothing changed, and reads still work */
 	srvc_sends(c, "READ iio:device0 OUTPUT voltage0 raw\r\n");
-	CU_ASSERT(iiodt_expect(c, "2\n0\0\n", 5, 0));
+	CU_ASSERT(IIODT_EXPECT(c, "2\n0\0\n"));
+	srvc_close(c);
+	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
+	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
+}
+
+/* --allow-write: only matching attributes; the rest -EACCES, payload skipped. */
+static void test_iiod_allow_write(void)
+{
+	static const char *const args[] = { "--allow-write", "dummy0:out_voltage*_raw", NULL };
+	struct iiodt d;
+	struct srvc *c;
+
+	CU_ASSERT_EQUAL_FATAL(iiodt_start(&d, IIODT_BOARD, args), 0);
+	c = srvc_open(d.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	IIODT_SEND(c, "WRITE iio:device0 OUTPUT voltage0 raw 4\r\n777\0");
+	CU_ASSERT(IIODT_EXPECT(c, "4\n"));
+	IIODT_SEND(c, "WRITE iio:device0 current_timestamp_clock 10\r\nmonotonic\0");
+	CU_ASSERT(IIODT_EXPECT(c, "-13\n"));
+	CU_ASSERT(iiodt_in_step(c));
+	/* write-all is refused whole when one of its attributes is not allowed */
+	IIODT_SEND(c, "WRITE iio:device0 20\r\n\0\0\0\x0a" "monotonic\0\0\0" "\xff\xff\xff\xff");
+	CU_ASSERT(IIODT_EXPECT(c, "-13\n"));
+	CU_ASSERT(iiodt_in_step(c));
+	srvc_sends(c, "READ iio:device0 OUTPUT voltage0 raw\r\nREAD iio:device0 "
+		   "current_timestamp_clock\r\n");
+	CU_ASSERT(IIODT_EXPECT(c, "4\n777\0\n9\nrealtime\0\n"));
 	srvc_close(c);
 	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
 	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
@@ -560,7 +595,7 @@ static void test_iiod_max_clients(void)
 	b = srvc_open(d.port);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	srvc_sends(b, "PRINT\r\n");
-	CU_ASSERT(iiodt_expect(b, "-16\n", 4, 0));
+	CU_ASSERT(IIODT_EXPECT(b, "-16\n"));
 	CU_ASSERT(srvc_closed(b, 2000));
 	srvc_close(b);
 	n = srvc_open(d.t.port);
@@ -673,7 +708,7 @@ static void test_iiod_reload(void)
 	c = srvc_open(d.port);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	srvc_sends(c, "READ adc INPUT voltage0 raw\r\n");
-	CU_ASSERT(iiodt_expect(c, "5\n3300\0\n", 8, 0));
+	CU_ASSERT(IIODT_EXPECT(c, "5\n3300\0\n"));
 	/* same board, the dummy renamed and AIN0 changed */
 	snprintf(board, sizeof(board), "%s", IIODT_BOARD);
 	at = strstr(board, "\"dummy0\"");
@@ -685,9 +720,9 @@ static void test_iiod_reload(void)
 	CU_ASSERT_FATAL(srvtest_log_wait(&d.t, "board reloaded", SRVTEST_START_MS));
 	/* the same connection sees the new board */
 	srvc_sends(c, "READ adc INPUT voltage0 raw\r\n");
-	CU_ASSERT(iiodt_expect(c, "5\n1234\0\n", 8, 0));
+	CU_ASSERT(IIODT_EXPECT(c, "5\n1234\0\n"));
 	srvc_sends(c, "READ dummy0 name\r\nREAD dummyX name\r\n");
-	CU_ASSERT(iiodt_expect(c, "-19\n7\ndummyX\0\n", 14, 0));
+	CU_ASSERT(IIODT_EXPECT(c, "-19\n7\ndummyX\0\n"));
 	srvc_sends(c, "PRINT\r\n");
 	n = iiodt_int(c);
 	CU_ASSERT_FATAL(n > 0);
@@ -718,14 +753,14 @@ static void test_iiod_hung_bus(void)
 	/* meanwhile another client is answered at once */
 	srvtest_sleep_ms(20);
 	srvc_sends(b, "READ dummy0 INPUT voltage0 raw\r\n");
-	CU_ASSERT(iiodt_expect(b, "3\n73\0\n", 6, 0));
+	CU_ASSERT(IIODT_EXPECT(b, "3\n73\0\n"));
 	t1 = srvtest_now_ms();
-	CU_ASSERT(t1 - t0 < 150);
+	CU_ASSERT(t1 - t0 < srvtest_ms(150));
 	/* the hung read times out; the request behind it comes after, in order */
-	CU_ASSERT(iiodt_expect(a, "-110\n3\n34\0\n", 11, 0));
+	CU_ASSERT(IIODT_EXPECT(a, "-110\n3\n34\0\n"));
 	t2 = srvtest_now_ms();
 	CU_ASSERT(t2 - t0 >= 190);
-	CU_ASSERT(t2 - t0 < 2000);
+	CU_ASSERT(t2 - t0 < srvtest_ms(2000));
 	CU_ASSERT(iiodt_in_step(a));
 	/* a client that leaves while its request hangs costs nothing */
 	srvc_sends(b, "READ hung INPUT voltage1 raw\r\n");
@@ -989,6 +1024,7 @@ static CU_TestInfo iiod_server_tests[] = {
 	{ "I-9 EXIT and half-close end the connection cleanly", test_iiod_ends },
 	{ "I-8 WRITE payload and request line limits", test_iiod_write_limits },
 	{ "I-8 --read-only: WRITE gets -EACCES, payload skipped", test_iiod_read_only },
+	{ "--allow-write applies to iiod WRITE", test_iiod_allow_write },
 	{ "--max-clients counts iiod clients", test_iiod_max_clients },
 	{ "options: authentication, loopback, malformed addresses", test_iiod_options },
 	{ "SIGHUP reload: the new board is served", test_iiod_reload },
