@@ -434,6 +434,8 @@ static void srv_session_close_cb(uv_handle_t *handle)
 	struct srv *srv = s->srv;
 
 	srv_list_del(&s->node);
+	/* here, not in srv_session_close(): a feed loop may still be running then */
+	proto_splitter_fini(&s->sp);
 	proto_buf_fini(&s->out);
 	proto_buf_fini(&s->sink);
 	free(s);
@@ -466,7 +468,6 @@ void srv_session_close(struct srv_session *s)
 	free(s->deferred);
 	s->deferred = NULL;
 	s->deferred_len = 0;
-	proto_splitter_fini(&s->sp);
 	uv_close(&s->h.handle, srv_session_close_cb);
 }
 
