@@ -333,6 +333,48 @@ static void test_pipelining(void)
 	srvc_close(c);
 }
 
+/*
+ * Replies far bigger than one wakeup's write burst (SRV_WRITE_BURST_BYTES)
+ * and than the output pause (SRV_OUT_PAUSE_BYTES): 2000 HELP listings
+ * (about 2 MB) asked in one write, read slowly at first, arrive whole and
+ * in order.
+ */
+static void test_pipelined_listings(void)
+{
+	enum { N = 2000, LINES = 17 };
+	struct srvc *c = srvc_open(srv.port);
+	char *reqs = malloc(N * 8), got[1024];
+	int i, k, bad = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(reqs);
+	for (i = 0; i < N; i++)
+		memcpy(reqs + i * 5, "HELP\n", 5);
+	CU_ASSERT_EQUAL(srvc_send(c, reqs, N * 5), 0);
+	/* let the daemon fill the socket and stop reading us for a while */
+	srvtest_sleep_ms(200);
+	for (i = 0; i < N && !bad; i++) {
+		for (k = 0; k < LINES; k++) {
+			if (srvc_line(c, got, sizeof(got)) < 0) {
+				bad++;
+				break;
+			}
+			if ((k == 0 && strcmp(got, "OK 16") != 0) ||
+			    (k == 1 && strcmp(got, "HELP -- list the requests") != 0) ||
+			    (k == 16 && strncmp(got, "QUIT ", 5) != 0)) {
+				fprintf(stderr, "\nlisting %d line %d: %s\n", i, k, got);
+				bad++;
+				break;
+			}
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(srvc_req(c, "VERSION", got, sizeof(got)) > 0);
+	CU_ASSERT_STRING_EQUAL(got, "OK " VERSION_TEXT);
+	free(reqs);
+	srvc_close(c);
+}
+
 /* P-2: a line of exactly PROTO_LINE_MAX_BYTES is a request; one byte more is E2BIG, then close. */
 static void test_line_limit(void)
 {
@@ -466,6 +508,7 @@ int main(void)
 		{ "every error, both spellings", test_errors },
 		{ "NUL, control and non-UTF-8 bytes", test_bad_bytes },
 		{ "1000 pipelined requests in order", test_pipelining },
+		{ "2 MB of pipelined listings in order", test_pipelined_listings },
 		{ "line limit N and N+1", test_line_limit },
 		{ "hostile input, others still served", test_hostile_then_serving },
 		{ "QUIT closes", test_quit },
