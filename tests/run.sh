@@ -21,6 +21,12 @@ for variant in release asan; do
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --test-dir "$dir" --output-on-failure $filter -j "$jobs" || status=1
 done
+# the daemon under valgrind memcheck: the live suites again on the release
+# build, every iiowired they start wrapped; any leak or memory error fails
+if [ -z "$filter" ]; then
+	echo "=== iiowire daemon under valgrind (live suites) ==="
+	"$top/tests/valgrind.sh" "$top/build/release" || status=1
+fi
 # whole-program checks that need no second run per build variant
 if [ -z "$filter" ]; then
 	echo "=== iiowire fuzzing (libFuzzer, ${IIOWIRE_FUZZ_SECONDS:-30} s per target) ==="
