@@ -694,6 +694,35 @@ static void test_iiod_options(void)
 	unlink(token);
 }
 
+/* An iiod address in use: nothing is served, exit status 1, the reason logged. */
+static void test_iiod_addr_in_use(void)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t slen = sizeof(sin);
+	const char *argv[3];
+	char spec[32];
+	struct srvtest t;
+	int fd, ret;
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0 && listen(fd, 1) == 0);
+	CU_ASSERT_FATAL(getsockname(fd, (struct sockaddr *)&sin, &slen) == 0);
+	snprintf(spec, sizeof(spec), "127.0.0.1:%u", ntohs(sin.sin_port));
+	argv[0] = "--iiod-listen";
+	argv[1] = spec;
+	argv[2] = NULL;
+	ret = srvtest_start(&t, IIODT_BOARD, argv);
+	/* the native listener may already have been announced when the iiod one fails */
+	CU_ASSERT(ret == 0 || ret == -ECHILD);
+	CU_ASSERT_EQUAL(srvtest_wait(&t, SRVTEST_STOP_MS), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.log, "address already in use"));
+	CU_ASSERT_PTR_NULL(strstr(t.log, "did not close cleanly"));
+	srvtest_fini(&t, CU_get_number_of_failures() != 0);
+	close(fd);
+}
+
 /* ---- reload, a hung bus, shutdown ---- */
 
 static void test_iiod_reload(void)
@@ -1027,6 +1056,7 @@ static CU_TestInfo iiod_server_tests[] = {
 	{ "--allow-write applies to iiod WRITE", test_iiod_allow_write },
 	{ "--max-clients counts iiod clients", test_iiod_max_clients },
 	{ "options: authentication, loopback, malformed addresses", test_iiod_options },
+	{ "an iiod address in use: exit status 1", test_iiod_addr_in_use },
 	{ "SIGHUP reload: the new board is served", test_iiod_reload },
 	{ "a hung bus delays only its own requests", test_iiod_hung_bus },
 	{ "SIGTERM with clients connected", test_iiod_shutdown },
