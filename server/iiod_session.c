@@ -855,7 +855,7 @@ static void srv_iiod_eof_tail(struct srv_iiod_session *s)
 	const char *line;
 	size_t len;
 
-	if (!s->eof || s->eof_done || s->io || s->deferred || s->close_after_flush)
+	if (!s->eof || s->eof_done || s->io || s->deferred || s->close_after_flush || s->closing)
 		return;
 	s->eof_done = true;
 	if (!s->in_payload && proto_splitter_flush(&s->sp, &line, &len) == 1)
@@ -922,6 +922,7 @@ static void srv_iiod_session_close_cb(uv_handle_t *handle)
 	struct srv_iiod *iiod = s->iiod;
 
 	srv_list_del(&s->node);
+	proto_splitter_fini(&s->sp);
 	proto_buf_fini(&s->out);
 	free(s);
 	srv_iiod_stop_check(iiod);
@@ -945,7 +946,7 @@ static void srv_iiod_session_close(struct srv_iiod_session *s)
 	s->deferred = NULL;
 	free(s->wbuf);
 	s->wbuf = NULL;
-	proto_splitter_fini(&s->sp);
+	/* the splitter goes in the close callback: a feed loop may still be on this line */
 	uv_close((uv_handle_t *)&s->tcp, srv_iiod_session_close_cb);
 }
 
