@@ -1,8 +1,8 @@
 #!/bin/sh
 # soak.sh - minutes of mixed load on one iiowired (bench/iiowire_soak.c):
 # many clients walking READ, CREAD, DEVICES, STATS, WRITE, JSON READ,
-# WATCH/UNWATCH and a request that must fail, reconnecting every 500
-# requests, while the daemon's RSS and open descriptors are sampled. It
+# WATCH/UNWATCH and a request that must fail, reconnecting every
+# SOAK_REQUESTS_PER_CONN (default 500) requests, while the daemon's RSS and open descriptors are sampled. It
 # fails if any reply had the wrong shape, if RSS grew more than
 # SOAK_RSS_GROWTH_KB (default 1024) from the first sample after warm-up to
 # the last, if the daemon holds more descriptors once the clients are gone
@@ -14,6 +14,7 @@ dir=${1:-$top/build/release}
 secs=${2:-300}
 clients=${3:-200}
 growth_max=${SOAK_RSS_GROWTH_KB:-1024}
+per_conn=${SOAK_REQUESTS_PER_CONN:-500}
 [ -f "$dir/CMakeCache.txt" ] ||
 	cmake -S "$top" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$dir" --target iiowired -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
@@ -41,7 +42,7 @@ rss_before=$(awk '/^VmRSS/ { print $2 }' /proc/$pid/status)
 echo "soak: iiowired pid $pid port $port: $clients clients for $secs s" \
 	"(RSS $rss_before KiB, $fds_before fds at rest)"
 status=0
-"$dir/iiowire-soak" -p "$port" -c "$clients" -r 500 -t "$secs" -i 10 -w 10 -P "$pid" \
+"$dir/iiowire-soak" -p "$port" -c "$clients" -r "$per_conn" -t "$secs" -i 10 -w 10 -P "$pid" \
 	| tee "$work/soak.out" || status=1
 sleep 1
 fds_after=$(ls /proc/$pid/fd | wc -l)
