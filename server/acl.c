@@ -6,9 +6,10 @@
  * iio:deviceN id, the name, the label or the hardware id, the ways a
  * request may name it. The split is at the last ':' because attribute
  * names never hold one while "iio:deviceN" does. Matching is fnmatch(3)
- * without flags, so '*' also matches '_' and '.'. Place in the flow:
- * dispatch (and the iiod listener) -> *acl* -> allow or refuse; the caller
- * words the EACCES reply. Nothing here allocates or keeps state.
+ * without flags: '*' matches any run of characters, a leading '.' too.
+ * Place in the flow: dispatch (and the iiod listener) -> *acl* -> allow or
+ * refuse; the caller words the EACCES reply. Nothing here allocates or
+ * keeps state.
  */
 #include <errno.h>
 #include <fnmatch.h>
