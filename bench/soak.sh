@@ -1,12 +1,13 @@
 #!/bin/sh
 # soak.sh - minutes of mixed load on one iiowired (bench/iiowire_soak.c):
 # many clients walking READ, CREAD, DEVICES, STATS, WRITE, JSON READ,
-# WATCH/UNWATCH and a request that must fail, reconnecting every
-# SOAK_REQUESTS_PER_CONN (default 500) requests, while the daemon's RSS and open descriptors are sampled. It
-# fails if any reply had the wrong shape, if RSS grew more than
-# SOAK_RSS_GROWTH_KB (default 1024) from the first sample after warm-up to
-# the last, if the daemon holds more descriptors once the clients are gone
-# than before they came, or if it does not exit 0 on SIGTERM.
+# WATCH/UNWATCH and a request that must fail, each reconnecting every
+# SOAK_REQUESTS_PER_CONN requests (default 500), while the daemon's RSS and
+# open descriptors are sampled every 10 s. It fails if any reply had the
+# wrong shape, if RSS grew more than SOAK_RSS_GROWTH_KB (default 1024) from
+# the first sample after warm-up to the last, if the daemon holds more
+# descriptors once the clients are gone than before they came, or if it
+# does not exit 0 on SIGTERM.
 # Usage: bench/soak.sh [BUILD_DIR [SECONDS [CLIENTS]]]   (default build/release 300 200)
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
