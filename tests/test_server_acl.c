@@ -676,12 +676,12 @@ int main(void)
 		{ "loopback only by default", test_loopback_default },
 		{ "--read-only", test_read_only },
 		{ "--auth-token-file: modes and contents", test_token_file },
-		{ "--auth-token-file: everything but 4 requests needs AUTH", test_auth_required },
+		{ "--auth-token-file: all but 4 requests need AUTH (P-20)", test_auth_required },
 		{ "--auth-token-file: wrong tokens, delay, attempt limit", test_auth_wrong },
-		{ "--allow-write: policies", test_allow_write },
+		{ "--allow-write: policies (P-22)", test_allow_write },
 		{ "--allow-write: bad patterns", test_allow_write_options },
 		{ "--allow-write: reported, and applied after a reload", test_allow_write_reload },
-		{ "--allow-write: the iiod listener", test_allow_write_iiod },
+		{ "--allow-write: the iiod listener (P-22)", test_allow_write_iiod },
 		CU_TEST_INFO_NULL,
 	};
 
