@@ -121,19 +121,25 @@ IIOWIRE_EXPORT int iiowire_reconnect(struct iiowire *w)
 	return ret;
 }
 
-/* A token is one word of printable characters: it must survive the text spelling too. */
+/*
+ * A token is what the daemon accepts from its token file: one line of
+ * printable characters, blanks inside allowed but not at either end (the
+ * text spelling drops them), at most IIOWIRE_TOKEN_MAX_BYTES.
+ */
 static int iiowire_client_check_token(const char *token)
 {
 	size_t n;
 
-	if (!token || !*token)
+	if (!token || !*token || isspace((unsigned char)token[0]))
 		return -EINVAL;
 	for (n = 0; token[n]; n++) {
-		if (!isgraph((unsigned char)token[n]))
+		if (!isprint((unsigned char)token[n]))
 			return -EINVAL;
 		if (n >= IIOWIRE_TOKEN_MAX_BYTES)
 			return -EINVAL;
 	}
+	if (isspace((unsigned char)token[n - 1]))
+		return -EINVAL;
 	return 0;
 }
 
@@ -173,7 +179,8 @@ IIOWIRE_EXPORT int iiowire_auth(struct iiowire *w, const char *token)
 
 /**
  * iiowire_auth_file() - see iiowire.h: the first line of @path, without
- * surrounding blanks, is the token.
+ * its line end and trailing blanks (as the daemon reads its own file), is
+ * the token.
  * Return: 0, -errno of the file, -EINVAL, or as iiowire_auth().
  */
 IIOWIRE_EXPORT int iiowire_auth_file(struct iiowire *w, const char *path)
@@ -193,8 +200,6 @@ IIOWIRE_EXPORT int iiowire_auth_file(struct iiowire *w, const char *path)
 		buf[0] = '\0';
 	fclose(f);
 	start = buf;
-	while (isspace((unsigned char)*start))
-		start++;
 	end = start + strlen(start);
 	while (end > start && isspace((unsigned char)end[-1]))
 		*--end = '\0';

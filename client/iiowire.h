@@ -113,8 +113,8 @@ extern "C" {
 #define IIOWIRE_ADDRESS_MAX_BYTES	256
 /** Longest reply line the library accepts (a sysfs page plus framing, JSON-escaped). */
 #define IIOWIRE_REPLY_MAX_BYTES		(1024 * 1024)
-/** Longest token accepted by iiowire_auth() / read from a token file. */
-#define IIOWIRE_TOKEN_MAX_BYTES		1024
+/** Longest token accepted by iiowire_auth() / read from a token file (the daemon's limit). */
+#define IIOWIRE_TOKEN_MAX_BYTES		255
 
 /*
  * Value type codes, kernel numbering (what iiowire_read_channel_scale()
@@ -206,9 +206,9 @@ IIOWIRE_EXPORT int iiowire_fd(const struct iiowire *w);
 
 /**
  * iiowire_auth() - send AUTH with @token and keep it for reconnects.
- * Return: 0, -EACCES if the daemon refuses it, -EINVAL for an empty token or
- * one with a space or newline or longer than IIOWIRE_TOKEN_MAX_BYTES, or a
- * connection error.
+ * Return: 0, -EACCES if the daemon refuses it, -EINVAL for an empty token,
+ * one with a control character or a blank at either end, or one longer than
+ * IIOWIRE_TOKEN_MAX_BYTES (blanks inside are part of it), or a connection error.
  */
 IIOWIRE_EXPORT int iiowire_auth(struct iiowire *w, const char *token);
 
