@@ -291,6 +291,14 @@ int iio_probe_prop_int(const struct iio_probe *p, const char *key, int *val);
 int iio_probe_prop_str(const struct iio_probe *p, const char *key, const char **val);
 
 /**
+ * iio_probe_vref_mv() - the board's optional "vref_mv" (an external
+ * reference or supply): *vref_mv is 0 when the board gives none.
+ * Return: 0, or -EINVAL for a value that is not a positive integer, with
+ * @err (if non-NULL) naming the part and where it sits.
+ */
+int iio_probe_vref_mv(const struct iio_probe *p, int *vref_mv, char *err, size_t errlen);
+
+/**
  * struct iio_driver - a driver: the names it handles and how to bind one.
  * @probe: check the chip (ID registers, power-up) and return a device made
  *	with iio_device_alloc() in *out, not yet registered. On failure return

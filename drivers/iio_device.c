@@ -63,6 +63,24 @@ int iio_probe_prop_str(const struct iio_probe *p, const char *key, const char **
 	return p->prop_str(p->props, key, val);
 }
 
+int iio_probe_vref_mv(const struct iio_probe *p, int *vref_mv, char *err, size_t errlen)
+{
+	int ret = iio_probe_prop_int(p, "vref_mv", vref_mv);
+
+	if (ret == -ENOENT) {
+		*vref_mv = 0;
+		return 0;
+	}
+	if (ret == 0 && *vref_mv > 0)
+		return 0;
+	if (err && errlen && p->i2c)
+		snprintf(err, errlen, "%s at %d-%04x: vref_mv must be a positive integer",
+			 p->name, p->i2c->bus->number, p->i2c->addr);
+	else if (err && errlen)
+		snprintf(err, errlen, "%s: vref_mv must be a positive integer", p->name);
+	return -EINVAL;
+}
+
 struct iio_dev *iio_device_alloc(size_t sizeof_priv)
 {
 	struct iio_dev_opaque *op;

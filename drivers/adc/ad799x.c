@@ -255,15 +255,9 @@ static int ad799x_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 	}
 	ci = &ad799x_chip_info_tbl[p->id->driver_data];
 
-	ret = iio_probe_prop_int(p, "vref_mv", &vref_mv);
-	if (ret == -ENOENT) {
-		vref_mv = 0;
-	} else if (ret < 0 || vref_mv <= 0) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s at %d-%04x: vref_mv must be a positive integer",
-				 p->name, p->i2c->bus->number, p->i2c->addr);
-		return -EINVAL;
-	}
+	ret = iio_probe_vref_mv(p, &vref_mv, err, errlen);
+	if (ret)
+		return ret;
 
 	indio_dev = iio_device_alloc(sizeof(*st));
 	if (!indio_dev)
