@@ -300,10 +300,7 @@ static void srv_iiod_write_cb(uv_write_t *req, int status)
 static void srv_iiod_flush(struct srv_iiod_session *s)
 {
 	struct srv *srv = s->iiod->srv;
-	uv_buf_t b;
-	size_t len;
-	char *data;
-	int n, ret;
+	int ret;
 
 	if (s->closing)
 		return;
@@ -314,35 +311,15 @@ static void srv_iiod_flush(struct srv_iiod_session *s)
 		return;
 	}
 	if (!s->writing && s->out.len) {
-		b = uv_buf_init(s->out.data, (unsigned int)s->out.len);
-		n = uv_try_write((uv_stream_t *)&s->tcp, &b, 1);
-		if (n == UV_EAGAIN)
-			n = 0;
-		if (n < 0) {
+		ret = srv_out_send((uv_stream_t *)&s->tcp, &s->out, &s->wreq, srv_iiod_write_cb,
+				   &s->wdata, &srv->stats.bytes_out);
+		if (ret < 0) {
 			srv_debug(&srv->log, "iiod session %llu (%s): write: %s",
-				  (unsigned long long)s->id, s->peer, uv_strerror(n));
+				  (unsigned long long)s->id, s->peer, uv_strerror(ret));
 			srv_iiod_session_close(s);
 			return;
 		}
-		srv->stats.bytes_out += (uint64_t)n;
-		if ((size_t)n == s->out.len) {
-			s->out.len = 0;
-			if (s->out.cap > SRV_OUT_KEEP_BYTES)
-				proto_buf_fini(&s->out);
-		} else {
-			/* the kernel is full: the rest goes in one write request we own */
-			data = proto_buf_steal(&s->out, &len);
-			b = uv_buf_init(data + n, (unsigned int)(len - (size_t)n));
-			ret = uv_write(&s->wreq, (uv_stream_t *)&s->tcp, &b, 1, srv_iiod_write_cb);
-			if (ret < 0) {
-				free(data);
-				srv_iiod_session_close(s);
-				return;
-			}
-			srv->stats.bytes_out += len - (size_t)n;
-			s->wdata = data;
-			s->writing = true;
-		}
+		s->writing = ret > 0;
 	}
 	if (srv_iiod_queued(s) > SRV_OUT_HARD_BYTES) {
 		srv_warn(&srv->log, "iiod session %llu (%s): %zu bytes of output queued, closing",

@@ -257,13 +257,46 @@ static void srv_session_write_cb(uv_write_t *req, int status)
 		srv_session_resume(s);
 }
 
-void srv_session_flush(struct srv_session *s)
+int srv_out_send(uv_stream_t *stream, struct proto_buf *out, uv_write_t *wreq, uv_write_cb cb,
+		 char **wdata, uint64_t *bytes_out)
 {
-	struct srv *srv = s->srv;
 	uv_buf_t b;
 	size_t len;
 	char *data;
 	int n, ret;
+
+	if (!out->len)
+		return 0;
+	b = uv_buf_init(out->data, (unsigned int)out->len);
+	n = uv_try_write(stream, &b, 1);
+	if (n == UV_EAGAIN)
+		n = 0;
+	if (n < 0)
+		return n;
+	*bytes_out += (uint64_t)n;
+	if ((size_t)n == out->len) {
+		out->len = 0;
+		if (out->cap > SRV_OUT_KEEP_BYTES)
+			proto_buf_fini(out);
+		return 0;
+	}
+	/* the kernel is full: the rest goes in one write request the caller owns */
+	data = proto_buf_steal(out, &len);
+	b = uv_buf_init(data + n, (unsigned int)(len - (size_t)n));
+	ret = uv_write(wreq, stream, &b, 1, cb);
+	if (ret < 0) {
+		free(data);
+		return ret;
+	}
+	*bytes_out += len - (size_t)n;
+	*wdata = data;
+	return 1;
+}
+
+void srv_session_flush(struct srv_session *s)
+{
+	struct srv *srv = s->srv;
+	int ret;
 
 	if (s->closing)
 		return;
@@ -274,35 +307,15 @@ void srv_session_flush(struct srv_session *s)
 		return;
 	}
 	if (!s->writing && s->out.len) {
-		b = uv_buf_init(s->out.data, (unsigned int)s->out.len);
-		n = uv_try_write(&s->h.stream, &b, 1);
-		if (n == UV_EAGAIN)
-			n = 0;
-		if (n < 0) {
+		ret = srv_out_send(&s->h.stream, &s->out, &s->wreq, srv_session_write_cb,
+				   &s->wdata, &srv->stats.bytes_out);
+		if (ret < 0) {
 			srv_debug(&srv->log, "session %llu (%s): write: %s",
-				  (unsigned long long)s->id, s->peer, uv_strerror(n));
+				  (unsigned long long)s->id, s->peer, uv_strerror(ret));
 			srv_session_close(s);
 			return;
 		}
-		srv->stats.bytes_out += (uint64_t)n;
-		if ((size_t)n == s->out.len) {
-			s->out.len = 0;
-			if (s->out.cap > SRV_OUT_KEEP_BYTES)
-				proto_buf_fini(&s->out);
-		} else {
-			/* the kernel is full: the rest goes in one write request we own */
-			data = proto_buf_steal(&s->out, &len);
-			b = uv_buf_init(data + n, (unsigned int)(len - (size_t)n));
-			ret = uv_write(&s->wreq, &s->h.stream, &b, 1, srv_session_write_cb);
-			if (ret < 0) {
-				free(data);
-				srv_session_close(s);
-				return;
-			}
-			srv->stats.bytes_out += len - (size_t)n;
-			s->wdata = data;
-			s->writing = true;
-		}
+		s->writing = ret > 0;
 	}
 	if (srv_session_queued(s) > SRV_OUT_HARD_BYTES) {
 		srv_warn(&srv->log,

@@ -44,6 +44,18 @@ struct srv_memo;
 #define SRV_OUT_KEEP_BYTES		(16 * 1024)
 
 /**
+ * srv_out_send() - put the output buffered in @out on @stream: a
+ * uv_try_write first, and what the kernel does not take in one write
+ * request of the caller's (@wreq), whose buffer moves to *@wdata; the
+ * caller frees it in @cb. Shared by the native and the iiod sessions.
+ * @bytes_out: counter the bytes handed to the stream are added to.
+ * Return: 1 with a write request in flight, 0 when all went out (or
+ * @out was empty), or a negative libuv error (the caller closes).
+ */
+int srv_out_send(uv_stream_t *stream, struct proto_buf *out, uv_write_t *wreq, uv_write_cb cb,
+		 char **wdata, uint64_t *bytes_out);
+
+/**
  * struct srv_slot - the place of one reply in the session's order.
  * @text: the reply once ready (owned).
  * @ready: the reply is complete; slots leave the queue head-first when ready.
