@@ -9,7 +9,7 @@
  * the provider is gone, -EINVAL for a missing scale) are the kernel's.
  * Processed values are computed on the daemon (CREAD processed, with the
  * caller's multiplier); iiowire_convert_raw_to_processed() alone computes
- * here, with the core's own arithmetic (drivers/iio_value.c). After a
+ * here, with the core's own arithmetic (drivers/abi/iio_value.c). After a
  * reconnect a channel is looked up again before its next read.
  */
 #include <errno.h>
@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iio.h"
 #include "iio_value.h"
 #include "iiowire_priv.h"
 #include "iiowire_req.h"

@@ -118,20 +118,12 @@ extern "C" {
 
 /*
  * Value type codes, kernel numbering (what iiowire_read_channel_scale()
- * returns). The same numbers as the kernel's include/linux/iio/types.h, which
- * userspace headers do not carry.
+ * returns): IIO_VAL_INT, ..., IIO_VAL_DECIMAL64_PICO. The same numbers as
+ * the kernel's include/linux/iio/types.h, which userspace headers do not
+ * carry; iiowire_abi.h is generated at build time from the tables the
+ * daemon uses, and installed beside this file.
  */
-#ifndef IIO_VAL_INT
-#define IIO_VAL_INT			1
-#define IIO_VAL_INT_PLUS_MICRO		2
-#define IIO_VAL_INT_PLUS_NANO		3
-#define IIO_VAL_INT_PLUS_MICRO_DB	4
-#define IIO_VAL_INT_MULTIPLE		5
-#define IIO_VAL_INT_64			6
-#define IIO_VAL_FRACTIONAL		10
-#define IIO_VAL_FRACTIONAL_LOG2		11
-#define IIO_VAL_CHAR			12
-#endif
+#include "iiowire_abi.h"
 
 struct iiowire;
 struct iiowire_channel;

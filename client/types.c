@@ -4,21 +4,15 @@
  *
  * Place in the flow: request.c hands decoded replies to consumer.c and
  * device.c, which ask this file what "voltage" or "FRACTIONAL_LOG2" is. The
- * type names come from the generated table (iiowire_types.h, made from the
- * IIO core's table at build time); value text and format names come from the
- * core's formatter (drivers/iio_value.c, compiled into the library), so the
- * client formats exactly as the daemon and the kernel do. No I/O here.
+ * names, the value text and the format names all come from the ABI leaf
+ * (drivers/abi/, compiled into the library with hidden visibility), the
+ * same tables and formatter the daemon uses, so the client spells and
+ * formats exactly as the daemon and the kernel do. No I/O here.
  */
 #include <errno.h>
-#include <string.h>
 
-#include "iio.h"
 #include "iio_value.h"
 #include "iiowire_priv.h"
-#include "iiowire_types.h"
-
-_Static_assert(IIOWIRE_TYPES_COUNT == IIOWIRE_IIO_CHAN_TYPE_COUNT,
-	       "iiowire_types.h must have one slot per core channel type");
 
 /**
  * iiowire_chan_type_name() - the sysfs spelling of a channel type.
@@ -26,9 +20,7 @@ _Static_assert(IIOWIRE_TYPES_COUNT == IIOWIRE_IIO_CHAN_TYPE_COUNT,
  */
 IIOWIRE_EXPORT const char *iiowire_chan_type_name(int type)
 {
-	if (type < 0 || type >= IIOWIRE_TYPES_COUNT)
-		return NULL;
-	return iiowire_types_names[type];
+	return iio_chan_type_name((enum iio_chan_type)type);
 }
 
 /**
@@ -37,14 +29,7 @@ IIOWIRE_EXPORT const char *iiowire_chan_type_name(int type)
  */
 IIOWIRE_EXPORT int iiowire_chan_type_from_name(const char *name)
 {
-	int i;
-
-	if (!name)
-		return -EINVAL;
-	for (i = 0; i < IIOWIRE_TYPES_COUNT; i++)
-		if (iiowire_types_names[i] && strcmp(iiowire_types_names[i], name) == 0)
-			return i;
-	return -EINVAL;
+	return iio_chan_type_from_name(name);
 }
 
 /**

@@ -7,8 +7,8 @@
  * codes into text (iio_value.c). Place in the flow: bus -> driver -> *core* ->
  * server. Nothing here formats text for a driver, talks to a socket or logs.
  *
- * Channel types and modifiers come from <linux/iio/types.h>; the few that are
- * newer than the installed header are appended here with the mainline values.
+ * Channel types, modifiers, info-mask bits and IIO_VAL_* codes come from the
+ * ABI leaf (abi/iio_types.h), which drivers, protocol and client share.
  */
 #ifndef IIOWIRE_IIO_H
 #define IIOWIRE_IIO_H
@@ -16,102 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include <linux/iio/types.h>
-
-#include "iio_compat.h"	/* generated: which newer enum values the header lacks */
-
-/*
- * Types and modifiers newer than linux-libc-dev of Debian 12 (6.1). Their
- * numbers continue the uapi enums exactly as mainline appends them.
- */
-#if !IIOWIRE_HAVE_IIO_DELTA_ANGL
-#define IIO_DELTA_ANGL		((enum iio_chan_type)35)
-#define IIO_DELTA_VELOCITY	((enum iio_chan_type)36)
-#endif
-#if !IIOWIRE_HAVE_IIO_COLORTEMP
-#define IIO_COLORTEMP		((enum iio_chan_type)37)
-#define IIO_CHROMATICITY	((enum iio_chan_type)38)
-#endif
-#if !IIOWIRE_HAVE_IIO_ATTENTION
-#define IIO_ATTENTION		((enum iio_chan_type)39)
-#endif
-#if !IIOWIRE_HAVE_IIO_ALTCURRENT
-#define IIO_ALTCURRENT		((enum iio_chan_type)40)
-#endif
-/* coverage: documented for 7.2; not yet in any released header */
-#define IIOWIRE_IIO_COVERAGE	((enum iio_chan_type)41)
-/* one past the last type the core has a name for */
-#define IIOWIRE_IIO_CHAN_TYPE_COUNT	42
-
-#if !IIOWIRE_HAVE_IIO_MOD_LIGHT_UVA
-#define IIO_MOD_LIGHT_UVA	((enum iio_modifier)(IIO_MOD_ROLL + 1))
-#define IIO_MOD_LIGHT_UVB	((enum iio_modifier)(IIO_MOD_ROLL + 2))
-#endif
-#if !IIOWIRE_HAVE_IIO_MOD_RMS
-#define IIO_MOD_RMS		((enum iio_modifier)(IIO_MOD_ROLL + 3))
-#define IIO_MOD_ACTIVE		((enum iio_modifier)(IIO_MOD_ROLL + 4))
-#define IIO_MOD_REACTIVE	((enum iio_modifier)(IIO_MOD_ROLL + 5))
-#define IIO_MOD_APPARENT	((enum iio_modifier)(IIO_MOD_ROLL + 6))
-#endif
-#define IIOWIRE_IIO_MODIFIER_COUNT	(IIO_MOD_ROLL + 7)
-
-/* Value type codes returned by read_raw, kernel numbering (they go on the wire). */
-#define IIO_VAL_INT			1
-#define IIO_VAL_INT_PLUS_MICRO		2
-#define IIO_VAL_INT_PLUS_NANO		3
-#define IIO_VAL_INT_PLUS_MICRO_DB	4
-#define IIO_VAL_INT_MULTIPLE		5
-#define IIO_VAL_INT_64			6
-#define IIO_VAL_FRACTIONAL		10
-#define IIO_VAL_FRACTIONAL_LOG2		11
-#define IIO_VAL_CHAR			12
-/* 2026: s64 split over (val, val2), printed with a fixed number of decimals */
-#define IIO_VAL_DECIMAL64_BASE		32
-#define IIO_VAL_DECIMAL64_MILLI		(IIO_VAL_DECIMAL64_BASE + 3)
-#define IIO_VAL_DECIMAL64_MICRO		(IIO_VAL_DECIMAL64_BASE + 6)
-#define IIO_VAL_DECIMAL64_NANO		(IIO_VAL_DECIMAL64_BASE + 9)
-#define IIO_VAL_DECIMAL64_PICO		(IIO_VAL_DECIMAL64_BASE + 12)
-
-/* read_avail return codes */
-#define IIO_AVAIL_LIST	0
-#define IIO_AVAIL_RANGE	1
-
-/* Info-mask bits (enum iio_chan_info_enum, kernel order: the bit numbers are ABI). */
-enum iio_chan_info_enum {
-	IIO_CHAN_INFO_RAW = 0,
-	IIO_CHAN_INFO_PROCESSED,
-	IIO_CHAN_INFO_SCALE,
-	IIO_CHAN_INFO_OFFSET,
-	IIO_CHAN_INFO_CALIBSCALE,
-	IIO_CHAN_INFO_CALIBBIAS,
-	IIO_CHAN_INFO_PEAK,
-	IIO_CHAN_INFO_PEAK_SCALE,
-	IIO_CHAN_INFO_QUADRATURE_CORRECTION_RAW,
-	IIO_CHAN_INFO_AVERAGE_RAW,
-	IIO_CHAN_INFO_LOW_PASS_FILTER_3DB_FREQUENCY,
-	IIO_CHAN_INFO_HIGH_PASS_FILTER_3DB_FREQUENCY,
-	IIO_CHAN_INFO_SAMP_FREQ,
-	IIO_CHAN_INFO_FREQUENCY,
-	IIO_CHAN_INFO_PHASE,
-	IIO_CHAN_INFO_HARDWAREGAIN,
-	IIO_CHAN_INFO_HYSTERESIS,
-	IIO_CHAN_INFO_HYSTERESIS_RELATIVE,
-	IIO_CHAN_INFO_INT_TIME,
-	IIO_CHAN_INFO_ENABLE,
-	IIO_CHAN_INFO_CALIBHEIGHT,
-	IIO_CHAN_INFO_CALIBWEIGHT,
-	IIO_CHAN_INFO_DEBOUNCE_COUNT,
-	IIO_CHAN_INFO_DEBOUNCE_TIME,
-	IIO_CHAN_INFO_CALIBEMISSIVITY,
-	IIO_CHAN_INFO_OVERSAMPLING_RATIO,
-	IIO_CHAN_INFO_THERMOCOUPLE_TYPE,
-	IIO_CHAN_INFO_CALIBAMBIENT,
-	IIO_CHAN_INFO_ZEROPOINT,
-	IIO_CHAN_INFO_TROUGH,
-	IIO_CHAN_INFO_CONVDELAY,
-	IIO_CHAN_INFO_POWERFACTOR,
-	IIO_CHAN_INFO_COUNT	/* not a bit: the size of the postfix table */
-};
+#include "iio_types.h"	/* the ABI leaf: types, modifiers, IIO_VAL_*, info bits */
 
 #define BIT(n)	(1UL << (n))
 
@@ -221,8 +126,6 @@ struct iio_info {
 };
 
 #define IIO_LABEL_MAX		256
-/* a sysfs page: longer values fail with -EFBIG, as in the kernel */
-#define IIO_VALUE_MAX_BYTES	4096
 
 /**
  * struct iio_dev - a registered (or about to be) IIO device.

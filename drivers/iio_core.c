@@ -1,16 +1,18 @@
 /*
  * iio_core.c - ABI names and attributes of IIO devices, and access to them.
  *
- * Holds the kernel's three name tables (channel types, modifiers, info-mask
- * postfixes), builds every attribute of a device from its channel specs with
- * the sharing, duplicate and ordering rules of the kernel's sysfs code
- * (reference/kernel-iio-facts.md section 1), and serves reads and writes of
- * those attributes through the driver's callbacks under the device lock.
+ * Takes the kernel's three name tables (channel types, modifiers, info-mask
+ * postfixes) from the ABI leaf (abi/iio_types.c), builds every attribute of a
+ * device from its channel specs with the sharing, duplicate and ordering rules
+ * of the kernel's sysfs code (reference/kernel-iio-facts.md section 1), and
+ * serves reads and writes of those attributes through the driver's callbacks
+ * under the device lock.
  * Place in the flow: driver (chan_spec table, callbacks) -> *core* -> server.
  *
  * Text conversion is delegated to iio_value.c; this file never formats a
  * number itself. It does not log, allocate per access, or know about the
- * wire. ABI strings live only in the tables below.
+ * wire. Its own strings (directions, sharing levels, clocks, device
+ * attributes) live only in the tables below.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -33,146 +35,6 @@
 static const char *const iio_core_direction[] = {
 	[0] = "in",
 	[1] = "out",
-};
-
-static const char *const iio_core_chan_type_names[IIOWIRE_IIO_CHAN_TYPE_COUNT] = {
-	[IIO_VOLTAGE] = "voltage",
-	[IIO_CURRENT] = "current",
-	[IIO_POWER] = "power",
-	[IIO_ACCEL] = "accel",
-	[IIO_ANGL_VEL] = "anglvel",
-	[IIO_MAGN] = "magn",
-	[IIO_LIGHT] = "illuminance",
-	[IIO_INTENSITY] = "intensity",
-	[IIO_PROXIMITY] = "proximity",
-	[IIO_TEMP] = "temp",
-	[IIO_INCLI] = "incli",
-	[IIO_ROT] = "rot",
-	[IIO_ANGL] = "angl",
-	[IIO_TIMESTAMP] = "timestamp",
-	[IIO_CAPACITANCE] = "capacitance",
-	[IIO_ALTVOLTAGE] = "altvoltage",
-	[IIO_CCT] = "cct",
-	[IIO_PRESSURE] = "pressure",
-	[IIO_HUMIDITYRELATIVE] = "humidityrelative",
-	[IIO_ACTIVITY] = "activity",
-	[IIO_STEPS] = "steps",
-	[IIO_ENERGY] = "energy",
-	[IIO_DISTANCE] = "distance",
-	[IIO_VELOCITY] = "velocity",
-	[IIO_CONCENTRATION] = "concentration",
-	[IIO_RESISTANCE] = "resistance",
-	[IIO_PH] = "ph",
-	[IIO_UVINDEX] = "uvindex",
-	[IIO_ELECTRICALCONDUCTIVITY] = "electricalconductivity",
-	[IIO_COUNT] = "count",
-	[IIO_INDEX] = "index",
-	[IIO_GRAVITY] = "gravity",
-	[IIO_POSITIONRELATIVE] = "positionrelative",
-	[IIO_PHASE] = "phase",
-	[IIO_MASSCONCENTRATION] = "massconcentration",
-	[IIO_DELTA_ANGL] = "deltaangl",
-	[IIO_DELTA_VELOCITY] = "deltavelocity",
-	[IIO_COLORTEMP] = "colortemp",
-	[IIO_CHROMATICITY] = "chromaticity",
-	[IIO_ATTENTION] = "attention",
-	[IIO_ALTCURRENT] = "altcurrent",
-	[IIOWIRE_IIO_COVERAGE] = "coverage",
-};
-
-/* IIO_NO_MOD (0) has no name: an unmodified channel adds nothing. */
-static const char *const iio_core_modifier_names[IIOWIRE_IIO_MODIFIER_COUNT] = {
-	[IIO_MOD_X] = "x",
-	[IIO_MOD_Y] = "y",
-	[IIO_MOD_Z] = "z",
-	[IIO_MOD_X_AND_Y] = "x&y",
-	[IIO_MOD_X_AND_Z] = "x&z",
-	[IIO_MOD_Y_AND_Z] = "y&z",
-	[IIO_MOD_X_AND_Y_AND_Z] = "x&y&z",
-	[IIO_MOD_X_OR_Y] = "x|y",
-	[IIO_MOD_X_OR_Z] = "x|z",
-	[IIO_MOD_Y_OR_Z] = "y|z",
-	[IIO_MOD_X_OR_Y_OR_Z] = "x|y|z",
-	[IIO_MOD_LIGHT_BOTH] = "both",
-	[IIO_MOD_LIGHT_IR] = "ir",
-	[IIO_MOD_ROOT_SUM_SQUARED_X_Y] = "sqrt(x^2+y^2)",
-	[IIO_MOD_SUM_SQUARED_X_Y_Z] = "x^2+y^2+z^2",
-	[IIO_MOD_LIGHT_CLEAR] = "clear",
-	[IIO_MOD_LIGHT_RED] = "red",
-	[IIO_MOD_LIGHT_GREEN] = "green",
-	[IIO_MOD_LIGHT_BLUE] = "blue",
-	[IIO_MOD_QUATERNION] = "quaternion",
-	[IIO_MOD_TEMP_AMBIENT] = "ambient",
-	[IIO_MOD_TEMP_OBJECT] = "object",
-	[IIO_MOD_NORTH_MAGN] = "from_north_magnetic",
-	[IIO_MOD_NORTH_TRUE] = "from_north_true",
-	[IIO_MOD_NORTH_MAGN_TILT_COMP] = "from_north_magnetic_tilt_comp",
-	[IIO_MOD_NORTH_TRUE_TILT_COMP] = "from_north_true_tilt_comp",
-	[IIO_MOD_RUNNING] = "running",
-	[IIO_MOD_JOGGING] = "jogging",
-	[IIO_MOD_WALKING] = "walking",
-	[IIO_MOD_STILL] = "still",
-	[IIO_MOD_ROOT_SUM_SQUARED_X_Y_Z] = "sqrt(x^2+y^2+z^2)",
-	[IIO_MOD_I] = "i",
-	[IIO_MOD_Q] = "q",
-	[IIO_MOD_CO2] = "co2",
-	[IIO_MOD_VOC] = "voc",
-	[IIO_MOD_LIGHT_UV] = "uv",
-	[IIO_MOD_LIGHT_DUV] = "duv",
-	[IIO_MOD_PM1] = "pm1",
-	[IIO_MOD_PM2P5] = "pm2p5",
-	[IIO_MOD_PM4] = "pm4",
-	[IIO_MOD_PM10] = "pm10",
-	[IIO_MOD_ETHANOL] = "ethanol",
-	[IIO_MOD_H2] = "h2",
-	[IIO_MOD_O2] = "o2",
-	[IIO_MOD_LINEAR_X] = "linear_x",
-	[IIO_MOD_LINEAR_Y] = "linear_y",
-	[IIO_MOD_LINEAR_Z] = "linear_z",
-	[IIO_MOD_PITCH] = "pitch",
-	[IIO_MOD_YAW] = "yaw",
-	[IIO_MOD_ROLL] = "roll",
-	[IIO_MOD_LIGHT_UVA] = "uva",
-	[IIO_MOD_LIGHT_UVB] = "uvb",
-	[IIO_MOD_RMS] = "rms",
-	[IIO_MOD_ACTIVE] = "active",
-	[IIO_MOD_REACTIVE] = "reactive",
-	[IIO_MOD_APPARENT] = "apparent",
-};
-
-static const char *const iio_core_info_postfix[IIO_CHAN_INFO_COUNT] = {
-	[IIO_CHAN_INFO_RAW] = "raw",
-	[IIO_CHAN_INFO_PROCESSED] = "input",
-	[IIO_CHAN_INFO_SCALE] = "scale",
-	[IIO_CHAN_INFO_OFFSET] = "offset",
-	[IIO_CHAN_INFO_CALIBSCALE] = "calibscale",
-	[IIO_CHAN_INFO_CALIBBIAS] = "calibbias",
-	[IIO_CHAN_INFO_PEAK] = "peak_raw",
-	[IIO_CHAN_INFO_PEAK_SCALE] = "peak_scale",
-	[IIO_CHAN_INFO_QUADRATURE_CORRECTION_RAW] = "quadrature_correction_raw",
-	[IIO_CHAN_INFO_AVERAGE_RAW] = "mean_raw",
-	[IIO_CHAN_INFO_LOW_PASS_FILTER_3DB_FREQUENCY] = "filter_low_pass_3db_frequency",
-	[IIO_CHAN_INFO_HIGH_PASS_FILTER_3DB_FREQUENCY] = "filter_high_pass_3db_frequency",
-	[IIO_CHAN_INFO_SAMP_FREQ] = "sampling_frequency",
-	[IIO_CHAN_INFO_FREQUENCY] = "frequency",
-	[IIO_CHAN_INFO_PHASE] = "phase",
-	[IIO_CHAN_INFO_HARDWAREGAIN] = "hardwaregain",
-	[IIO_CHAN_INFO_HYSTERESIS] = "hysteresis",
-	[IIO_CHAN_INFO_HYSTERESIS_RELATIVE] = "hysteresis_relative",
-	[IIO_CHAN_INFO_INT_TIME] = "integration_time",
-	[IIO_CHAN_INFO_ENABLE] = "en",
-	[IIO_CHAN_INFO_CALIBHEIGHT] = "calibheight",
-	[IIO_CHAN_INFO_CALIBWEIGHT] = "calibweight",
-	[IIO_CHAN_INFO_DEBOUNCE_COUNT] = "debounce_count",
-	[IIO_CHAN_INFO_DEBOUNCE_TIME] = "debounce_time",
-	[IIO_CHAN_INFO_CALIBEMISSIVITY] = "calibemissivity",
-	[IIO_CHAN_INFO_OVERSAMPLING_RATIO] = "oversampling_ratio",
-	[IIO_CHAN_INFO_THERMOCOUPLE_TYPE] = "thermocouple_type",
-	[IIO_CHAN_INFO_CALIBAMBIENT] = "calibambient",
-	[IIO_CHAN_INFO_ZEROPOINT] = "zeropoint",
-	[IIO_CHAN_INFO_TROUGH] = "trough_raw",
-	[IIO_CHAN_INFO_CONVDELAY] = "convdelay",
-	[IIO_CHAN_INFO_POWERFACTOR] = "powerfactor",
 };
 
 static const char *const iio_core_shared_by_names[] = {
@@ -203,44 +65,10 @@ static const char *const iio_core_dev_attr_names[] = {
 #define IIO_CORE_LABEL_POSTFIX		"label"
 #define IIO_CORE_AVAIL_SUFFIX		"_available"
 
-const char *iio_chan_type_name(enum iio_chan_type type)
-{
-	if ((unsigned int)type >= IIO_CORE_ARRAY_SIZE(iio_core_chan_type_names))
-		return NULL;
-	return iio_core_chan_type_names[type];
-}
-
-const char *iio_modifier_name(enum iio_modifier mod)
-{
-	if ((unsigned int)mod >= IIO_CORE_ARRAY_SIZE(iio_core_modifier_names))
-		return NULL;
-	return iio_core_modifier_names[mod];
-}
-
-const char *iio_chan_info_postfix(enum iio_chan_info_enum info)
-{
-	if ((unsigned int)info >= IIO_CORE_ARRAY_SIZE(iio_core_info_postfix))
-		return NULL;
-	return iio_core_info_postfix[info];
-}
-
 const char *iio_shared_by_name(enum iio_shared_by shared)
 {
-	if ((unsigned int)shared >= IIO_CORE_ARRAY_SIZE(iio_core_shared_by_names))
-		return NULL;
-	return iio_core_shared_by_names[shared];
-}
-
-int iio_chan_type_from_name(const char *name)
-{
-	size_t i;
-
-	if (!name)
-		return -EINVAL;
-	for (i = 0; i < IIO_CORE_ARRAY_SIZE(iio_core_chan_type_names); i++)
-		if (iio_core_chan_type_names[i] && strcmp(iio_core_chan_type_names[i], name) == 0)
-			return (int)i;
-	return -EINVAL;
+	return iio_abi_name(iio_core_shared_by_names, IIO_CORE_ARRAY_SIZE(iio_core_shared_by_names),
+			    shared);
 }
 
 /*

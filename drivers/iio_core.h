@@ -18,13 +18,11 @@
 /* Longest attribute name we build; the kernel's are far shorter. */
 #define IIO_ATTR_NAME_MAX	128
 
-/* ABI name tables, indexed by enum; NULL for a hole. */
-const char *iio_chan_type_name(enum iio_chan_type type);
-const char *iio_modifier_name(enum iio_modifier mod);
-const char *iio_chan_info_postfix(enum iio_chan_info_enum info);
-const char *iio_shared_by_name(enum iio_shared_by shared);	/* "separate", ... */
-/** iio_chan_type_from_name() - inverse of iio_chan_type_name(); -EINVAL if unknown. */
-int iio_chan_type_from_name(const char *name);
+/*
+ * The ABI name tables (iio_chan_type_name(), iio_modifier_name(),
+ * iio_chan_info_postfix(), ...) are the leaf's: abi/iio_types.h, via iio.h.
+ */
+const char *iio_shared_by_name(enum iio_shared_by shared);	/* "separate", ...; NULL if none */
 
 /**
  * iio_chan_id() - a channel's ABI id, as sysfs names group it and libiio

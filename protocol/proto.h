@@ -554,6 +554,7 @@ int proto_reply_decode(struct proto_reply *r, enum proto_op op, const char *line
 
 /**
  * proto_reply_decode_more() - parse the next line of a text listing.
+ * Not in libiiowire (the client speaks JSON): link iiowire_proto_text.
  * Return: lines still to come (0: complete), -EPROTO, -ENOMEM.
  */
 int proto_reply_decode_more(struct proto_reply *r, const char *line, size_t len,

@@ -3,8 +3,8 @@
  *
  * Byte checks (UTF-8, control characters), the JSON pre-scan that bounds
  * nesting and finds the raw text of "id" before cJSON sees a line, the
- * escapers that keep every encoded line one line, the op table, and a
- * small string arena for decoded replies. Nothing outside protocol/
+ * escapers that keep every encoded line one line, the op table, the
+ * reply decoders' helpers, and a small string arena for decoded replies. Nothing outside protocol/
  * includes this file; nothing here does I/O or keeps global state.
  */
 #ifndef IIOWIRE_PROTO_PRIV_H
@@ -108,8 +108,25 @@ struct proto_op_row {
 };
 
 const struct proto_op_row *proto_op_row(enum proto_op op);
-/* JSON field name of a field ("device", ..., "interval_ms") */
-const char *proto_field_name(enum proto_field f);
+
+/*
+ * Reply decoding helpers (proto_reply_decode.c), shared with the text
+ * listing decoder (proto_reply_text.c).
+ */
+/* "bad reply: @what" into @err. Return: -EPROTO. */
+int proto_reply_bad(char *err, size_t errlen, const char *what);
+/* an arena copy of @len bytes of @s, owned by @r; NULL on -ENOMEM */
+char *proto_reply_dup(struct proto_reply *r, const char *s, size_t len);
+/* room for item r->nitems in *@arr (elements of @size). Return: 0 or -ENOMEM. */
+int proto_reply_grow(struct proto_reply *r, void **arr, size_t size);
+#define PROTO_REPLY_GROW(r, field)	\
+	proto_reply_grow((r), (void **)&(r)->field, sizeof(*(r)->field))
+/* strict decimal int (optional '-'). Return: 0, or -EPROTO. */
+int proto_reply_int(const char *s, int *out);
+/* cut @s in place at blanks into at most @max fields. Return: the count. */
+int proto_reply_split(char *s, char **f, int max);
+/* a text listing field: "-" is absent (NULL) */
+const char *proto_reply_opt(const char *s);
 
 /* String arena of decoded replies: everything is freed at once. */
 struct proto_arena;

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iio_value.h"
+#include "iio_types.h"
 #include "proto_priv.h"
 
 static bool proto_reply_is_json(const struct proto_request *req)

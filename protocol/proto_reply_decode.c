@@ -2,8 +2,10 @@
  * proto_reply_decode.c - reply and event lines back into structs (client).
  *
  * The client library reads a line from the server and decodes it here,
- * telling which request the line answers; text listings then feed their
- * item lines one by one. Everything decoded lives in the reply's arena
+ * telling which request the line answers. Of the text spelling only the
+ * first line is decoded here (the daemon refuses a connection in text);
+ * the item lines of text listings are proto_reply_text.c's, which only the
+ * tests and the fuzzer link. Everything decoded lives in the reply's arena
  * (and a few heap arrays) until proto_reply_fini(). The decoder does not
  * trust the server: depth, types and counts are checked, and a bad line is
  * -EPROTO. Unknown fields are ignored (a minor version may add some). No
@@ -18,20 +20,17 @@
 
 #include <cjson/cJSON.h>
 
-#include "iio_value.h"
+#include "iio_types.h"
 #include "proto_priv.h"
 
-/* Most fields a text listing line has (CHANNELS); extra ones are ignored. */
-#define PROTO_TEXT_FIELDS_MAX	8
-
 /* Reply parts that must be there: a missing one makes the line -EPROTO. */
-static int proto_reply_bad(char *err, size_t errlen, const char *what)
+int proto_reply_bad(char *err, size_t errlen, const char *what)
 {
 	proto_msg(err, errlen, "bad reply: %s", what);
 	return -EPROTO;
 }
 
-static char *proto_reply_dup(struct proto_reply *r, const char *s, size_t len)
+char *proto_reply_dup(struct proto_reply *r, const char *s, size_t len)
 {
 	return proto_arena_strndup(r->arena, s, len);
 }
@@ -40,7 +39,7 @@ static char *proto_reply_dup(struct proto_reply *r, const char *s, size_t len)
  * Make room for item r->nitems in *@arr (elements of @size): capacity is
  * 4, then the power of two above the count, so it needs no field of its own.
  */
-static int proto_reply_grow(struct proto_reply *r, void **arr, size_t size)
+int proto_reply_grow(struct proto_reply *r, void **arr, size_t size)
 {
 	size_t n = (size_t)r->nitems, cap;
 	void *p;
@@ -58,9 +57,6 @@ static int proto_reply_grow(struct proto_reply *r, void **arr, size_t size)
 	return 0;
 }
 
-#define PROTO_REPLY_GROW(r, field)	\
-	proto_reply_grow((r), (void **)&(r)->field, sizeof(*(r)->field))
-
 static bool proto_reply_is_listing(enum proto_op op)
 {
 	const struct proto_op_row *row = proto_op_row(op);
@@ -69,7 +65,7 @@ static bool proto_reply_is_listing(enum proto_op op)
 }
 
 /* Strict decimal int (optional '-'); -EPROTO otherwise. */
-static int proto_reply_int(const char *s, int *out)
+int proto_reply_int(const char *s, int *out)
 {
 	long long v = 0;
 	bool neg = *s == '-';
@@ -110,7 +106,7 @@ static int proto_reply_u64(const char *s, uint64_t *out)
 }
 
 /* Cut @s (an arena copy) at blanks into at most @max fields; returns the count. */
-static int proto_reply_split(char *s, char **f, int max)
+int proto_reply_split(char *s, char **f, int max)
 {
 	int n = 0;
 
@@ -129,7 +125,7 @@ static int proto_reply_split(char *s, char **f, int max)
 }
 
 /* A text listing field: "-" is absent. */
-static const char *proto_reply_opt(const char *s)
+const char *proto_reply_opt(const char *s)
 {
 	return strcmp(s, "-") ? s : NULL;
 }
@@ -258,172 +254,6 @@ static int proto_reply_decode_text(struct proto_reply *r, const char *line, size
 		r->nitems = 1;
 	}
 	return n;
-}
-
-static int proto_reply_text_device_kv(struct proto_reply *r, char *line)
-{
-	struct proto_device_info *d = &r->devices[0];
-	char *sp = strchr(line, ' ');
-	const char *value = sp ? sp + 1 : "";
-
-	if (sp)
-		*sp = '\0';
-	if (!strcmp(line, "id"))
-		d->id = value;
-	else if (!strcmp(line, "name"))
-		d->name = value;
-	else if (!strcmp(line, "label"))
-		d->label = value;
-	else if (!strcmp(line, "hwid"))
-		d->hwid = value;
-	else if (!strcmp(line, "channels"))
-		return proto_reply_int(value, &d->num_channels);
-	else if (!strcmp(line, "attrs"))
-		return proto_reply_int(value, &d->num_attrs);
-	return 0;	/* a key from a later minor version */
-}
-
-static int proto_reply_text_attrs_list(struct proto_reply *r, struct proto_channel_info *ch,
-				       char *list)
-{
-	const char **arr;
-	char *p;
-	int n = 1, k;
-
-	if (!strcmp(list, "-"))
-		return 0;
-	for (p = list; *p; p++)
-		n += *p == ',';
-	arr = proto_arena_alloc(r->arena, (size_t)n * sizeof(*arr));
-	if (!arr)
-		return -ENOMEM;
-	for (k = 0, p = list; k < n; k++) {
-		arr[k] = p;
-		p = strchr(p, ',');
-		if (p)
-			*p++ = '\0';
-	}
-	ch->attrs = arr;
-	ch->nattrs = n;
-	return 0;
-}
-
-static int proto_reply_text_item(struct proto_reply *r, char *line, char *err, size_t errlen)
-{
-	char *f[PROTO_TEXT_FIELDS_MAX];
-	int n, ret = 0;
-
-	switch (r->op) {
-	case PROTO_OP_HELP:
-		if (PROTO_REPLY_GROW(r, lines))
-			return -ENOMEM;
-		r->lines[r->nitems++] = line;
-		return 0;
-	case PROTO_OP_DEVICE:
-		if (proto_reply_text_device_kv(r, line))
-			return proto_reply_bad(err, errlen, "DEVICE count");
-		return 0;
-	default:
-		break;
-	}
-	n = proto_reply_split(line, f, PROTO_TEXT_FIELDS_MAX);
-	switch (r->op) {
-	case PROTO_OP_DEVICES:
-		if (n < 4)
-			return proto_reply_bad(err, errlen, "DEVICES line needs 4 fields");
-		if (PROTO_REPLY_GROW(r, devices))
-			return -ENOMEM;
-		r->devices[r->nitems] = (struct proto_device_info){
-			f[0], f[1], proto_reply_opt(f[3]), proto_reply_opt(f[2]), -1, -1 };
-		break;
-	case PROTO_OP_ATTRS:
-		if (n < 2)
-			return proto_reply_bad(err, errlen, "ATTRS line needs 2 fields");
-		if (PROTO_REPLY_GROW(r, attrs))
-			return -ENOMEM;
-		r->attrs[r->nitems].name = f[0];
-		r->attrs[r->nitems].mode = (strchr(f[1], 'r') ? PROTO_ATTR_R : 0) |
-					   (strchr(f[1], 'w') ? PROTO_ATTR_W : 0);
-		break;
-	case PROTO_OP_CHANNELS: {
-		struct proto_channel_info *ch;
-
-		if (n < 7)
-			return proto_reply_bad(err, errlen, "CHANNELS line needs 7 fields");
-		if (PROTO_REPLY_GROW(r, channels))
-			return -ENOMEM;
-		ch = &r->channels[r->nitems];
-		ch->type = f[0];
-		ch->index = -1;
-		if (proto_reply_opt(f[1]) && proto_reply_int(f[1], &ch->index))
-			return proto_reply_bad(err, errlen, "channel index");
-		ch->modifier = proto_reply_opt(f[2]);
-		ch->datasheet_name = proto_reply_opt(f[3]);
-		ch->output = !strcmp(f[4], "out");
-		ch->differential = proto_reply_opt(f[5]) != NULL;
-		if (ch->differential && proto_reply_int(f[5], &ch->index2))
-			return proto_reply_bad(err, errlen, "channel index2");
-		ret = proto_reply_text_attrs_list(r, ch, f[6]);
-		break;
-	}
-	case PROTO_OP_MAPS:
-		if (n < 5)
-			return proto_reply_bad(err, errlen, "MAPS line needs 5 fields");
-		if (PROTO_REPLY_GROW(r, maps))
-			return -ENOMEM;
-		r->maps[r->nitems] = (struct proto_map_info){
-			f[0], proto_reply_opt(f[1]), proto_reply_opt(f[2]),
-			proto_reply_opt(f[3]), proto_reply_opt(f[4]) };
-		break;
-	case PROTO_OP_CONSUMER:
-		if (n < 4)
-			return proto_reply_bad(err, errlen, "CONSUMER line needs 4 fields");
-		if (PROTO_REPLY_GROW(r, consumer))
-			return -ENOMEM;
-		r->consumer[r->nitems] = (struct proto_consumer_info){
-			proto_reply_opt(f[0]), proto_reply_opt(f[1]),
-			proto_reply_opt(f[2]), proto_reply_opt(f[3]) };
-		break;
-	case PROTO_OP_STATS: {
-		char *end;
-
-		if (n < 2)
-			return proto_reply_bad(err, errlen, "STATS line needs 2 fields");
-		if (PROTO_REPLY_GROW(r, stats))
-			return -ENOMEM;
-		errno = 0;
-		r->stats[r->nitems].name = f[0];
-		r->stats[r->nitems].value = strtoll(f[1], &end, 10);
-		if (errno || *end || end == f[1])
-			return proto_reply_bad(err, errlen, "STATS value");
-		break;
-	}
-	default:
-		return proto_reply_bad(err, errlen, "no listing for this request");
-	}
-	if (ret)
-		return ret;
-	r->nitems++;
-	return 0;
-}
-
-int proto_reply_decode_more(struct proto_reply *r, const char *line, size_t len,
-			    char *err, size_t errlen)
-{
-	char *copy;
-	int ret;
-
-	if (r->pending <= 0 || !r->arena)
-		return proto_reply_bad(err, errlen, "no listing line expected");
-	if (proto_line_check(line, len, err, errlen))
-		return -EPROTO;
-	copy = proto_reply_dup(r, line, len);
-	if (!copy)
-		return -ENOMEM;
-	ret = proto_reply_text_item(r, copy, err, errlen);
-	if (ret)
-		return ret;
-	return --r->pending;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -118,13 +118,6 @@ const struct proto_op_row *proto_op_row(enum proto_op op)
 	return &proto_op_rows[op];
 }
 
-const char *proto_field_name(enum proto_field f)
-{
-	if ((int)f <= PROTO_F_NONE || f >= PROTO_F_COUNT)
-		return NULL;
-	return proto_field_names[f];
-}
-
 const char *proto_op_name(enum proto_op op)
 {
 	const struct proto_op_row *row = proto_op_row(op);

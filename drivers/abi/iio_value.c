@@ -10,7 +10,8 @@
  * Every rule, quirk included, follows the kernel's sysfs ABI as summed up in
  * reference/kernel-iio-facts.md sections 2 and 3.2 (industrialio-core.c,
  * inkern.c, lib/kstrtox.c). Pure functions: no allocation, no I/O, no
- * locking, no logging. On error, outputs are left untouched.
+ * locking, no logging. On error, outputs are left untouched. Part of the
+ * leaf library (drivers/abi/): it includes nothing of the tree but iio_types.h.
  */
 #include <errno.h>
 #include <limits.h>
@@ -19,7 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iio.h"
 #include "iio_value.h"
 
 #define IIO_VALUE_MICRO		1000000LL
@@ -669,41 +669,4 @@ int iio_raw_to_processed(int raw, int has_offset, int offset_type, int oval, int
 		return ret;
 	*processed = out;
 	return 0;
-}
-
-#define IIO_VALUE_TYPE_CODES	(IIO_VAL_DECIMAL64_PICO + 1)
-
-static const char *const iio_value_type_names[IIO_VALUE_TYPE_CODES] = {
-	[IIO_VAL_INT] = "INT",
-	[IIO_VAL_INT_PLUS_MICRO] = "INT_PLUS_MICRO",
-	[IIO_VAL_INT_PLUS_NANO] = "INT_PLUS_NANO",
-	[IIO_VAL_INT_PLUS_MICRO_DB] = "INT_PLUS_MICRO_DB",
-	[IIO_VAL_INT_MULTIPLE] = "INT_MULTIPLE",
-	[IIO_VAL_INT_64] = "INT_64",
-	[IIO_VAL_FRACTIONAL] = "FRACTIONAL",
-	[IIO_VAL_FRACTIONAL_LOG2] = "FRACTIONAL_LOG2",
-	[IIO_VAL_CHAR] = "CHAR",
-	[IIO_VAL_DECIMAL64_MILLI] = "DECIMAL64_MILLI",
-	[IIO_VAL_DECIMAL64_MICRO] = "DECIMAL64_MICRO",
-	[IIO_VAL_DECIMAL64_NANO] = "DECIMAL64_NANO",
-	[IIO_VAL_DECIMAL64_PICO] = "DECIMAL64_PICO",
-};
-
-const char *iio_val_type_name(int type)
-{
-	if (type < 0 || type >= IIO_VALUE_TYPE_CODES)
-		return NULL;
-	return iio_value_type_names[type];
-}
-
-int iio_val_type_from_name(const char *name)
-{
-	size_t i;
-
-	if (!name)
-		return -EINVAL;
-	for (i = 0; i < IIO_VALUE_TYPE_CODES; i++)
-		if (iio_value_type_names[i] && strcmp(iio_value_type_names[i], name) == 0)
-			return (int)i;
-	return -EINVAL;
 }

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "iio_types.h"	/* IIO_VAL_*, IIO_AVAIL_*, the value type names */
+
 /**
  * iio_format_value() - format a value as sysfs shows it, with the trailing '\n'.
  * @buf: output, NUL-terminated when @len > 0.
@@ -71,10 +73,5 @@ int iio_offset_to_int(int type, int val, int val2, int *offset);
 int iio_raw_to_processed(int raw, int has_offset, int offset_type, int oval, int oval2,
 			 int has_scale, int scale_type, int sval, int sval2,
 			 unsigned int scale_mult, int *processed);
-
-/** iio_val_type_name() - "INT", "FRACTIONAL_LOG2", ... for the wire; NULL if unknown. */
-const char *iio_val_type_name(int type);
-/** iio_val_type_from_name() - inverse of iio_val_type_name(); -EINVAL if unknown. */
-int iio_val_type_from_name(const char *name);
 
 #endif /* IIOWIRE_IIO_VALUE_H */
