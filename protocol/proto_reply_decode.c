@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +294,58 @@ static int proto_reply_jint(const cJSON *obj, const char *key, int *out, int dfl
 	return 0;
 }
 
+/* A string member and where it goes: @off into the struct being filled. */
+struct proto_reply_jkey {
+	const char *key;
+	size_t off;
+};
+
+#define PROTO_REPLY_JKEY(type, member)	{ #member, offsetof(type, member) }
+
+/* proto_reply_jstr() for each of @n keys into @base, stopping at the first error. */
+static int proto_reply_jstrs(struct proto_reply *r, const cJSON *obj, void *base,
+			     const struct proto_reply_jkey *keys, size_t n)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < n; i++)
+		ret = proto_reply_jstr(r, obj, keys[i].key,
+				       (const char **)(void *)((char *)base + keys[i].off));
+	return ret;
+}
+
+#define PROTO_REPLY_JSTRS(r, obj, base, keys)	\
+	proto_reply_jstrs((r), (obj), (base), (keys), sizeof(keys) / sizeof((keys)[0]))
+
+static const struct proto_reply_jkey proto_reply_device_keys[] = {
+	PROTO_REPLY_JKEY(struct proto_device_info, id),
+	PROTO_REPLY_JKEY(struct proto_device_info, name),
+	PROTO_REPLY_JKEY(struct proto_device_info, label),
+	PROTO_REPLY_JKEY(struct proto_device_info, hwid),
+};
+
+static const struct proto_reply_jkey proto_reply_map_keys[] = {
+	PROTO_REPLY_JKEY(struct proto_map_info, consumer),
+	PROTO_REPLY_JKEY(struct proto_map_info, channel),
+	PROTO_REPLY_JKEY(struct proto_map_info, device),
+	PROTO_REPLY_JKEY(struct proto_map_info, datasheet_name),
+	PROTO_REPLY_JKEY(struct proto_map_info, provider),
+};
+
+static const struct proto_reply_jkey proto_reply_consumer_keys[] = {
+	PROTO_REPLY_JKEY(struct proto_consumer_info, channel),
+	PROTO_REPLY_JKEY(struct proto_consumer_info, device),
+	PROTO_REPLY_JKEY(struct proto_consumer_info, datasheet_name),
+	PROTO_REPLY_JKEY(struct proto_consumer_info, type),
+};
+
+/* The strings of an ok reply (VERSION's release, a READ's value). */
+static const struct proto_reply_jkey proto_reply_ok_keys[] = {
+	PROTO_REPLY_JKEY(struct proto_reply, value),
+	PROTO_REPLY_JKEY(struct proto_reply, release),
+};
+
 static int proto_reply_json_device(struct proto_reply *r, const cJSON *o,
 				   struct proto_device_info *d)
 {
@@ -300,13 +353,7 @@ static int proto_reply_json_device(struct proto_reply *r, const cJSON *o,
 
 	if (!cJSON_IsObject(o))
 		return -EPROTO;
-	ret = proto_reply_jstr(r, o, "id", &d->id);
-	if (!ret)
-		ret = proto_reply_jstr(r, o, "name", &d->name);
-	if (!ret)
-		ret = proto_reply_jstr(r, o, "label", &d->label);
-	if (!ret)
-		ret = proto_reply_jstr(r, o, "hwid", &d->hwid);
+	ret = PROTO_REPLY_JSTRS(r, o, d, proto_reply_device_keys);
 	if (!ret)
 		ret = proto_reply_jint(o, "channels", &d->num_channels, -1);
 	if (!ret)
@@ -398,38 +445,14 @@ static int proto_reply_json_item(struct proto_reply *r, const cJSON *o)
 		if (PROTO_REPLY_GROW(r, channels))
 			return -ENOMEM;
 		return proto_reply_json_channel(r, o, &r->channels[r->nitems]);
-	case PROTO_OP_MAPS: {
-		struct proto_map_info *m;
-
+	case PROTO_OP_MAPS:
 		if (PROTO_REPLY_GROW(r, maps))
 			return -ENOMEM;
-		m = &r->maps[r->nitems];
-		ret = proto_reply_jstr(r, o, "consumer", &m->consumer);
-		if (!ret)
-			ret = proto_reply_jstr(r, o, "channel", &m->channel);
-		if (!ret)
-			ret = proto_reply_jstr(r, o, "device", &m->device);
-		if (!ret)
-			ret = proto_reply_jstr(r, o, "datasheet_name", &m->datasheet_name);
-		if (!ret)
-			ret = proto_reply_jstr(r, o, "provider", &m->provider);
-		return ret;
-	}
-	case PROTO_OP_CONSUMER: {
-		struct proto_consumer_info *c;
-
+		return PROTO_REPLY_JSTRS(r, o, &r->maps[r->nitems], proto_reply_map_keys);
+	case PROTO_OP_CONSUMER:
 		if (PROTO_REPLY_GROW(r, consumer))
 			return -ENOMEM;
-		c = &r->consumer[r->nitems];
-		ret = proto_reply_jstr(r, o, "channel", &c->channel);
-		if (!ret)
-			ret = proto_reply_jstr(r, o, "device", &c->device);
-		if (!ret)
-			ret = proto_reply_jstr(r, o, "datasheet_name", &c->datasheet_name);
-		if (!ret)
-			ret = proto_reply_jstr(r, o, "type", &c->type);
-		return ret;
-	}
+		return PROTO_REPLY_JSTRS(r, o, &r->consumer[r->nitems], proto_reply_consumer_keys);
 	default:
 		return -EPROTO;
 	}
@@ -548,13 +571,79 @@ static int proto_reply_json_event(struct proto_reply *r, const cJSON *ev, const 
 	return 0;
 }
 
+/* The id of a reply, as the server wrote it (cJSON's spelling if escaped). */
+static void proto_reply_json_id(struct proto_reply *r, const cJSON *root, const char *line,
+				const struct proto_json_scan *scan)
+{
+	const cJSON *idj = cJSON_GetObjectItemCaseSensitive(root, "id");
+	char *printed;
+
+	if (scan->has_id && scan->id_scalar) {
+		r->id = proto_reply_dup(r, line + scan->id_off, scan->id_len);
+	} else if (idj) {
+		printed = cJSON_PrintUnformatted(idj);
+		r->id = printed ? proto_reply_dup(r, printed, strlen(printed)) : NULL;
+		cJSON_free(printed);
+	}
+}
+
+/* {"ok":false,"error":NAME[,"message":...]} */
+static int proto_reply_json_err(struct proto_reply *r, const cJSON *root, char *err,
+				size_t errlen)
+{
+	int ret;
+
+	r->kind = PROTO_REPLY_ERR;
+	ret = proto_reply_jstr(r, root, "error", &r->error_name);
+	if (!ret)
+		ret = proto_reply_jstr(r, root, "message", &r->message);
+	if (!ret && !r->error_name)
+		ret = -EPROTO;
+	if (ret)
+		return ret == -EPROTO ? proto_reply_bad(err, errlen, "error") : ret;
+	r->err = proto_errno_from_name(r->error_name);
+	if (!r->err)
+		r->err = -EPROTO;
+	if (!r->message)
+		r->message = proto_errno_message(r->err);
+	return 0;
+}
+
+/* {"ok":true, ...}: a value, a version, an exact (format, val, val2), a listing. */
+static int proto_reply_json_ok(struct proto_reply *r, const cJSON *root, char *err,
+			       size_t errlen)
+{
+	const cJSON *fmt;
+	int ret;
+
+	r->kind = PROTO_REPLY_OK;
+	ret = PROTO_REPLY_JSTRS(r, root, r, proto_reply_ok_keys);
+	if (!ret)
+		ret = proto_reply_jint(root, "proto_major", &r->proto_major, -1);
+	if (!ret)
+		ret = proto_reply_jint(root, "proto_minor", &r->proto_minor, -1);
+	fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
+	if (!ret && cJSON_IsString(fmt) && fmt->valuestring &&
+	    iio_val_type_from_name(fmt->valuestring) > 0) {
+		r->format = iio_val_type_from_name(fmt->valuestring);
+		ret = proto_reply_jint(root, "val", &r->val, 0);
+		if (!ret)
+			ret = proto_reply_jint(root, "val2", &r->val2, 0);
+		r->has_val = !ret;
+	}
+	if (ret)
+		return ret == -EPROTO ? proto_reply_bad(err, errlen, "value fields") : ret;
+	if (proto_reply_is_listing(r->op))
+		return proto_reply_json_listing(r, root, err, errlen);
+	return 0;
+}
+
 static int proto_reply_decode_json(struct proto_reply *r, const char *line, size_t len,
 				   char *err, size_t errlen)
 {
 	struct proto_json_scan scan;
-	const cJSON *ok, *ev, *fmt;
+	const cJSON *ok, *ev;
 	const char *end = NULL;
-	char *printed;
 	cJSON *root;
 	int ret;
 
@@ -569,65 +658,17 @@ static int proto_reply_decode_json(struct proto_reply *r, const char *line, size
 		ret = proto_reply_bad(err, errlen, "not a JSON object");
 		goto out_delete_root;
 	}
-	if (scan.has_id && scan.id_scalar) {
-		r->id = proto_reply_dup(r, line + scan.id_off, scan.id_len);
-	} else if (cJSON_GetObjectItemCaseSensitive(root, "id")) {
-		printed = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(root, "id"));
-		r->id = printed ? proto_reply_dup(r, printed, strlen(printed)) : NULL;
-		cJSON_free(printed);
-	}
+	proto_reply_json_id(r, root, line, &scan);
 	ev = cJSON_GetObjectItemCaseSensitive(root, "event");
-	if (ev) {
-		ret = proto_reply_json_event(r, ev, line, len, err, errlen);
-		goto out_delete_root;
-	}
 	ok = cJSON_GetObjectItemCaseSensitive(root, "ok");
-	if (!cJSON_IsBool(ok)) {
+	if (ev)
+		ret = proto_reply_json_event(r, ev, line, len, err, errlen);
+	else if (!cJSON_IsBool(ok))
 		ret = proto_reply_bad(err, errlen, "ok: missing or not true/false");
-		goto out_delete_root;
-	}
-	if (cJSON_IsFalse(ok)) {
-		r->kind = PROTO_REPLY_ERR;
-		ret = proto_reply_jstr(r, root, "error", &r->error_name);
-		if (!ret)
-			ret = proto_reply_jstr(r, root, "message", &r->message);
-		if (!ret && !r->error_name)
-			ret = -EPROTO;
-		if (ret) {
-			ret = ret == -EPROTO ? proto_reply_bad(err, errlen, "error") : ret;
-			goto out_delete_root;
-		}
-		r->err = proto_errno_from_name(r->error_name);
-		if (!r->err)
-			r->err = -EPROTO;
-		if (!r->message)
-			r->message = proto_errno_message(r->err);
-		goto out_delete_root;
-	}
-
-	r->kind = PROTO_REPLY_OK;
-	ret = proto_reply_jstr(r, root, "value", &r->value);
-	if (!ret)
-		ret = proto_reply_jstr(r, root, "release", &r->release);
-	if (!ret)
-		ret = proto_reply_jint(root, "proto_major", &r->proto_major, -1);
-	if (!ret)
-		ret = proto_reply_jint(root, "proto_minor", &r->proto_minor, -1);
-	fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
-	if (!ret && cJSON_IsString(fmt) && fmt->valuestring &&
-	    iio_val_type_from_name(fmt->valuestring) > 0) {
-		r->format = iio_val_type_from_name(fmt->valuestring);
-		ret = proto_reply_jint(root, "val", &r->val, 0);
-		if (!ret)
-			ret = proto_reply_jint(root, "val2", &r->val2, 0);
-		r->has_val = !ret;
-	}
-	if (ret) {
-		ret = ret == -EPROTO ? proto_reply_bad(err, errlen, "value fields") : ret;
-		goto out_delete_root;
-	}
-	if (proto_reply_is_listing(r->op))
-		ret = proto_reply_json_listing(r, root, err, errlen);
+	else if (cJSON_IsFalse(ok))
+		ret = proto_reply_json_err(r, root, err, errlen);
+	else
+		ret = proto_reply_json_ok(r, root, err, errlen);
 
 out_delete_root:
 	cJSON_Delete(root);

@@ -10,6 +10,7 @@
  * a device or attribute exists is the server's business.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -26,77 +27,98 @@
 
 static const struct proto_op_row proto_op_rows[PROTO_OP_COUNT] = {
 	[PROTO_OP_HELP] = {
-		"HELP", "HELP", "list the requests", { 0 }, 0, 0, false, false, "help" },
+		.name = "HELP", .usage = "HELP", .summary = "list the requests",
+		.list_key = "help" },
 	[PROTO_OP_VERSION] = {
-		"VERSION", "VERSION", "server release and protocol version",
-		{ 0 }, 0, 0, false, false, NULL },
+		.name = "VERSION", .usage = "VERSION",
+		.summary = "server release and protocol version" },
 	[PROTO_OP_DEVICES] = {
-		"DEVICES", "DEVICES", "list the devices", { 0 }, 0, 0, false, false, "devices" },
+		.name = "DEVICES", .usage = "DEVICES", .summary = "list the devices",
+		.list_key = "devices" },
 	[PROTO_OP_DEVICE] = {
-		"DEVICE", "DEVICE <dev>", "details of one device",
-		{ F(DEVICE) }, 1, 1, false, false, "device" },
+		.name = "DEVICE", .usage = "DEVICE <dev>", .summary = "details of one device",
+		.args = { F(DEVICE) }, .nargs = 1, .nreq = 1, .list_key = "device" },
 	[PROTO_OP_ATTRS] = {
-		"ATTRS", "ATTRS <dev>", "list the attributes of a device (r, w, rw)",
-		{ F(DEVICE) }, 1, 1, false, false, "attrs" },
+		.name = "ATTRS", .usage = "ATTRS <dev>",
+		.summary = "list the attributes of a device (r, w, rw)",
+		.args = { F(DEVICE) }, .nargs = 1, .nreq = 1, .list_key = "attrs" },
 	[PROTO_OP_CHANNELS] = {
-		"CHANNELS", "CHANNELS <dev>", "list the channels of a device",
-		{ F(DEVICE) }, 1, 1, false, false, "channels" },
+		.name = "CHANNELS", .usage = "CHANNELS <dev>",
+		.summary = "list the channels of a device",
+		.args = { F(DEVICE) }, .nargs = 1, .nreq = 1, .list_key = "channels" },
 	[PROTO_OP_READ] = {
-		"READ", "READ <dev> <attr>", "read an attribute",
-		{ F(DEVICE), F(ATTR) }, 2, 2, false, false, NULL },
+		.name = "READ", .usage = "READ <dev> <attr>", .summary = "read an attribute",
+		.args = { F(DEVICE), F(ATTR) }, .nargs = 2, .nreq = 2 },
 	[PROTO_OP_WRITE] = {
-		"WRITE", "WRITE <dev> <attr> <value>", "write an attribute (value: rest of line)",
-		{ F(DEVICE), F(ATTR), F(VALUE) }, 3, 3, true, false, NULL },
+		.name = "WRITE", .usage = "WRITE <dev> <attr> <value>",
+		.summary = "write an attribute (value: rest of line)",
+		.args = { F(DEVICE), F(ATTR), F(VALUE) }, .nargs = 3, .nreq = 3, .rest = true },
 	[PROTO_OP_MAPS] = {
-		"MAPS", "MAPS", "list the consumer channel maps",
-		{ 0 }, 0, 0, false, false, "maps" },
+		.name = "MAPS", .usage = "MAPS", .summary = "list the consumer channel maps",
+		.list_key = "maps" },
 	[PROTO_OP_CONSUMER] = {
-		"CONSUMER", "CONSUMER <consumer>", "list the channels of a consumer",
-		{ F(CONSUMER) }, 1, 1, false, false, "channels" },
+		.name = "CONSUMER", .usage = "CONSUMER <consumer>",
+		.summary = "list the channels of a consumer",
+		.args = { F(CONSUMER) }, .nargs = 1, .nreq = 1, .list_key = "channels" },
 	[PROTO_OP_CREAD] = {
-		"CREAD",
-		"CREAD <consumer> <channel> raw|processed|scale|offset|type|label [<multiplier>]",
-		"read a consumer channel (multiplier: processed only)",
-		{ F(CONSUMER), F(CHANNEL), F(WHAT), F(MULTIPLIER) }, 4, 3, false, false, NULL },
+		.name = "CREAD",
+		.usage = "CREAD <consumer> <channel> raw|processed|scale|offset|type|label "
+			 "[<multiplier>]",
+		.summary = "read a consumer channel (multiplier: processed only)",
+		.args = { F(CONSUMER), F(CHANNEL), F(WHAT), F(MULTIPLIER) }, .nargs = 4, .nreq = 3 },
 	[PROTO_OP_WATCH] = {
-		"WATCH", "WATCH <dev> <attr> <interval_ms>",
-		"push an attribute's value periodically",
-		{ F(DEVICE), F(ATTR), F(INTERVAL) }, 3, 3, false, false, NULL },
+		.name = "WATCH", .usage = "WATCH <dev> <attr> <interval_ms>",
+		.summary = "push an attribute's value periodically",
+		.args = { F(DEVICE), F(ATTR), F(INTERVAL) }, .nargs = 3, .nreq = 3 },
 	[PROTO_OP_UNWATCH] = {
-		"UNWATCH", "UNWATCH [<dev> <attr>]", "stop one watch, or every watch",
-		{ F(DEVICE), F(ATTR) }, 2, 0, false, true, NULL },
+		.name = "UNWATCH", .usage = "UNWATCH [<dev> <attr>]",
+		.summary = "stop one watch, or every watch",
+		.args = { F(DEVICE), F(ATTR) }, .nargs = 2, .nreq = 0, .pair = true },
 	[PROTO_OP_STATS] = {
-		"STATS", "STATS", "server counters", { 0 }, 0, 0, false, false, "stats" },
+		.name = "STATS", .usage = "STATS", .summary = "server counters",
+		.list_key = "stats" },
 	[PROTO_OP_AUTH] = {
-		"AUTH", "AUTH <token>", "authenticate (token: rest of line)",
-		{ F(TOKEN) }, 1, 1, true, false, NULL },
+		.name = "AUTH", .usage = "AUTH <token>",
+		.summary = "authenticate (token: rest of line)",
+		.args = { F(TOKEN) }, .nargs = 1, .nreq = 1, .rest = true },
 	[PROTO_OP_QUIT] = {
-		"QUIT", "QUIT", "close the connection", { 0 }, 0, 0, false, false, NULL },
+		.name = "QUIT", .usage = "QUIT", .summary = "close the connection" },
 };
 
-/* JSON field names and the text spelling's placeholders, indexed by field. */
-static const char *const proto_field_names[PROTO_F_COUNT] = {
-	[PROTO_F_DEVICE] = "device",
-	[PROTO_F_ATTR] = "attr",
-	[PROTO_F_VALUE] = "value",
-	[PROTO_F_CONSUMER] = "consumer",
-	[PROTO_F_CHANNEL] = "channel",
-	[PROTO_F_WHAT] = "what",
-	[PROTO_F_MULTIPLIER] = "multiplier",
-	[PROTO_F_INTERVAL] = "interval_ms",
-	[PROTO_F_TOKEN] = "token",
+/* What an argument holds, which says how both spellings read and write it. */
+enum proto_field_kind {
+	PROTO_FIELD_STR,	/* a string member of struct proto_request */
+	PROTO_FIELD_NUM,	/* a bounded integer (multiplier, interval_ms) */
+	PROTO_FIELD_WHAT,	/* a name of enum proto_what */
 };
 
-static const char *const proto_field_placeholders[PROTO_F_COUNT] = {
-	[PROTO_F_DEVICE] = "<dev>",
-	[PROTO_F_ATTR] = "<attr>",
-	[PROTO_F_VALUE] = "<value>",
-	[PROTO_F_CONSUMER] = "<consumer>",
-	[PROTO_F_CHANNEL] = "<channel>",
-	[PROTO_F_WHAT] = "raw|processed|scale|offset|type|label",
-	[PROTO_F_MULTIPLIER] = "<multiplier>",
-	[PROTO_F_INTERVAL] = "<interval_ms>",
-	[PROTO_F_TOKEN] = "<token>",
+/**
+ * struct proto_field_row - one argument.
+ * @name: its JSON key (and the name errors give it).
+ * @placeholder: how the text usage spells it.
+ * @str_off: for PROTO_FIELD_STR, the offset of its member in struct proto_request.
+ */
+static const struct proto_field_row {
+	const char *name;
+	const char *placeholder;
+	enum proto_field_kind kind;
+	size_t str_off;
+} proto_fields[PROTO_F_COUNT] = {
+	[PROTO_F_DEVICE] = { "device", "<dev>", PROTO_FIELD_STR,
+			     offsetof(struct proto_request, device) },
+	[PROTO_F_ATTR] = { "attr", "<attr>", PROTO_FIELD_STR,
+			   offsetof(struct proto_request, attr) },
+	[PROTO_F_VALUE] = { "value", "<value>", PROTO_FIELD_STR,
+			    offsetof(struct proto_request, value) },
+	[PROTO_F_CONSUMER] = { "consumer", "<consumer>", PROTO_FIELD_STR,
+			       offsetof(struct proto_request, consumer) },
+	[PROTO_F_CHANNEL] = { "channel", "<channel>", PROTO_FIELD_STR,
+			      offsetof(struct proto_request, channel) },
+	[PROTO_F_WHAT] = { "what", "raw|processed|scale|offset|type|label", PROTO_FIELD_WHAT },
+	[PROTO_F_MULTIPLIER] = { "multiplier", "<multiplier>", PROTO_FIELD_NUM },
+	[PROTO_F_INTERVAL] = { "interval_ms", "<interval_ms>", PROTO_FIELD_NUM },
+	[PROTO_F_TOKEN] = { "token", "<token>", PROTO_FIELD_STR,
+			    offsetof(struct proto_request, token) },
 };
 
 static const char *const proto_what_names[PROTO_WHAT_COUNT] = {
@@ -169,24 +191,12 @@ int proto_what_from_name(const char *name, size_t len)
 /* Decoding                                                                 */
 /* ------------------------------------------------------------------------ */
 
+/* The member a string argument is stored in; NULL for the other kinds. */
 static const char **proto_request_str_field(struct proto_request *req, enum proto_field f)
 {
-	switch (f) {
-	case PROTO_F_DEVICE:
-		return &req->device;
-	case PROTO_F_ATTR:
-		return &req->attr;
-	case PROTO_F_VALUE:
-		return &req->value;
-	case PROTO_F_CONSUMER:
-		return &req->consumer;
-	case PROTO_F_CHANNEL:
-		return &req->channel;
-	case PROTO_F_TOKEN:
-		return &req->token;
-	default:
+	if (proto_fields[f].kind != PROTO_FIELD_STR)
 		return NULL;
-	}
+	return (const char **)(void *)((char *)req + proto_fields[f].str_off);
 }
 
 static int proto_request_set_what(struct proto_request *req, const char *s, size_t len,
@@ -225,7 +235,7 @@ static int proto_request_set_number(struct proto_request *req, enum proto_field 
 	proto_request_range(f, &lo, &hi);
 	if (v < lo || v > hi) {
 		proto_msg(err, errlen, "%s: %lld is out of range %lld..%lld",
-			  proto_field_names[f], v, lo, hi);
+			  proto_fields[f].name, v, lo, hi);
 		return -ERANGE;
 	}
 	if (f == PROTO_F_INTERVAL)
@@ -246,7 +256,7 @@ static int proto_request_parse_number(enum proto_field f, const char *s, long lo
 	for (p = s; *p; p++) {
 		if (!isdigit((unsigned char)*p)) {
 			proto_msg(err, errlen, "%s: '%.32s' is not a decimal integer",
-				  proto_field_names[f], s);
+				  proto_fields[f].name, s);
 			return -EINVAL;
 		}
 		if (n > (LLONG_MAX - 9) / 10)
@@ -255,13 +265,13 @@ static int proto_request_parse_number(enum proto_field f, const char *s, long lo
 			n = n * 10 + (*p - '0');
 	}
 	if (p == s) {
-		proto_msg(err, errlen, "%s: empty", proto_field_names[f]);
+		proto_msg(err, errlen, "%s: empty", proto_fields[f].name);
 		return -EINVAL;
 	}
 	if (over) {
 		proto_request_range(f, &lo, &hi);
 		proto_msg(err, errlen, "%s: %.32s is out of range %lld..%lld",
-			  proto_field_names[f], s, lo, hi);
+			  proto_fields[f].name, s, lo, hi);
 		return -ERANGE;
 	}
 	*v = n;
@@ -280,10 +290,10 @@ static int proto_request_check(struct proto_request *req, const struct proto_op_
 	if (missing >= 0) {
 		f = row->args[missing];
 		if (req->flags & PROTO_REQ_JSON)
-			proto_msg(err, errlen, "%s: missing", proto_field_names[f]);
+			proto_msg(err, errlen, "%s: missing", proto_fields[f].name);
 		else
 			proto_msg(err, errlen, "%s: missing %s (usage: %s)", row->name,
-				  proto_field_placeholders[f], row->usage);
+				  proto_fields[f].placeholder, row->usage);
 		return -EINVAL;
 	}
 	if (has_multiplier && req->what != PROTO_WHAT_PROCESSED) {
@@ -372,9 +382,9 @@ static int proto_request_decode_text(struct proto_request *req, const char *line
 				*p++ = '\0';
 		}
 		f = row->args[k];
-		if (f == PROTO_F_WHAT) {
+		if (proto_fields[f].kind == PROTO_FIELD_WHAT) {
 			ret = proto_request_set_what(req, tok, strlen(tok), err, errlen);
-		} else if (f == PROTO_F_MULTIPLIER || f == PROTO_F_INTERVAL) {
+		} else if (proto_fields[f].kind == PROTO_FIELD_NUM) {
 			has_multiplier |= f == PROTO_F_MULTIPLIER;
 			ret = proto_request_parse_number(f, tok, &v, err, errlen);
 			if (!ret)
@@ -441,16 +451,16 @@ static int proto_request_json_string(const cJSON *item, enum proto_field f, char
 	const char *s;
 
 	if (!cJSON_IsString(item) || !item->valuestring) {
-		proto_msg(err, errlen, "%s: must be a string", proto_field_names[f]);
+		proto_msg(err, errlen, "%s: must be a string", proto_fields[f].name);
 		return -EINVAL;
 	}
 	if (!item->valuestring[0]) {
-		proto_msg(err, errlen, "%s: empty", proto_field_names[f]);
+		proto_msg(err, errlen, "%s: empty", proto_fields[f].name);
 		return -EINVAL;
 	}
 	for (s = item->valuestring; *s; s++) {
 		if (proto_is_ctrl((unsigned char)*s) && *s != '\t') {
-			proto_msg(err, errlen, "%s: control character 0x%02x", proto_field_names[f],
+			proto_msg(err, errlen, "%s: control character 0x%02x", proto_fields[f].name,
 				  (unsigned char)*s);
 			return -EINVAL;
 		}
@@ -464,67 +474,63 @@ static int proto_request_json_number(struct proto_request *req, const cJSON *ite
 	double d;
 
 	if (!cJSON_IsNumber(item)) {
-		proto_msg(err, errlen, "%s: must be a number", proto_field_names[f]);
+		proto_msg(err, errlen, "%s: must be a number", proto_fields[f].name);
 		return -EINVAL;
 	}
 	d = item->valuedouble;
 	if (!isfinite(d) || d != floor(d)) {
-		proto_msg(err, errlen, "%s: must be an integer", proto_field_names[f]);
+		proto_msg(err, errlen, "%s: must be an integer", proto_fields[f].name);
 		return -EINVAL;
 	}
 	if (d < -1e18 || d > 1e18) {
-		proto_msg(err, errlen, "%s: out of range", proto_field_names[f]);
+		proto_msg(err, errlen, "%s: out of range", proto_fields[f].name);
 		return -ERANGE;
 	}
 	return proto_request_set_number(req, f, (long long)d, err, errlen);
 }
 
-static int proto_request_decode_json(struct proto_request *req, const char *line, size_t len,
-				     char *err, size_t errlen)
+/*
+ * Parse @line into *@root and check the envelope: one object, nothing after
+ * it, a valid "id" (copied into @req) and a known "op" (set in @req).
+ * Return: 0 with *@root to be freed by the caller, or -errno with @err set
+ * and nothing to free.
+ */
+static int proto_request_json_root(struct proto_request *req, const char *line, size_t len,
+				   cJSON **root, char *err, size_t errlen)
 {
-	const cJSON *items[PROTO_ARGS_MAX] = { NULL };
-	bool present[PROTO_ARGS_MAX];
-	const struct proto_op_row *row;
 	struct proto_json_scan scan;
-	bool has_multiplier = false;
 	const char *end = NULL;
 	const cJSON *idj, *opj;
-	size_t need = 0, n;
-	enum proto_field f;
-	cJSON *root;
-	int ret, k, op;
-	char *p;
+	int ret, op;
 
-	req->flags |= PROTO_REQ_JSON;
 	ret = proto_json_scan(line, len, PROTO_JSON_DEPTH_MAX, &scan, err, errlen);
 	if (ret)
 		return ret;
-	root = cJSON_ParseWithLengthOpts(line, len, &end, false);
-	if (!root) {
+	*root = cJSON_ParseWithLengthOpts(line, len, &end, false);
+	if (!*root) {
 		proto_msg(err, errlen, "malformed JSON at offset %zu",
 			  end ? (size_t)(end - line) : (size_t)0);
 		return -EINVAL;
 	}
 	while (end && end < line + len && (*end == ' ' || *end == '\t'))
 		end++;
+	ret = -EINVAL;
 	if (end != line + len) {
 		proto_msg(err, errlen, "bytes after the JSON object at offset %zu",
 			  (size_t)(end - line));
-		ret = -EINVAL;
 		goto err_delete_root;
 	}
-	if (!cJSON_IsObject(root)) {
+	if (!cJSON_IsObject(*root)) {
 		proto_msg(err, errlen, "a JSON request must be an object");
-		ret = -EINVAL;
 		goto err_delete_root;
 	}
-	idj = cJSON_GetObjectItemCaseSensitive(root, "id");
+	idj = cJSON_GetObjectItemCaseSensitive(*root, "id");
 	if (idj) {
 		ret = proto_request_json_id(req, idj, line, &scan, err, errlen);
 		if (ret)
 			goto err_delete_root;
 	}
-	opj = cJSON_GetObjectItemCaseSensitive(root, "op");
+	opj = cJSON_GetObjectItemCaseSensitive(*root, "op");
 	if (!opj || !cJSON_IsString(opj) || !opj->valuestring) {
 		proto_msg(err, errlen, opj ? "op: must be a string" : "op: missing");
 		ret = -EINVAL;
@@ -537,58 +543,99 @@ static int proto_request_decode_json(struct proto_request *req, const char *line
 		goto err_delete_root;
 	}
 	req->op = (enum proto_op)op;
-	row = &proto_op_rows[op];
+	return 0;
 
-	/* first pass: presence and types; strings are sized for one store */
+err_delete_root:
+	cJSON_Delete(*root);
+	*root = NULL;
+	return ret;
+}
+
+/*
+ * First pass over the op's arguments: find each in @root (@items), check
+ * its type, store numbers and "what" in @req, and add up in *@need the
+ * bytes the strings take in one store. Return: 0 or -errno with @err set.
+ */
+static int proto_request_json_args(struct proto_request *req, const struct proto_op_row *row,
+				   const cJSON *root, const cJSON **items, size_t *need,
+				   char *err, size_t errlen)
+{
+	bool present[PROTO_ARGS_MAX] = { false };
+	bool has_multiplier = false;
+	enum proto_field f;
+	int ret = 0, k;
+
 	for (k = 0; k < row->nargs; k++) {
 		f = row->args[k];
-		items[k] = cJSON_GetObjectItemCaseSensitive(root, proto_field_names[f]);
+		items[k] = cJSON_GetObjectItemCaseSensitive(root, proto_fields[f].name);
 		if (!items[k])
 			continue;
-		if (f == PROTO_F_MULTIPLIER || f == PROTO_F_INTERVAL) {
+		present[k] = true;
+		if (proto_fields[f].kind == PROTO_FIELD_NUM) {
 			has_multiplier |= f == PROTO_F_MULTIPLIER;
 			ret = proto_request_json_number(req, items[k], f, err, errlen);
 		} else {
 			ret = proto_request_json_string(items[k], f, err, errlen);
-			if (!ret && f == PROTO_F_WHAT)
+			if (!ret && proto_fields[f].kind == PROTO_FIELD_WHAT)
 				ret = proto_request_set_what(req, items[k]->valuestring,
 							     strlen(items[k]->valuestring),
 							     err, errlen);
 			else if (!ret)
-				need += strlen(items[k]->valuestring) + 1;
+				*need += strlen(items[k]->valuestring) + 1;
 		}
 		if (ret)
-			goto err_delete_root;
+			return ret;
 	}
-	for (k = 0; k < PROTO_ARGS_MAX; k++)
-		present[k] = items[k] != NULL;
-	ret = proto_request_check(req, row, proto_request_missing(row, present), has_multiplier,
-				  err, errlen);
-	if (ret)
-		goto err_delete_root;
+	return proto_request_check(req, row, proto_request_missing(row, present), has_multiplier,
+				   err, errlen);
+}
 
-	if (need) {
-		req->store = malloc(need);
-		if (!req->store) {
-			proto_msg(err, errlen, "out of memory");
-			ret = -ENOMEM;
-			goto err_delete_root;
-		}
+/* Copy the string arguments (@need bytes in all) into one store owned by @req. */
+static int proto_request_json_store(struct proto_request *req, const struct proto_op_row *row,
+				    const cJSON **items, size_t need, char *err, size_t errlen)
+{
+	const char **field;
+	char *p;
+	size_t n;
+	int k;
+
+	if (!need)
+		return 0;
+	req->store = malloc(need);
+	if (!req->store) {
+		proto_msg(err, errlen, "out of memory");
+		return -ENOMEM;
 	}
 	p = req->store;
 	for (k = 0; k < row->nargs; k++) {
-		f = row->args[k];
-		if (!items[k] || !proto_request_str_field(req, f))
+		field = proto_request_str_field(req, row->args[k]);
+		if (!items[k] || !field)
 			continue;
 		n = strlen(items[k]->valuestring) + 1;
 		memcpy(p, items[k]->valuestring, n);
-		*proto_request_str_field(req, f) = p;
+		*field = p;
 		p += n;
 	}
-	cJSON_Delete(root);
 	return 0;
+}
 
-err_delete_root:
+static int proto_request_decode_json(struct proto_request *req, const char *line, size_t len,
+				     char *err, size_t errlen)
+{
+	const cJSON *items[PROTO_ARGS_MAX] = { NULL };
+	const struct proto_op_row *row;
+	size_t need = 0;
+	cJSON *root;
+	int ret;
+
+	req->flags |= PROTO_REQ_JSON;
+	ret = proto_request_json_root(req, line, len, &root, err, errlen);
+	if (ret)
+		return ret;
+	row = &proto_op_rows[req->op];
+	ret = proto_request_json_args(req, row, root, items, &need, err, errlen);
+	if (!ret)
+		ret = proto_request_json_store(req, row, items, need, err, errlen);
 	cJSON_Delete(root);
 	return ret;
 }
@@ -649,25 +696,24 @@ static bool proto_request_text_ok(const char *s, bool rest, bool json)
 	return json || !rest || (!proto_is_blank(s[0]) && !proto_is_blank(s[n - 1]));
 }
 
-int proto_request_encode(struct proto_buf *b, const struct proto_request *req)
+/*
+ * The op's arguments as text (@vals, NULL when absent; numbers printed into
+ * @nums), checked against the op's rules and what the spelling can carry.
+ * Return: 0, or -EINVAL.
+ */
+static int proto_request_encode_args(const struct proto_request *req,
+				     const struct proto_op_row *row, bool json,
+				     const char **vals, char (*nums)[24])
 {
-	const struct proto_op_row *row = proto_op_row(req->op);
-	bool json = req->flags & PROTO_REQ_JSON;
-	const char *vals[PROTO_ARGS_MAX] = { NULL };
 	bool present[PROTO_ARGS_MAX] = { false };
-	char nums[PROTO_ARGS_MAX][24];
-	size_t start = b->len, i;
 	enum proto_field f;
-	int k, ret;
-	char lower[16];
+	int k;
 
-	if (!row)
-		return -EINVAL;
 	for (k = 0; k < row->nargs; k++) {
 		f = row->args[k];
-		if (f == PROTO_F_WHAT) {
+		if (proto_fields[f].kind == PROTO_FIELD_WHAT) {
 			vals[k] = proto_what_name(req->what);
-		} else if (f == PROTO_F_MULTIPLIER || f == PROTO_F_INTERVAL) {
+		} else if (proto_fields[f].kind == PROTO_FIELD_NUM) {
 			if (f == PROTO_F_MULTIPLIER && !req->multiplier)
 				continue;
 			snprintf(nums[k], sizeof(nums[k]), "%u",
@@ -690,20 +736,34 @@ int proto_request_encode(struct proto_buf *b, const struct proto_request *req)
 	for (k = 1; k < row->nargs && !json; k++)
 		if (present[k] && !present[k - 1])
 			return -EINVAL;
+	return 0;
+}
 
-	if (!json) {
-		ret = proto_buf_str(b, row->name);
-		for (k = 0; !ret && k < row->nargs; k++) {
-			if (!vals[k])
-				continue;
-			ret = proto_buf_append(b, " ", 1);
-			if (!ret)
-				ret = proto_buf_str(b, vals[k]);
-		}
+static int proto_request_encode_text(struct proto_buf *b, const struct proto_op_row *row,
+				     const char **vals)
+{
+	int k, ret;
+
+	ret = proto_buf_str(b, row->name);
+	for (k = 0; !ret && k < row->nargs; k++) {
+		if (!vals[k])
+			continue;
+		ret = proto_buf_append(b, " ", 1);
 		if (!ret)
-			ret = proto_buf_append(b, "\n", 1);
-		goto out;
+			ret = proto_buf_str(b, vals[k]);
 	}
+	if (!ret)
+		ret = proto_buf_append(b, "\n", 1);
+	return ret;
+}
+
+static int proto_request_encode_json(struct proto_buf *b, const struct proto_request *req,
+				     const struct proto_op_row *row, const char **vals)
+{
+	enum proto_field f;
+	char lower[16];
+	int k, ret;
+	size_t i;
 
 	for (i = 0; row->name[i] && i < sizeof(lower) - 1; i++)
 		lower[i] = (char)tolower((unsigned char)row->name[i]);
@@ -722,17 +782,37 @@ int proto_request_encode(struct proto_buf *b, const struct proto_request *req)
 		f = row->args[k];
 		if (!vals[k])
 			continue;
-		ret = proto_buf_printf(b, ",\"%s\":", proto_field_names[f]);
+		ret = proto_buf_printf(b, ",\"%s\":", proto_fields[f].name);
 		if (ret)
 			break;
-		if (f == PROTO_F_MULTIPLIER || f == PROTO_F_INTERVAL)
+		if (proto_fields[f].kind == PROTO_FIELD_NUM)
 			ret = proto_buf_str(b, vals[k]);
 		else
 			ret = proto_buf_json_str(b, vals[k], strlen(vals[k]));
 	}
 	if (!ret)
 		ret = proto_buf_append(b, "}\n", 2);
-out:
+	return ret;
+}
+
+int proto_request_encode(struct proto_buf *b, const struct proto_request *req)
+{
+	const struct proto_op_row *row = proto_op_row(req->op);
+	bool json = req->flags & PROTO_REQ_JSON;
+	const char *vals[PROTO_ARGS_MAX] = { NULL };
+	char nums[PROTO_ARGS_MAX][24];
+	size_t start = b->len;
+	int ret;
+
+	if (!row)
+		return -EINVAL;
+	ret = proto_request_encode_args(req, row, json, vals, nums);
+	if (ret)
+		return ret;
+	if (json)
+		ret = proto_request_encode_json(b, req, row, vals);
+	else
+		ret = proto_request_encode_text(b, row, vals);
 	if (ret)
 		proto_buf_truncate(b, start);
 	return ret;
