@@ -31,6 +31,8 @@
 #include <editline/readline.h>
 #endif
 
+#include <cjson/cJSON.h>
+
 #include "iiowire.h"
 
 /* Exit statuses. */
@@ -72,41 +74,15 @@ static const struct cli_cmd cli_cmds[];
 
 /* ---- output helpers --------------------------------------------------- */
 
-/* Print @s as a JSON string (quotes included). */
+/* Print @s as a JSON string (quotes included), escaped by cJSON; NULL is null. */
 static void cli_json_str(const char *s)
 {
-	const unsigned char *p;
+	cJSON *str = s ? cJSON_CreateStringReference(s) : NULL;
+	char *out = str ? cJSON_PrintUnformatted(str) : NULL;
 
-	if (!s) {
-		fputs("null", stdout);
-		return;
-	}
-	putchar('"');
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", stdout);
-			break;
-		case '\\':
-			fputs("\\\\", stdout);
-			break;
-		case '\n':
-			fputs("\\n", stdout);
-			break;
-		case '\r':
-			fputs("\\r", stdout);
-			break;
-		case '\t':
-			fputs("\\t", stdout);
-			break;
-		default:
-			if (*p < 0x20)
-				printf("\\u%04x", *p);
-			else
-				putchar(*p);
-		}
-	}
-	putchar('"');
+	fputs(out ? out : "null", stdout);
+	cJSON_free(out);
+	cJSON_Delete(str);
 }
 
 /* `"key": "value"` with a leading comma unless @first. */
@@ -194,33 +170,55 @@ static int cli_connect(struct cli *c)
 
 /* ---- commands --------------------------------------------------------- */
 
+/*
+ * Print a listing of @n elements of @size bytes: one line each, or in JSON
+ * one array of objects. @item prints one element's line or the members
+ * inside its braces.
+ */
+static void cli_list_print(struct cli *c, const void *items, size_t size, int n,
+			   void (*item)(struct cli *c, const void *elem))
+{
+	int i;
+
+	if (c->json)
+		putchar('[');
+	for (i = 0; i < n; i++) {
+		if (c->json)
+			printf("%s{", i ? ", " : "");
+		item(c, (const char *)items + (size_t)i * size);
+		if (c->json)
+			putchar('}');
+	}
+	if (c->json)
+		puts("]");
+}
+
+static void cli_device_item(struct cli *c, const void *elem)
+{
+	const struct iiowire_device *d = elem;
+
+	if (!c->json) {
+		printf("%s %s %s %s\n", d->id, cli_col(d->name), cli_col(d->hwid),
+		       cli_col(d->label));
+		return;
+	}
+	cli_json_kv(true, "id", d->id);
+	cli_json_kv(false, "name", d->name);
+	cli_json_kv(false, "label", *d->label ? d->label : NULL);
+	cli_json_kv(false, "hwid", *d->hwid ? d->hwid : NULL);
+}
+
 static int cli_cmd_devices(struct cli *c, int argc, char **argv)
 {
 	struct iiowire_device *d;
-	int i, n;
+	int n;
 
 	(void)argc;
 	(void)argv;
 	n = iiowire_device_list(c->w, &d);
 	if (n < 0)
 		return cli_fail(c, "devices", n);
-	if (c->json)
-		putchar('[');
-	for (i = 0; i < n; i++) {
-		if (c->json) {
-			printf("%s{", i ? ", " : "");
-			cli_json_kv(true, "id", d[i].id);
-			cli_json_kv(false, "name", d[i].name);
-			cli_json_kv(false, "label", *d[i].label ? d[i].label : NULL);
-			cli_json_kv(false, "hwid", *d[i].hwid ? d[i].hwid : NULL);
-			putchar('}');
-		} else {
-			printf("%s %s %s %s\n", d[i].id, cli_col(d[i].name), cli_col(d[i].hwid),
-			       cli_col(d[i].label));
-		}
-	}
-	if (c->json)
-		puts("]");
+	cli_list_print(c, d, sizeof(*d), n, cli_device_item);
 	iiowire_free(d);
 	return CLI_EXIT_OK;
 }
@@ -236,10 +234,7 @@ static int cli_cmd_device(struct cli *c, int argc, char **argv)
 		return cli_fail(c, "device", ret);
 	if (c->json) {
 		putchar('{');
-		cli_json_kv(true, "id", d->id);
-		cli_json_kv(false, "name", d->name);
-		cli_json_kv(false, "label", *d->label ? d->label : NULL);
-		cli_json_kv(false, "hwid", *d->hwid ? d->hwid : NULL);
+		cli_device_item(c, d);
 		cli_json_ki(false, "channels", d->num_channels);
 		cli_json_ki(false, "attrs", d->num_attrs);
 		puts("}");
@@ -266,78 +261,78 @@ static const char *cli_access(unsigned int access)
 	}
 }
 
+static void cli_attr_item(struct cli *c, const void *elem)
+{
+	const struct iiowire_attr *a = elem;
+
+	if (!c->json) {
+		printf("%s %s\n", a->name, cli_access(a->access));
+		return;
+	}
+	cli_json_kv(true, "name", a->name);
+	cli_json_kv(false, "access", cli_access(a->access));
+}
+
 static int cli_cmd_attrs(struct cli *c, int argc, char **argv)
 {
 	struct iiowire_attr *a;
-	int i, n;
+	int n;
 
 	(void)argc;
 	n = iiowire_attr_list(c->w, argv[0], &a);
 	if (n < 0)
 		return cli_fail(c, "attrs", n);
-	if (c->json)
-		putchar('[');
-	for (i = 0; i < n; i++) {
-		if (c->json) {
-			printf("%s{", i ? ", " : "");
-			cli_json_kv(true, "name", a[i].name);
-			cli_json_kv(false, "access", cli_access(a[i].access));
-			putchar('}');
-		} else {
-			printf("%s %s\n", a[i].name, cli_access(a[i].access));
-		}
-	}
-	if (c->json)
-		puts("]");
+	cli_list_print(c, a, sizeof(*a), n, cli_attr_item);
 	iiowire_free(a);
 	return CLI_EXIT_OK;
+}
+
+static void cli_chan_item(struct cli *c, const void *elem)
+{
+	const struct iiowire_chan *ch = elem;
+	char index[32];
+	int j;
+
+	if (c->json) {
+		cli_json_kv(true, "direction", ch->output ? "out" : "in");
+		cli_json_kv(false, "type", ch->type_name);
+		cli_json_ki(false, "index", ch->index);
+		if (ch->differential)
+			cli_json_ki(false, "index2", ch->index2);
+		cli_json_kv(false, "modifier", ch->modifier);
+		cli_json_kv(false, "datasheet_name", ch->datasheet_name);
+		fputs(", \"attrs\": [", stdout);
+		for (j = 0; j < ch->num_attrs; j++) {
+			if (j)
+				fputs(", ", stdout);
+			cli_json_str(ch->attrs[j]);
+		}
+		putchar(']');
+		return;
+	}
+	if (ch->index < 0)
+		snprintf(index, sizeof(index), "-");
+	else if (ch->differential)
+		snprintf(index, sizeof(index), "%d-%d", ch->index, ch->index2);
+	else
+		snprintf(index, sizeof(index), "%d", ch->index);
+	printf("%s %s %s %s %s ", ch->output ? "out" : "in", ch->type_name, index,
+	       cli_col(ch->modifier), cli_col(ch->datasheet_name));
+	for (j = 0; j < ch->num_attrs; j++)
+		printf("%s%s", j ? "," : "", ch->attrs[j]);
+	putchar('\n');
 }
 
 static int cli_cmd_channels(struct cli *c, int argc, char **argv)
 {
 	struct iiowire_chan *ch;
-	char index[32];
-	int i, j, n;
+	int n;
 
 	(void)argc;
 	n = iiowire_chan_list(c->w, argv[0], &ch);
 	if (n < 0)
 		return cli_fail(c, "channels", n);
-	if (c->json)
-		putchar('[');
-	for (i = 0; i < n; i++) {
-		if (ch[i].index < 0)
-			snprintf(index, sizeof(index), "-");
-		else if (ch[i].differential)
-			snprintf(index, sizeof(index), "%d-%d", ch[i].index, ch[i].index2);
-		else
-			snprintf(index, sizeof(index), "%d", ch[i].index);
-		if (c->json) {
-			printf("%s{", i ? ", " : "");
-			cli_json_kv(true, "direction", ch[i].output ? "out" : "in");
-			cli_json_kv(false, "type", ch[i].type_name);
-			cli_json_ki(false, "index", ch[i].index);
-			if (ch[i].differential)
-				cli_json_ki(false, "index2", ch[i].index2);
-			cli_json_kv(false, "modifier", ch[i].modifier);
-			cli_json_kv(false, "datasheet_name", ch[i].datasheet_name);
-			fputs(", \"attrs\": [", stdout);
-			for (j = 0; j < ch[i].num_attrs; j++) {
-				if (j)
-					fputs(", ", stdout);
-				cli_json_str(ch[i].attrs[j]);
-			}
-			fputs("]}", stdout);
-		} else {
-			printf("%s %s %s %s %s ", ch[i].output ? "out" : "in", ch[i].type_name,
-			       index, cli_col(ch[i].modifier), cli_col(ch[i].datasheet_name));
-			for (j = 0; j < ch[i].num_attrs; j++)
-				printf("%s%s", j ? "," : "", ch[i].attrs[j]);
-			putchar('\n');
-		}
-	}
-	if (c->json)
-		puts("]");
+	cli_list_print(c, ch, sizeof(*ch), n, cli_chan_item);
 	iiowire_free(ch);
 	return CLI_EXIT_OK;
 }
@@ -376,72 +371,68 @@ static int cli_cmd_write(struct cli *c, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
+static void cli_map_item(struct cli *c, const void *elem)
+{
+	const struct iiowire_map *m = elem;
+
+	if (!c->json) {
+		printf("%s %s %s %s %s\n", m->consumer, cli_col(m->consumer_channel),
+		       cli_col(m->provider), cli_col(m->datasheet_name), cli_col(m->device));
+		return;
+	}
+	cli_json_kv(true, "consumer", m->consumer);
+	cli_json_kv(false, "channel", m->consumer_channel);
+	cli_json_kv(false, "provider", m->provider);
+	cli_json_kv(false, "device", m->device);
+	cli_json_kv(false, "datasheet_name", m->datasheet_name);
+}
+
 static int cli_cmd_maps(struct cli *c, int argc, char **argv)
 {
 	struct iiowire_map *m;
-	int i, n;
+	int n;
 
 	(void)argc;
 	(void)argv;
 	n = iiowire_map_list(c->w, &m);
 	if (n < 0)
 		return cli_fail(c, "maps", n);
-	if (c->json)
-		putchar('[');
-	for (i = 0; i < n; i++) {
-		if (c->json) {
-			printf("%s{", i ? ", " : "");
-			cli_json_kv(true, "consumer", m[i].consumer);
-			cli_json_kv(false, "channel", m[i].consumer_channel);
-			cli_json_kv(false, "provider", m[i].provider);
-			cli_json_kv(false, "device", m[i].device);
-			cli_json_kv(false, "datasheet_name", m[i].datasheet_name);
-			putchar('}');
-		} else {
-			printf("%s %s %s %s %s\n", m[i].consumer, cli_col(m[i].consumer_channel),
-			       cli_col(m[i].provider), cli_col(m[i].datasheet_name),
-			       cli_col(m[i].device));
-		}
-	}
-	if (c->json)
-		puts("]");
+	cli_list_print(c, m, sizeof(*m), n, cli_map_item);
 	iiowire_free(m);
 	return CLI_EXIT_OK;
+}
+
+static void cli_consumer_item(struct cli *c, const void *elem)
+{
+	struct iiowire_channel *ch = *(struct iiowire_channel *const *)elem;
+	const char *name = iiowire_channel_name(ch);
+	enum iio_chan_type type;
+	const char *tname;
+
+	tname = iiowire_get_channel_type(ch, &type) < 0 ? NULL : iiowire_chan_type_name(type);
+	if (!c->json) {
+		printf("%s %s %s %s\n", cli_col(name), cli_col(iiowire_channel_provider(ch)),
+		       cli_col(iiowire_channel_datasheet_name(ch)), cli_col(tname));
+		return;
+	}
+	cli_json_kv(true, "channel", *name ? name : NULL);
+	cli_json_kv(false, "device", iiowire_channel_provider(ch));
+	cli_json_kv(false, "datasheet_name", iiowire_channel_datasheet_name(ch));
+	cli_json_kv(false, "type", tname);
 }
 
 static int cli_cmd_consumer(struct cli *c, int argc, char **argv)
 {
 	struct iiowire_channel **chs;
-	enum iio_chan_type type;
-	const char *tname;
-	int i, ret;
+	int n;
 
 	(void)argc;
 	chs = iiowire_channel_get_all(c->w, argv[0]);
 	if (!chs)
 		return cli_fail(c, "consumer", -errno);
-	if (c->json)
-		putchar('[');
-	for (i = 0; chs[i]; i++) {
-		ret = iiowire_get_channel_type(chs[i], &type);
-		tname = ret < 0 ? NULL : iiowire_chan_type_name(type);
-		if (c->json) {
-			printf("%s{", i ? ", " : "");
-			cli_json_kv(true, "channel", *iiowire_channel_name(chs[i]) ?
-				    iiowire_channel_name(chs[i]) : NULL);
-			cli_json_kv(false, "device", iiowire_channel_provider(chs[i]));
-			cli_json_kv(false, "datasheet_name",
-				    iiowire_channel_datasheet_name(chs[i]));
-			cli_json_kv(false, "type", tname);
-			putchar('}');
-		} else {
-			printf("%s %s %s %s\n", cli_col(iiowire_channel_name(chs[i])),
-			       cli_col(iiowire_channel_provider(chs[i])),
-			       cli_col(iiowire_channel_datasheet_name(chs[i])), cli_col(tname));
-		}
-	}
-	if (c->json)
-		puts("]");
+	for (n = 0; chs[n]; n++)
+		;
+	cli_list_print(c, chs, sizeof(*chs), n, cli_consumer_item);
 	iiowire_channel_release_all(chs);
 	return CLI_EXIT_OK;
 }
