@@ -136,6 +136,31 @@ static int iiowire_consumer_refresh(struct iiowire_channel *ch)
 	return iiowire_consumer_lookup(ch);
 }
 
+/*
+ * One CREAD of @what on a channel brought up to date first. @r is always
+ * left for proto_reply_fini(). Return: 0 with @r the reply, or -errno.
+ */
+static int iiowire_consumer_query(struct iiowire_channel *ch, enum proto_what what,
+				  unsigned int multiplier, struct proto_reply *r)
+{
+	int ret = iiowire_consumer_refresh(ch);
+
+	if (ret < 0) {
+		memset(r, 0, sizeof(*r));
+		return ret;
+	}
+	return iiowire_consumer_cread(ch, what, multiplier, r);
+}
+
+/* The exact pair of a JSON CREAD reply (@val2 may be NULL). Return: its IIO_VAL_* format. */
+static int iiowire_consumer_take_val(const struct proto_reply *r, int *val, int *val2)
+{
+	*val = r->val;
+	if (val2)
+		*val2 = r->val2;
+	return r->format;
+}
+
 /* A channel with its names set and nothing looked up. Return: owned, or NULL (ENOMEM). */
 static struct iiowire_channel *iiowire_consumer_alloc(struct iiowire *w, const char *consumer,
 						      const char *channel)
@@ -312,20 +337,14 @@ IIOWIRE_EXPORT int iiowire_read_channel_raw(struct iiowire_channel *ch, int *val
 	struct proto_reply r;
 	int ret;
 
-	ret = iiowire_consumer_refresh(ch);
-	if (ret < 0)
-		return ret;
-	ret = iiowire_consumer_cread(ch, PROTO_WHAT_RAW, 0, &r);
-	if (ret == 0) {
-		if (r.has_val) {
-			*val = r.val;
-			ret = r.format;
-		} else {
-			/* text only: the kernel's raw values are IIO_VAL_INT */
-			ret = iiowire_consumer_parse_int(ch->w, r.value, val);
-			if (ret == 0)
-				ret = IIO_VAL_INT;
-		}
+	ret = iiowire_consumer_query(ch, PROTO_WHAT_RAW, 0, &r);
+	if (ret == 0 && r.has_val) {
+		ret = iiowire_consumer_take_val(&r, val, NULL);
+	} else if (ret == 0) {
+		/* text only: the kernel's raw values are IIO_VAL_INT */
+		ret = iiowire_consumer_parse_int(ch->w, r.value, val);
+		if (ret == 0)
+			ret = IIO_VAL_INT;
 	}
 	proto_reply_fini(&r);
 	return ret;
@@ -338,11 +357,8 @@ IIOWIRE_EXPORT int iiowire_read_channel_processed_scale(struct iiowire_channel *
 	struct proto_reply r;
 	int ret, v = 0;
 
-	ret = iiowire_consumer_refresh(ch);
-	if (ret < 0)
-		return ret;
 	/* multiplier 0 means "none" on the wire; the kernel's result for 0 is 0 */
-	ret = iiowire_consumer_cread(ch, PROTO_WHAT_PROCESSED, scale ? scale : 1, &r);
+	ret = iiowire_consumer_query(ch, PROTO_WHAT_PROCESSED, scale ? scale : 1, &r);
 	if (ret == 0)
 		ret = iiowire_consumer_parse_int(ch->w, r.value, &v);
 	if (ret == 0)
@@ -364,19 +380,11 @@ static int iiowire_consumer_read_pair(struct iiowire_channel *ch, enum proto_wha
 	struct proto_reply r;
 	int ret;
 
-	ret = iiowire_consumer_refresh(ch);
-	if (ret < 0)
-		return ret;
-	ret = iiowire_consumer_cread(ch, what, 0, &r);
-	if (ret == 0) {
-		if (r.has_val) {
-			*val = r.val;
-			*val2 = r.val2;
-			ret = r.format;
-		} else {
-			ret = iiowire_err_local(ch->w, -EPROTO, "reply without val/val2/format");
-		}
-	}
+	ret = iiowire_consumer_query(ch, what, 0, &r);
+	if (ret == 0 && r.has_val)
+		ret = iiowire_consumer_take_val(&r, val, val2);
+	else if (ret == 0)
+		ret = iiowire_err_local(ch->w, -EPROTO, "reply without val/val2/format");
 	proto_reply_fini(&r);
 	return ret;
 }
@@ -428,11 +436,8 @@ IIOWIRE_EXPORT int iiowire_get_channel_type(struct iiowire_channel *ch,
 	struct proto_reply r;
 	int ret;
 
-	ret = iiowire_consumer_refresh(ch);
-	if (ret < 0)
-		return ret;
 	/* asked each time: a provider that went away must give -ENODEV, as in the kernel */
-	ret = iiowire_consumer_cread(ch, PROTO_WHAT_TYPE, 0, &r);
+	ret = iiowire_consumer_query(ch, PROTO_WHAT_TYPE, 0, &r);
 	if (ret == 0) {
 		ret = iiowire_chan_type_from_name(r.value);
 		if (ret < 0) {
@@ -457,10 +462,7 @@ IIOWIRE_EXPORT int iiowire_read_channel_label(struct iiowire_channel *ch, char *
 
 	if (len > 0)
 		buf[0] = '\0';
-	ret = iiowire_consumer_refresh(ch);
-	if (ret < 0)
-		return ret;
-	ret = iiowire_consumer_cread(ch, PROTO_WHAT_LABEL, 0, &r);
+	ret = iiowire_consumer_query(ch, PROTO_WHAT_LABEL, 0, &r);
 	if (ret == 0) {
 		n = r.value ? strlen(r.value) : 0;
 		if (n >= len) {

@@ -31,6 +31,12 @@ static int iiowire_device_request(struct iiowire *w, enum proto_op op, const cha
 	return iiowire_req_run(w, &req, true, r);
 }
 
+/* a string packed as is, absent ones becoming "" so programs print them without checks */
+static const char *iiowire_device_str(struct iiowire_pack *p, const char *s)
+{
+	return s ? iiowire_pack_str(p, s) : "";
+}
+
 /* Copy @n devices into one owned block. Return: the block or NULL (-ENOMEM). */
 static struct iiowire_device *iiowire_device_pack(const struct proto_device_info *src, int n)
 {
@@ -46,11 +52,10 @@ static struct iiowire_device *iiowire_device_pack(const struct proto_device_info
 		return NULL;
 	out = (struct iiowire_device *)p.base;
 	for (i = 0; i < n; i++) {
-		/* absent strings become "" so programs can print them without checks */
-		out[i].id = src[i].id ? iiowire_pack_str(&p, src[i].id) : "";
-		out[i].name = src[i].name ? iiowire_pack_str(&p, src[i].name) : "";
-		out[i].label = src[i].label ? iiowire_pack_str(&p, src[i].label) : "";
-		out[i].hwid = src[i].hwid ? iiowire_pack_str(&p, src[i].hwid) : "";
+		out[i].id = iiowire_device_str(&p, src[i].id);
+		out[i].name = iiowire_device_str(&p, src[i].name);
+		out[i].label = iiowire_device_str(&p, src[i].label);
+		out[i].hwid = iiowire_device_str(&p, src[i].hwid);
 		out[i].num_channels = src[i].num_channels;
 		out[i].num_attrs = src[i].num_attrs;
 	}
@@ -92,36 +97,73 @@ IIOWIRE_EXPORT int iiowire_device_get_info(struct iiowire *w, const char *device
 	return ret;
 }
 
-/** iiowire_attr_list() - see iiowire.h. Return: count, or -errno. */
-IIOWIRE_EXPORT int iiowire_attr_list(struct iiowire *w, const char *device,
-				     struct iiowire_attr **attrs)
+/**
+ * struct iiowire_listing - how one listing's items are copied out.
+ * @op: the request (its reply is the listing).
+ * @size: the size of one item of the program's array.
+ * @strs: the bytes item @i's strings take in the block.
+ * @copy: fill @out, the program's item @i, packing its strings into @p.
+ */
+struct iiowire_listing {
+	enum proto_op op;
+	size_t size;
+	size_t (*strs)(const struct proto_reply *r, int i);
+	void (*copy)(struct iiowire_pack *p, void *out, const struct proto_reply *r, int i);
+};
+
+/*
+ * Run @l's request and copy its items into one owned block.
+ * Return: the count with *@list set (NULL when 0), or -errno.
+ */
+static int iiowire_device_listing(struct iiowire *w, const struct iiowire_listing *l,
+				  const char *device, void **list)
 {
-	struct iiowire_attr *out;
 	struct proto_reply r;
 	struct iiowire_pack p;
 	size_t strs = 0;
 	int i, ret;
 
-	*attrs = NULL;
-	ret = iiowire_device_request(w, PROTO_OP_ATTRS, device, &r);
+	*list = NULL;
+	ret = iiowire_device_request(w, l->op, device, &r);
 	if (ret < 0 || r.nitems == 0)
 		goto out_fini_reply;
 	for (i = 0; i < r.nitems; i++)
-		strs += iiowire_pack_len(r.attrs[i].name);
-	ret = iiowire_pack_init(&p, sizeof(*out) * (size_t)r.nitems, strs);
+		strs += l->strs(&r, i);
+	ret = iiowire_pack_init(&p, l->size * (size_t)r.nitems, strs);
 	if (ret < 0)
 		goto out_fini_reply;
-	out = (struct iiowire_attr *)p.base;
-	for (i = 0; i < r.nitems; i++) {
-		out[i].name = r.attrs[i].name ? iiowire_pack_str(&p, r.attrs[i].name) : "";
-		out[i].access = (r.attrs[i].mode & PROTO_ATTR_R ? IIOWIRE_ATTR_READ : 0) |
-				(r.attrs[i].mode & PROTO_ATTR_W ? IIOWIRE_ATTR_WRITE : 0);
-	}
-	*attrs = iiowire_pack_finish(&p);
+	for (i = 0; i < r.nitems; i++)
+		l->copy(&p, p.base + l->size * (size_t)i, &r, i);
+	*list = iiowire_pack_finish(&p);
 	ret = r.nitems;
 out_fini_reply:
 	proto_reply_fini(&r);
 	return ret;
+}
+
+static size_t iiowire_attr_strs(const struct proto_reply *r, int i)
+{
+	return iiowire_pack_len(r->attrs[i].name);
+}
+
+static void iiowire_attr_copy(struct iiowire_pack *p, void *out, const struct proto_reply *r,
+			      int i)
+{
+	struct iiowire_attr *a = out;
+
+	a->name = iiowire_device_str(p, r->attrs[i].name);
+	a->access = (r->attrs[i].mode & PROTO_ATTR_R ? IIOWIRE_ATTR_READ : 0) |
+		    (r->attrs[i].mode & PROTO_ATTR_W ? IIOWIRE_ATTR_WRITE : 0);
+}
+
+/** iiowire_attr_list() - see iiowire.h. Return: count, or -errno. */
+IIOWIRE_EXPORT int iiowire_attr_list(struct iiowire *w, const char *device,
+				     struct iiowire_attr **attrs)
+{
+	static const struct iiowire_listing l = {
+		PROTO_OP_ATTRS, sizeof(**attrs), iiowire_attr_strs, iiowire_attr_copy };
+
+	return iiowire_device_listing(w, &l, device, (void **)attrs);
 }
 
 /** iiowire_chan_list() - see iiowire.h. Return: count, or -errno. */
@@ -156,7 +198,7 @@ IIOWIRE_EXPORT int iiowire_chan_list(struct iiowire *w, const char *device,
 	ptrs = (const char **)(out + r.nitems);
 	for (i = 0; i < r.nitems; i++) {
 		c = &r.channels[i];
-		out[i].type_name = c->type ? iiowire_pack_str(&p, c->type) : "";
+		out[i].type_name = iiowire_device_str(&p, c->type);
 		out[i].type = iiowire_chan_type_from_name(c->type);
 		if (out[i].type < 0)
 			out[i].type = -1;
@@ -169,7 +211,7 @@ IIOWIRE_EXPORT int iiowire_chan_list(struct iiowire *w, const char *device,
 		out[i].attrs = ptrs;
 		out[i].num_attrs = c->nattrs;
 		for (j = 0; j < c->nattrs; j++)
-			*ptrs++ = c->attrs[j] ? iiowire_pack_str(&p, c->attrs[j]) : "";
+			*ptrs++ = iiowire_device_str(&p, c->attrs[j]);
 	}
 	*chans = iiowire_pack_finish(&p);
 	ret = r.nitems;
@@ -178,74 +220,58 @@ out_fini_reply:
 	return ret;
 }
 
+static size_t iiowire_map_strs(const struct proto_reply *r, int i)
+{
+	const struct proto_map_info *m = &r->maps[i];
+
+	return iiowire_pack_len(m->consumer) + iiowire_pack_len(m->channel) +
+	       iiowire_pack_len(m->provider) + iiowire_pack_len(m->device) +
+	       iiowire_pack_len(m->datasheet_name);
+}
+
+static void iiowire_map_copy(struct iiowire_pack *p, void *out, const struct proto_reply *r,
+			     int i)
+{
+	const struct proto_map_info *m = &r->maps[i];
+	struct iiowire_map *o = out;
+
+	o->consumer = iiowire_device_str(p, m->consumer);
+	o->consumer_channel = iiowire_pack_str(p, m->channel);
+	o->provider = iiowire_device_str(p, m->provider);
+	o->device = iiowire_pack_str(p, m->device);
+	o->datasheet_name = iiowire_device_str(p, m->datasheet_name);
+}
+
 /** iiowire_map_list() - see iiowire.h. Return: count, or -errno. */
 IIOWIRE_EXPORT int iiowire_map_list(struct iiowire *w, struct iiowire_map **maps)
 {
-	const struct proto_map_info *m;
-	struct iiowire_map *out;
-	struct proto_reply r;
-	struct iiowire_pack p;
-	size_t strs = 0;
-	int i, ret;
+	static const struct iiowire_listing l = {
+		PROTO_OP_MAPS, sizeof(**maps), iiowire_map_strs, iiowire_map_copy };
 
-	*maps = NULL;
-	ret = iiowire_device_request(w, PROTO_OP_MAPS, NULL, &r);
-	if (ret < 0 || r.nitems == 0)
-		goto out_fini_reply;
-	for (i = 0; i < r.nitems; i++) {
-		m = &r.maps[i];
-		strs += iiowire_pack_len(m->consumer) + iiowire_pack_len(m->channel) +
-			iiowire_pack_len(m->provider) + iiowire_pack_len(m->device) +
-			iiowire_pack_len(m->datasheet_name);
-	}
-	ret = iiowire_pack_init(&p, sizeof(*out) * (size_t)r.nitems, strs);
-	if (ret < 0)
-		goto out_fini_reply;
-	out = (struct iiowire_map *)p.base;
-	for (i = 0; i < r.nitems; i++) {
-		m = &r.maps[i];
-		out[i].consumer = m->consumer ? iiowire_pack_str(&p, m->consumer) : "";
-		out[i].consumer_channel = iiowire_pack_str(&p, m->channel);
-		out[i].provider = m->provider ? iiowire_pack_str(&p, m->provider) : "";
-		out[i].device = iiowire_pack_str(&p, m->device);
-		out[i].datasheet_name = m->datasheet_name ?
-					iiowire_pack_str(&p, m->datasheet_name) : "";
-	}
-	*maps = iiowire_pack_finish(&p);
-	ret = r.nitems;
-out_fini_reply:
-	proto_reply_fini(&r);
-	return ret;
+	return iiowire_device_listing(w, &l, NULL, (void **)maps);
+}
+
+static size_t iiowire_stat_strs(const struct proto_reply *r, int i)
+{
+	return iiowire_pack_len(r->stats[i].name);
+}
+
+static void iiowire_stat_copy(struct iiowire_pack *p, void *out, const struct proto_reply *r,
+			      int i)
+{
+	struct iiowire_stat *st = out;
+
+	st->name = iiowire_device_str(p, r->stats[i].name);
+	st->value = r->stats[i].value;
 }
 
 /** iiowire_stats() - see iiowire.h. Return: count, or -errno. */
 IIOWIRE_EXPORT int iiowire_stats(struct iiowire *w, struct iiowire_stat **stats)
 {
-	struct iiowire_stat *out;
-	struct proto_reply r;
-	struct iiowire_pack p;
-	size_t strs = 0;
-	int i, ret;
+	static const struct iiowire_listing l = {
+		PROTO_OP_STATS, sizeof(**stats), iiowire_stat_strs, iiowire_stat_copy };
 
-	*stats = NULL;
-	ret = iiowire_device_request(w, PROTO_OP_STATS, NULL, &r);
-	if (ret < 0 || r.nitems == 0)
-		goto out_fini_reply;
-	for (i = 0; i < r.nitems; i++)
-		strs += iiowire_pack_len(r.stats[i].name);
-	ret = iiowire_pack_init(&p, sizeof(*out) * (size_t)r.nitems, strs);
-	if (ret < 0)
-		goto out_fini_reply;
-	out = (struct iiowire_stat *)p.base;
-	for (i = 0; i < r.nitems; i++) {
-		out[i].name = r.stats[i].name ? iiowire_pack_str(&p, r.stats[i].name) : "";
-		out[i].value = r.stats[i].value;
-	}
-	*stats = iiowire_pack_finish(&p);
-	ret = r.nitems;
-out_fini_reply:
-	proto_reply_fini(&r);
-	return ret;
+	return iiowire_device_listing(w, &l, NULL, (void **)stats);
 }
 
 /** iiowire_attr_read() - see iiowire.h. Return: the text length, or -errno. */
