@@ -34,6 +34,7 @@
 #include <cjson/cJSON.h>
 
 #include "iiowire.h"
+#include "iiowire_tool.h"
 
 /* Exit statuses. */
 #define CLI_EXIT_OK		0
@@ -916,11 +917,8 @@ static int cli_run(struct cli *c, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "address", required_argument, NULL, 'a' },
+		IIOWIRE_TOOL_COMMON_OPTIONS,
 		{ "json", no_argument, NULL, 'j' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "token-file", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "iiowire.h"
+#include "iiowire_tool.h"
 
 #define HWMON_EXIT_OK		0
 #define HWMON_EXIT_ERROR	1
@@ -618,60 +619,56 @@ static int hwmon_parse_ms(const char *s, int *out)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Parsing went through: run. Any other parse result is the exit status. */
+#define HWMON_PARSED	(-1)
+
+/* The command line into @h. Return: HWMON_PARSED, or the status to exit with. */
+static int hwmon_parse_args(struct hwmon *h, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "address", required_argument, NULL, 'a' },
+		IIOWIRE_TOOL_COMMON_OPTIONS,
 		{ "consumer", required_argument, NULL, 'c' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "sysfs-root", required_argument, NULL, 'r' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "once", no_argument, NULL, '1' },
 		{ "print", no_argument, NULL, 'p' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "token-file", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct hwmon h = {
-		.name = HWMON_DEFAULT_NAME,
-		.interval_ms = HWMON_DEFAULT_INTERVAL_MS,
-		.timeout_ms = IIOWIRE_DEFAULT_TIMEOUT_MS,
-	};
-	int opt, ret;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "a:c:n:r:i:1pt:k:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
-			h.address = optarg;
+			h->address = optarg;
 			break;
 		case 'c':
-			h.consumer = optarg;
+			h->consumer = optarg;
 			break;
 		case 'n':
-			if (hwmon_set_name(h.name, sizeof(h.name), optarg) < 0)
+			if (hwmon_set_name(h->name, sizeof(h->name), optarg) < 0)
 				return hwmon_usage_error("'%s' is not a valid hwmon name", optarg);
 			break;
 		case 'r':
-			h.root = optarg;
+			h->root = optarg;
 			break;
 		case 'i':
-			if (hwmon_parse_ms(optarg, &h.interval_ms) < 0)
+			if (hwmon_parse_ms(optarg, &h->interval_ms) < 0)
 				return hwmon_usage_error("--interval needs a positive number "
 							 "of ms");
 			break;
 		case '1':
-			h.once = true;
+			h->once = true;
 			break;
 		case 'p':
-			h.print = true;
+			h->print = true;
 			break;
 		case 't':
-			if (hwmon_parse_ms(optarg, &h.timeout_ms) < 0)
+			if (hwmon_parse_ms(optarg, &h->timeout_ms) < 0)
 				return hwmon_usage_error("--timeout needs a positive number of ms");
 			break;
 		case 'k':
-			h.token_file = optarg;
+			h->token_file = optarg;
 			break;
 		case 'h':
 			hwmon_usage(stdout);
@@ -682,23 +679,40 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return hwmon_usage_error("unexpected argument '%s'", argv[optind]);
-	if (!h.consumer)
+	if (!h->consumer)
 		return hwmon_usage_error("--consumer is required");
-	if (!h.root)
-		h.print = true;
+	if (!h->root)
+		h->print = true;
+	return HWMON_PARSED;
+}
 
-	if (h.once) {
-		ret = hwmon_pass(&h);
-		if (ret < 0)
-			hwmon_warn("%s: %s: %s", h.consumer, hwmon_errname(ret),
-				   h.w && *iiowire_errmsg(h.w) ? iiowire_errmsg(h.w) :
-				   iiowire_strerror(ret));
-		if (h.print && h.nsensors > 0)
-			hwmon_print(&h);
-		ret = ret < 0 ? HWMON_EXIT_ERROR : HWMON_EXIT_OK;
-	} else {
-		ret = hwmon_loop(&h);
-	}
+/* --once: one pass, reported. Return: the exit status. */
+static int hwmon_once(struct hwmon *h)
+{
+	int ret = hwmon_pass(h);
+
+	if (ret < 0)
+		hwmon_warn("%s: %s: %s", h->consumer, hwmon_errname(ret),
+			   h->w && *iiowire_errmsg(h->w) ? iiowire_errmsg(h->w) :
+			   iiowire_strerror(ret));
+	if (h->print && h->nsensors > 0)
+		hwmon_print(h);
+	return ret < 0 ? HWMON_EXIT_ERROR : HWMON_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct hwmon h = {
+		.name = HWMON_DEFAULT_NAME,
+		.interval_ms = HWMON_DEFAULT_INTERVAL_MS,
+		.timeout_ms = IIOWIRE_DEFAULT_TIMEOUT_MS,
+	};
+	int ret;
+
+	ret = hwmon_parse_args(&h, argc, argv);
+	if (ret != HWMON_PARSED)
+		return ret;
+	ret = h.once ? hwmon_once(&h) : hwmon_loop(&h);
 	hwmon_unprobe(&h);
 	iiowire_close(h.w);
 	return ret;
