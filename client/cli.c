@@ -194,6 +194,20 @@ static void cli_list_print(struct cli *c, const void *items, size_t size, int n,
 		puts("]");
 }
 
+/*
+ * Finish a listing command: report @n < 0, else print the @n items and free
+ * them (an iiowire_free() block). Return: the command's exit status.
+ */
+static int cli_list_finish(struct cli *c, const char *what, int n, void *items, size_t size,
+			   void (*item)(struct cli *c, const void *elem))
+{
+	if (n < 0)
+		return cli_fail(c, what, n);
+	cli_list_print(c, items, size, n, item);
+	iiowire_free(items);
+	return CLI_EXIT_OK;
+}
+
 static void cli_device_item(struct cli *c, const void *elem)
 {
 	const struct iiowire_device *d = elem;
@@ -217,11 +231,7 @@ static int cli_cmd_devices(struct cli *c, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	n = iiowire_device_list(c->w, &d);
-	if (n < 0)
-		return cli_fail(c, "devices", n);
-	cli_list_print(c, d, sizeof(*d), n, cli_device_item);
-	iiowire_free(d);
-	return CLI_EXIT_OK;
+	return cli_list_finish(c, "devices", n, d, sizeof(*d), cli_device_item);
 }
 
 static int cli_cmd_device(struct cli *c, int argc, char **argv)
@@ -281,11 +291,7 @@ static int cli_cmd_attrs(struct cli *c, int argc, char **argv)
 
 	(void)argc;
 	n = iiowire_attr_list(c->w, argv[0], &a);
-	if (n < 0)
-		return cli_fail(c, "attrs", n);
-	cli_list_print(c, a, sizeof(*a), n, cli_attr_item);
-	iiowire_free(a);
-	return CLI_EXIT_OK;
+	return cli_list_finish(c, "attrs", n, a, sizeof(*a), cli_attr_item);
 }
 
 static void cli_chan_item(struct cli *c, const void *elem)
@@ -331,11 +337,7 @@ static int cli_cmd_channels(struct cli *c, int argc, char **argv)
 
 	(void)argc;
 	n = iiowire_chan_list(c->w, argv[0], &ch);
-	if (n < 0)
-		return cli_fail(c, "channels", n);
-	cli_list_print(c, ch, sizeof(*ch), n, cli_chan_item);
-	iiowire_free(ch);
-	return CLI_EXIT_OK;
+	return cli_list_finish(c, "channels", n, ch, sizeof(*ch), cli_chan_item);
 }
 
 static int cli_cmd_read(struct cli *c, int argc, char **argv)
@@ -396,11 +398,7 @@ static int cli_cmd_maps(struct cli *c, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	n = iiowire_map_list(c->w, &m);
-	if (n < 0)
-		return cli_fail(c, "maps", n);
-	cli_list_print(c, m, sizeof(*m), n, cli_map_item);
-	iiowire_free(m);
-	return CLI_EXIT_OK;
+	return cli_list_finish(c, "maps", n, m, sizeof(*m), cli_map_item);
 }
 
 static void cli_consumer_item(struct cli *c, const void *elem)
