@@ -11,6 +11,11 @@
  */
 #include <errno.h>
 
+/*
+ * Both the leaf's iio_types.h and the public header's generated
+ * iiowire_abi.h define IIO_VAL_*: including both here makes the compiler
+ * compare them, so a code that drifted fails the build (a redefinition).
+ */
 #include "iio_value.h"
 #include "iiowire_priv.h"
 

@@ -4,7 +4,7 @@
  * This is the userspace twin of the kernel's <linux/iio/iio.h>. A driver is a
  * table of struct iio_chan_spec plus read_raw/write_raw callbacks; the core
  * (iio_core.c) turns the table into sysfs-exact attribute names and the value
- * codes into text (iio_value.c). Place in the flow: bus -> driver -> *core* ->
+ * codes into text (abi/iio_value.c). Place in the flow: bus -> driver -> *core* ->
  * server. Nothing here formats text for a driver, talks to a socket or logs.
  *
  * Channel types, modifiers, info-mask bits and IIO_VAL_* codes come from the

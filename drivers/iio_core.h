@@ -22,7 +22,8 @@
  * The ABI name tables (iio_chan_type_name(), iio_modifier_name(),
  * iio_chan_info_postfix(), ...) are the leaf's: abi/iio_types.h, via iio.h.
  */
-const char *iio_shared_by_name(enum iio_shared_by shared);	/* "separate", ...; NULL if none */
+/* "separate", "shared_by_type", ...; NULL for a value without a name */
+const char *iio_shared_by_name(enum iio_shared_by shared);
 
 /**
  * iio_chan_id() - a channel's ABI id, as sysfs names group it and libiio

@@ -65,7 +65,8 @@ static const struct proto_op_row proto_op_rows[PROTO_OP_COUNT] = {
 		.usage = "CREAD <consumer> <channel> raw|processed|scale|offset|type|label "
 			 "[<multiplier>]",
 		.summary = "read a consumer channel (multiplier: processed only)",
-		.args = { F(CONSUMER), F(CHANNEL), F(WHAT), F(MULTIPLIER) }, .nargs = 4, .nreq = 3 },
+		.args = { F(CONSUMER), F(CHANNEL), F(WHAT), F(MULTIPLIER) },
+		.nargs = 4, .nreq = 3 },
 	[PROTO_OP_WATCH] = {
 		.name = "WATCH", .usage = "WATCH <dev> <attr> <interval_ms>",
 		.summary = "push an attribute's value periodically",
@@ -323,6 +324,25 @@ static int proto_request_missing(const struct proto_op_row *row, const bool *pre
 	return -1;
 }
 
+/* One text argument @tok (cut in place in req->store) into @req. Return: 0 or -errno. */
+static int proto_request_text_arg(struct proto_request *req, enum proto_field f, char *tok,
+				  char *err, size_t errlen)
+{
+	long long v;
+	int ret;
+
+	switch (proto_fields[f].kind) {
+	case PROTO_FIELD_WHAT:
+		return proto_request_set_what(req, tok, strlen(tok), err, errlen);
+	case PROTO_FIELD_NUM:
+		ret = proto_request_parse_number(f, tok, &v, err, errlen);
+		return ret ? ret : proto_request_set_number(req, f, v, err, errlen);
+	default:
+		*proto_request_str_field(req, f) = tok;
+		return 0;
+	}
+}
+
 static int proto_request_decode_text(struct proto_request *req, const char *line, size_t len,
 				     char *err, size_t errlen)
 {
@@ -332,7 +352,6 @@ static int proto_request_decode_text(struct proto_request *req, const char *line
 	bool present[PROTO_ARGS_MAX];
 	bool has_multiplier = false;
 	enum proto_field f;
-	long long v;
 	int op, k, ret;
 
 	while (i < len && proto_is_blank(line[i]))
@@ -382,17 +401,8 @@ static int proto_request_decode_text(struct proto_request *req, const char *line
 				*p++ = '\0';
 		}
 		f = row->args[k];
-		if (proto_fields[f].kind == PROTO_FIELD_WHAT) {
-			ret = proto_request_set_what(req, tok, strlen(tok), err, errlen);
-		} else if (proto_fields[f].kind == PROTO_FIELD_NUM) {
-			has_multiplier |= f == PROTO_F_MULTIPLIER;
-			ret = proto_request_parse_number(f, tok, &v, err, errlen);
-			if (!ret)
-				ret = proto_request_set_number(req, f, v, err, errlen);
-		} else {
-			*proto_request_str_field(req, f) = tok;
-			ret = 0;
-		}
+		has_multiplier |= f == PROTO_F_MULTIPLIER;
+		ret = proto_request_text_arg(req, f, tok, err, errlen);
 		if (ret)
 			return ret;
 	}
