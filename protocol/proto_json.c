@@ -26,6 +26,10 @@ struct proto_json_walk {
 	bool key_is_id;
 	bool val_started;
 	size_t val_start;
+	bool in_str;		/* inside a string (key or value, any depth) */
+	bool top_obj;		/* the line is an object: its members are tracked */
+	size_t key_start;
+	int depth;
 };
 
 static void proto_json_value_start(struct proto_json_walk *w, size_t i)
@@ -53,73 +57,83 @@ static void proto_json_value_end(struct proto_json_walk *w, const char *s, size_
 	w->val_started = false;
 }
 
+/*
+ * Byte *@i of a string: an escape skips the byte after it, a quote ends the
+ * string (and names a top-level key). Return: 0, or -EINVAL for "\u0000".
+ */
+static int proto_json_string_byte(struct proto_json_walk *w, const char *s, size_t len,
+				  size_t *i, char *err, size_t errlen)
+{
+	if (s[*i] == '\\') {
+		if (*i + 5 < len && s[*i + 1] == 'u' && !memcmp(s + *i + 2, "0000", 4)) {
+			proto_msg(err, errlen, "\\u0000 in a JSON string at offset %zu", *i);
+			return -EINVAL;
+		}
+		(*i)++;	/* the escaped byte cannot end the string */
+		return 0;
+	}
+	if (s[*i] != '"')
+		return 0;
+	w->in_str = false;
+	if (w->top_obj && w->depth == 1 && w->st == PROTO_JSON_KEY) {
+		w->key_is_id = *i - w->key_start == 2 && !memcmp(s + w->key_start, "id", 2);
+		w->st = PROTO_JSON_COLON;
+	}
+	return 0;
+}
+
 int proto_json_scan(const char *s, size_t len, int max_depth, struct proto_json_scan *out,
 		    char *err, size_t errlen)
 {
 	struct proto_json_walk w = { .st = PROTO_JSON_KEY };
-	bool in_str = false, top_obj = false;
-	size_t i, key_start = 0;
-	int depth = 0;
+	size_t i;
 	char c;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < len; i++) {
 		c = s[i];
-		if (in_str && c == '\\') {
-			if (i + 5 < len && s[i + 1] == 'u' && !memcmp(s + i + 2, "0000", 4)) {
-				proto_msg(err, errlen, "\\u0000 in a JSON string at offset %zu", i);
+		if (w.in_str) {
+			if (proto_json_string_byte(&w, s, len, &i, err, errlen))
 				return -EINVAL;
-			}
-			i++;	/* the escaped byte cannot end the string */
-			continue;
-		}
-		if (in_str) {
-			if (c != '"')
-				continue;
-			in_str = false;
-			if (top_obj && depth == 1 && w.st == PROTO_JSON_KEY) {
-				w.key_is_id = i - key_start == 2 && !memcmp(s + key_start, "id", 2);
-				w.st = PROTO_JSON_COLON;
-			}
 			continue;
 		}
 		switch (c) {
 		case '"':
-			in_str = true;
-			if (top_obj && depth == 1) {
+			w.in_str = true;
+			if (w.top_obj && w.depth == 1) {
 				if (w.st == PROTO_JSON_KEY)
-					key_start = i + 1;
+					w.key_start = i + 1;
 				else
 					proto_json_value_start(&w, i);
 			}
 			break;
 		case '{':
 		case '[':
-			if (top_obj && depth == 1)
+			if (w.top_obj && w.depth == 1)
 				proto_json_value_start(&w, i);
-			if (++depth > max_depth) {
+			if (++w.depth > max_depth) {
 				proto_msg(err, errlen, "JSON nested deeper than %d levels",
 					  max_depth);
 				return -EINVAL;
 			}
-			if (depth == 1 && i == 0)
-				top_obj = c == '{';
+			if (w.depth == 1 && i == 0)
+				w.top_obj = c == '{';
 			break;
 		case '}':
 		case ']':
-			if (top_obj && depth == 1)
+			if (w.top_obj && w.depth == 1)
 				proto_json_value_end(&w, s, i, out);
-			if (depth > 0)
-				depth--;
+			if (w.depth > 0)
+				w.depth--;
 			break;
 		case ',':
-			if (top_obj && depth == 1) {
+			if (w.top_obj && w.depth == 1) {
 				proto_json_value_end(&w, s, i, out);
 				w.st = PROTO_JSON_KEY;
 			}
 			break;
 		case ':':
-			if (top_obj && depth == 1 && w.st == PROTO_JSON_COLON) {
+			if (w.top_obj && w.depth == 1 && w.st == PROTO_JSON_COLON) {
 				w.st = PROTO_JSON_VALUE;
 				w.val_started = false;
 			}
@@ -130,7 +144,7 @@ int proto_json_scan(const char *s, size_t len, int max_depth, struct proto_json_
 		case '\n':
 			break;
 		default:
-			if (top_obj && depth == 1)
+			if (w.top_obj && w.depth == 1)
 				proto_json_value_start(&w, i);
 			break;
 		}
