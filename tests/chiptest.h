@@ -9,6 +9,10 @@
  * from itself and testutil.c. Used by the chip driver suites (emulated and
  * through the i2c-dev shim); it asserts nothing itself: every helper returns
  * 0 or -errno and leaves the verdict to the test.
+ *
+ * Where the chip lives is a struct chiptest_backend: chiptest_emulated here,
+ * the i2c-dev shim nodes in tests/shim/shimchip.h. chiptest_open() brings a
+ * device up on either, so one suite body (tests/chipsuite.h) runs on both.
  */
 #ifndef IIOWIRE_CHIPTEST_H
 #define IIOWIRE_CHIPTEST_H
@@ -195,10 +199,84 @@ static inline int chiptest_read_int(struct iio_dev *dev, const char *name, int *
 }
 
 /**
- * struct chiptest - one emulated chip with its registered driver: the usual fixture.
- * Set up with chiptest_setup(), end with chiptest_teardown().
+ * struct chiptest_backend - where a test's chip and bus live: the emulated
+ * bus, or a real backend on a shim node. The suite bodies take one of these.
+ * @name: for messages.
+ * @bus_number: the bus number the driver sees (it is in hardware ids).
+ * @may_block: what iio_device_may_block() says of a device on this bus.
+ * @open: put a model of @part (NULL: none) with @inputs and @vref_mv (0:
+ *	none) at @addr and open the bus. Return: 0 with *bus owned
+ *	(bus_put(), then @close), or -errno with @err filled.
+ * @set_fault: arm @fault at @addr. Return: 0 or -errno.
+ * @transfers: transfers to @addr so far, as this backend counts them.
+ * @close: after bus_put(): drop what @open set up. May be NULL.
+ * @open_fds: fds still open on the backend's nodes. May be NULL (none kept).
+ * @node/@counted: the shim node, and the ioctl @transfers counts (shim only).
+ */
+struct chiptest_backend {
+	const char *name;
+	int bus_number;
+	bool may_block;
+	int (*open)(const struct chiptest_backend *be, const char *part, uint16_t addr,
+		    const struct emu_input *inputs, int ninputs, int vref_mv, struct bus **bus,
+		    char *err, size_t errlen);
+	int (*set_fault)(const struct chiptest_backend *be, struct bus *bus, uint16_t addr,
+			 const struct emu_fault *fault);
+	unsigned long (*transfers)(const struct chiptest_backend *be, struct bus *bus,
+				   uint16_t addr);
+	void (*close)(const struct chiptest_backend *be);
+	int (*open_fds)(void);
+	const char *node;
+	int counted;
+};
+
+static inline int chiptest_emu_open(const struct chiptest_backend *be, const char *part,
+				    uint16_t addr, const struct emu_input *inputs, int ninputs,
+				    int vref_mv, struct bus **bus, char *err, size_t errlen)
+{
+	int ret = chiptest_emu_bus_create(be->bus_number, bus);
+
+	if (ret < 0) {
+		snprintf(err, errlen, "emulated bus: %d", ret);
+		return ret;
+	}
+	if (!part)
+		return 0;
+	ret = chiptest_chip_attach(*bus, part, addr, inputs, ninputs, vref_mv, err, errlen);
+	if (ret < 0) {
+		bus_put(*bus);
+		*bus = NULL;
+	}
+	return ret;
+}
+
+static inline int chiptest_emu_set_fault(const struct chiptest_backend *be, struct bus *bus,
+					 uint16_t addr, const struct emu_fault *fault)
+{
+	(void)be;
+	return emu_bus_set_fault(bus, addr, fault);
+}
+
+static inline unsigned long chiptest_emu_transfers(const struct chiptest_backend *be,
+						   struct bus *bus, uint16_t addr)
+{
+	(void)be;
+	return emu_bus_transfers(bus, addr);
+}
+
+/* The emulated I2C bus 0: what chiptest_setup() uses. */
+static const struct chiptest_backend chiptest_emulated = {
+	.name = "emulated", .bus_number = 0, .may_block = false,
+	.open = chiptest_emu_open, .set_fault = chiptest_emu_set_fault,
+	.transfers = chiptest_emu_transfers,
+};
+
+/**
+ * struct chiptest - one chip with its registered driver: the usual fixture.
+ * Set up with chiptest_open() or chiptest_setup(), end with chiptest_teardown().
  */
 struct chiptest {
+	const struct chiptest_backend *be;
 	struct bus *bus;
 	struct iio_registry *reg;
 	struct iio_dev *dev;	/* borrowed from reg */
@@ -206,48 +284,49 @@ struct chiptest {
 	char err[CHIPTEST_ERR_MAX];
 };
 
-/** chiptest_teardown() - unregister everything, then close the bus (and its chips). NULL-safe. */
+/**
+ * chiptest_teardown() - unregister everything, close the bus (and its
+ * chips), then the backend. NULL-safe.
+ */
 static inline void chiptest_teardown(struct chiptest *ct)
 {
 	if (!ct)
 		return;
 	iio_registry_destroy(ct->reg);
 	bus_put(ct->bus);
+	if (ct->be && ct->be->close)
+		ct->be->close(ct->be);
 	ct->reg = NULL;
 	ct->bus = NULL;
 	ct->dev = NULL;
 }
 
 /**
- * chiptest_setup() - emulated bus 0, a model of @part at @addr with @inputs,
+ * chiptest_open() - on backend @be: a model of @part at @addr with @inputs,
  * and its driver probed and registered.
  * @props: the probe's properties (NULL: none); its vref_mv, if present and
  *	positive, also goes to the model as the board would pass it.
  * Return: 0, or -errno with ct->err saying what failed (and nothing left open).
  */
-static inline int chiptest_setup(struct chiptest *ct, const char *part, uint16_t addr,
-				 const struct emu_input *inputs, int ninputs,
-				 const struct chiptest_props *props)
+static inline int chiptest_open(struct chiptest *ct, const struct chiptest_backend *be,
+				const char *part, uint16_t addr, const struct emu_input *inputs,
+				int ninputs, const struct chiptest_props *props)
 {
 	int vref = props && props->has_vref && props->vref_mv > 0 ? props->vref_mv : 0;
 	int ret;
 
 	memset(ct, 0, sizeof(*ct));
+	ct->be = be;
 	ct->addr = addr;
-	ret = chiptest_emu_bus_create(0, &ct->bus);
-	if (ret < 0) {
-		snprintf(ct->err, sizeof(ct->err), "emulated bus: %d", ret);
-		return ret;
-	}
+	ret = be->open(be, part, addr, inputs, ninputs, vref, &ct->bus, ct->err,
+		       sizeof(ct->err));
+	if (ret < 0)
+		goto err_teardown;
 	ct->reg = iio_registry_create();
 	if (!ct->reg) {
 		ret = -ENOMEM;
 		goto err_teardown;
 	}
-	ret = chiptest_chip_attach(ct->bus, part, addr, inputs, ninputs, vref, ct->err,
-				   sizeof(ct->err));
-	if (ret < 0)
-		goto err_teardown;
 	ret = chiptest_probe(ct->bus, ct->reg, part, addr, props, &ct->dev, ct->err,
 			     sizeof(ct->err));
 	if (ret < 0)
@@ -257,6 +336,14 @@ static inline int chiptest_setup(struct chiptest *ct, const char *part, uint16_t
 err_teardown:
 	chiptest_teardown(ct);
 	return ret;
+}
+
+/** chiptest_setup() - chiptest_open() on the emulated bus 0. */
+static inline int chiptest_setup(struct chiptest *ct, const char *part, uint16_t addr,
+				 const struct emu_input *inputs, int ninputs,
+				 const struct chiptest_props *props)
+{
+	return chiptest_open(ct, &chiptest_emulated, part, addr, inputs, ninputs, props);
 }
 
 #endif /* IIOWIRE_CHIPTEST_H */

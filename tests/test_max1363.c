@@ -12,8 +12,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "chiptest.h"
-#include "iio_consumer.h"
+#include "max1363_cases.h"
 
 #define MAX1363_TEST_ADDR	0x35
 
@@ -68,7 +67,7 @@ static const struct part_row part_rows[] = {
 	{ "max11647", 2, "2.000000000", 500, 750 },
 };
 
-#define NROWS(a)	(sizeof(a) / sizeof((a)[0]))
+#define NROWS(a)	CHIPSUITE_NROWS(a)
 
 /* Number of attributes whose name matches in_voltage<N>_raw (single-ended). */
 static int count_single_raw(struct iio_dev *dev)
@@ -423,226 +422,69 @@ static void test_vref(void)
 	}
 }
 
-struct badvref_row {
-	const char *name;
-	int vref_mv;
-};
-
-static const struct badvref_row badvref_rows[] = {
-	{ "zero", 0 },
-	{ "negative", -2500 },
-};
-
 static void test_vref_invalid(void)
 {
-	size_t r;
-
-	for (r = 0; r < NROWS(badvref_rows); r++) {
-		struct chiptest_props props = { true, badvref_rows[r].vref_mv };
-		struct chiptest ct;
-		int ret;
-
-		ret = chiptest_setup(&ct, "max1238", MAX1363_TEST_ADDR, NULL, 0, &props);
-		TEST_ROW_ASSERT(ret == -EINVAL, badvref_rows[r].name);
-		TEST_ROW_ASSERT(strstr(ct.err, "vref_mv") != NULL, badvref_rows[r].name);
-		if (ret == 0)
-			chiptest_teardown(&ct);
-	}
+	chipsuite_vref_invalid(&chiptest_emulated, "max1238", MAX1363_TEST_ADDR, -2500);
 }
 
 /* ---- mode switches only when needed ---- */
 
-struct mode_row {
-	const char *attr;
-	unsigned long transfers;	/* 2: setup+config then the read; 1: the read only */
-};
-
-static const struct mode_row mode_rows[] = {
-	{ "in_voltage0_raw", 2 },
-	{ "in_voltage0_raw", 1 },
-	{ "in_voltage0_raw", 1 },
-	{ "in_voltage_scale", 0 },
-	{ "in_voltage1_raw", 2 },
-	{ "in_voltage1_raw", 1 },
-	{ "in_voltage0-voltage1_raw", 2 },
-	{ "in_voltage-voltage_scale", 0 },
-	{ "in_voltage0-voltage1_raw", 1 },
-	{ "in_voltage1-voltage0_raw", 2 },
-	{ "in_voltage1_raw", 2 },
-	{ "name", 0 },
-	{ "in_voltage1_raw", 1 },
+/* 2: setup+config then the read; 1: the read only */
+static const struct chipsuite_read_row mode_rows[] = {
+	{ "in_voltage0_raw", 2, NULL },
+	{ "in_voltage0_raw", 1, NULL },
+	{ "in_voltage0_raw", 1, NULL },
+	{ "in_voltage_scale", 0, NULL },
+	{ "in_voltage1_raw", 2, NULL },
+	{ "in_voltage1_raw", 1, NULL },
+	{ "in_voltage0-voltage1_raw", 2, NULL },
+	{ "in_voltage-voltage_scale", 0, NULL },
+	{ "in_voltage0-voltage1_raw", 1, NULL },
+	{ "in_voltage1-voltage0_raw", 2, NULL },
+	{ "in_voltage1_raw", 2, NULL },
+	{ "name", 0, NULL },
+	{ "in_voltage1_raw", 1, NULL },
 };
 
 static void test_mode_switch(void)
 {
-	struct chiptest ct;
-	unsigned long before;
-	char buf[64];
-	size_t r;
-
-	CU_ASSERT_FATAL(chiptest_setup(&ct, "max1238", MAX1363_TEST_ADDR, NULL, 0, NULL) == 0);
 	/* probe wrote the setup byte and the power-on scan: exactly one transfer */
-	CU_ASSERT_EQUAL(emu_bus_transfers(ct.bus, MAX1363_TEST_ADDR), 1);
-	for (r = 0; r < NROWS(mode_rows); r++) {
-		before = emu_bus_transfers(ct.bus, MAX1363_TEST_ADDR);
-		TEST_ROW_ASSERT(chiptest_read(ct.dev, mode_rows[r].attr, buf, sizeof(buf)) > 0,
-				mode_rows[r].attr);
-		TEST_ROW_ASSERT(emu_bus_transfers(ct.bus, MAX1363_TEST_ADDR) - before ==
-				mode_rows[r].transfers, mode_rows[r].attr);
-	}
-	chiptest_teardown(&ct);
+	chipsuite_transfers(&chiptest_emulated, "max1238", MAX1363_TEST_ADDR, NULL, 0, 1,
+			    mode_rows, NROWS(mode_rows));
 }
 
 /* ---- consumers: the stargate2 map ---- */
 
 static void test_consumer_stargate2(void)
 {
-	static const struct emu_input in[] = {
-		CHIPTEST_CONST("AIN1", 1200), CHIPTEST_CONST("AIN2", 800),
-	};
-	static const struct iio_map maps[] = {
-		{ "0-0035", "AIN1", "iio_hwmon.0", "testchan1" },
-		{ "0-0035", "AIN2", "iio_hwmon.0", "testchan2" },
-	};
-	struct iio_channel *c1 = NULL, *c2 = NULL, *all = NULL;
-	struct chiptest ct;
-	int val = -1, val2 = -1, n;
-
-	CU_ASSERT_FATAL(chiptest_setup(&ct, "max1238", 0x35, in, 2, NULL) == 0);
-	CU_ASSERT_STRING_EQUAL(ct.dev->hwid, "0-0035");
-	CU_ASSERT_EQUAL_FATAL(iio_map_array_register(ct.reg, ct.dev, maps, 2), 0);
-
-	CU_ASSERT_EQUAL_FATAL(iio_channel_get(ct.reg, "iio_hwmon.0", "testchan1", &c1), 0);
-	CU_ASSERT_EQUAL_FATAL(iio_channel_get(ct.reg, "iio_hwmon.0", "testchan2", &c2), 0);
-	CU_ASSERT_STRING_EQUAL(c1->channel->datasheet_name, "AIN1");
-	CU_ASSERT_EQUAL(iio_read_channel_raw(c1, &val), IIO_VAL_INT);
-	CU_ASSERT_EQUAL(val, 1200);
-	CU_ASSERT_EQUAL(iio_read_channel_scale(c1, &val, &val2), IIO_VAL_FRACTIONAL_LOG2);
-	CU_ASSERT_EQUAL(val, 4096);
-	CU_ASSERT_EQUAL(val2, 12);
-	CU_ASSERT(iio_read_channel_processed(c1, &val) >= 0);
-	CU_ASSERT_EQUAL(val, 1200);
-	CU_ASSERT(iio_read_channel_processed(c2, &val) >= 0);
-	CU_ASSERT_EQUAL(val, 800);
-	CU_ASSERT(iio_read_channel_processed_scale(c2, &val, 1000) >= 0);
-	CU_ASSERT_EQUAL(val, 800000);
-
-	CU_ASSERT_EQUAL_FATAL(iio_channel_get_all(ct.reg, "iio_hwmon.0", &all), 0);
-	for (n = 0; all[n].indio_dev; n++)
-		;
-	CU_ASSERT_EQUAL(n, 2);
-	iio_channel_release_all(all);
-	iio_channel_release(c1);
-	iio_channel_release(c2);
-	chiptest_teardown(&ct);
+	max1363_consumer_stargate2(&chiptest_emulated);
 }
 
 /* ---- faults ---- */
 
-struct fault_row {
-	const char *name;
-	enum emu_fault_mode mode;
-	bool primed;		/* mode already set: the fault hits the result read */
-	int expect;
-	unsigned long recover;	/* transfers of the read after the fault */
-};
-
-static const struct fault_row fault_rows[] = {
-	{ "NACK on the mode switch", EMU_FAULT_NACK, false, -ENXIO, 2 },
-	{ "NACK on the result read", EMU_FAULT_NACK, true, -ENXIO, 1 },
-	{ "EIO on the mode switch", EMU_FAULT_EIO, false, -EIO, 2 },
-	{ "EIO on the result read", EMU_FAULT_EIO, true, -EIO, 1 },
-	{ "HANG on the mode switch", EMU_FAULT_HANG, false, -ETIMEDOUT, 2 },
-	{ "HANG on the result read", EMU_FAULT_HANG, true, -ETIMEDOUT, 1 },
-};
-
 static void test_faults(void)
 {
-	size_t r;
-
-	for (r = 0; r < NROWS(fault_rows); r++) {
-		const struct fault_row *row = &fault_rows[r];
-		struct emu_fault fault = {
-			.mode = row->mode, .after = 0, .count = 1, .hang_ms = 30,
-		};
-		struct emu_input in = CHIPTEST_CONST("AIN0", 1500);
-		struct chiptest ct;
-		unsigned long before;
-		char buf[64];
-		int val = -1;
-
-		if (chiptest_setup(&ct, "max1238", MAX1363_TEST_ADDR, &in, 1, NULL)) {
-			TEST_ROW_ASSERT(0, row->name);
-			continue;
-		}
-		if (row->primed)
-			TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw", &val) == 0,
-					row->name);
-		TEST_ROW_ASSERT(emu_bus_set_fault(ct.bus, MAX1363_TEST_ADDR, &fault) == 0,
-				row->name);
-		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage0_raw", buf, sizeof(buf)) ==
-				row->expect, row->name);
-		/* the fault is spent: the next read works and redoes only what is needed */
-		before = emu_bus_transfers(ct.bus, MAX1363_TEST_ADDR);
-		val = -1;
-		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw", &val) == 0 &&
-				val == 1500, row->name);
-		TEST_ROW_ASSERT(emu_bus_transfers(ct.bus, MAX1363_TEST_ADDR) - before ==
-				row->recover, row->name);
-		chiptest_teardown(&ct);
-	}
+	max1363_faults(&chiptest_emulated);
 }
 
 /* ---- probe failures ---- */
 
-struct probe_row {
-	const char *name;
-	uint16_t chip_addr;		/* 0: no chip on the bus */
-	enum emu_fault_mode fault;	/* armed at the probed address */
-	int expect;
-	const char *message;
-};
-
-static const struct probe_row probe_rows[] = {
-	{ "no chip on the bus", 0, EMU_FAULT_NONE, -ENXIO, "max1238 at 0-0035: no answer (ENXIO)" },
-	{ "chip at another address", 0x34, EMU_FAULT_NONE, -ENXIO,
+static const struct chipsuite_probe_row probe_rows[] = {
+	{ "no chip on the bus", "max1238", NULL, 0, EMU_FAULT_NONE, -ENXIO,
 	  "max1238 at 0-0035: no answer (ENXIO)" },
-	{ "chip that NACKs", 0x35, EMU_FAULT_NACK, -ENXIO, "max1238 at 0-0035: no answer (ENXIO)" },
-	{ "bus error", 0x35, EMU_FAULT_EIO, -EIO, "max1238 at 0-0035: no answer (EIO)" },
-	{ "hung chip", 0x35, EMU_FAULT_HANG, -ETIMEDOUT,
+	{ "chip at another address", "max1238", "max1238", 0x34, EMU_FAULT_NONE, -ENXIO,
+	  "max1238 at 0-0035: no answer (ENXIO)" },
+	{ "chip that NACKs", "max1238", "max1238", 0, EMU_FAULT_NACK, -ENXIO,
+	  "max1238 at 0-0035: no answer (ENXIO)" },
+	{ "bus error", "max1238", "max1238", 0, EMU_FAULT_EIO, -EIO,
+	  "max1238 at 0-0035: no answer (EIO)" },
+	{ "hung chip", "max1238", "max1238", 0, EMU_FAULT_HANG, -ETIMEDOUT,
 	  "max1238 at 0-0035: no answer (ETIMEDOUT)" },
 };
 
 static void test_probe_failure(void)
 {
-	size_t r;
-
-	for (r = 0; r < NROWS(probe_rows); r++) {
-		const struct probe_row *row = &probe_rows[r];
-		struct emu_fault fault = { .mode = row->fault, .hang_ms = 30 };
-		struct iio_registry *reg = iio_registry_create();
-		struct iio_dev *dev = NULL;
-		char err[CHIPTEST_ERR_MAX];
-		struct bus *bus = NULL;
-		int ret;
-
-		CU_ASSERT_FATAL(reg != NULL);
-		CU_ASSERT_FATAL(chiptest_emu_bus_create(0, &bus) == 0);
-		if (row->chip_addr)
-			TEST_ROW_ASSERT(chiptest_chip_attach(bus, "max1238", row->chip_addr, NULL,
-							     0, 0, err, sizeof(err)) == 0,
-					row->name);
-		if (row->fault != EMU_FAULT_NONE)
-			TEST_ROW_ASSERT(emu_bus_set_fault(bus, 0x35, &fault) == 0, row->name);
-		ret = chiptest_probe(bus, reg, "max1238", 0x35, NULL, &dev, err, sizeof(err));
-		TEST_ROW_ASSERT(ret == row->expect, row->name);
-		TEST_ROW_ASSERT(strcmp(err, row->message) == 0, row->name);
-		if (strcmp(err, row->message) != 0)
-			fprintf(stderr, "%s: message \"%s\"\n", row->name, err);
-		TEST_ROW_ASSERT(iio_registry_count(reg) == 0, row->name);
-		iio_registry_destroy(reg);
-		bus_put(bus);
-	}
+	chipsuite_probe(&chiptest_emulated, MAX1363_TEST_ADDR, probe_rows, NROWS(probe_rows));
 }
 
 /* A device that was registered and is then unregistered answers -ENODEV, not stale data. */
