@@ -24,6 +24,46 @@
 #define CHIPSUITE_INPUTS_MAX	12
 
 /**
+ * struct chipsuite_value_row - one input given to @part, one attribute read.
+ * @vref_mv: the board's vref_mv (0: none); @key/@mv: the input; @attr: what
+ *	is read; @expect: the integer it reads.
+ */
+struct chipsuite_value_row {
+	const char *name;
+	const char *part;
+	int vref_mv;
+	const char *key;
+	double mv;
+	const char *attr;
+	int expect;
+};
+
+/** chipsuite_values() - each row on a fresh chip on @be at @addr. */
+static inline void chipsuite_values(const struct chiptest_backend *be, uint16_t addr,
+				    const struct chipsuite_value_row *rows, size_t n)
+{
+	size_t r;
+
+	for (r = 0; r < n; r++) {
+		const struct chipsuite_value_row *row = &rows[r];
+		struct chiptest_props props = { row->vref_mv > 0, row->vref_mv };
+		struct emu_input in = CHIPTEST_CONST(row->key, row->mv);
+		struct chiptest ct;
+		int val = -1;
+
+		if (chiptest_open(&ct, be, row->part, addr, &in, 1, &props)) {
+			TEST_ROW_ASSERT(0, row->name);
+			continue;
+		}
+		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, row->attr, &val) == 0, row->name);
+		TEST_ROW_ASSERT(val == row->expect, row->name);
+		if (val != row->expect)
+			fprintf(stderr, "%s: got %d, want %d\n", row->name, val, row->expect);
+		chiptest_teardown(&ct);
+	}
+}
+
+/**
  * struct chipsuite_fault_row - one fault: armed, hit by a read of @attr,
  * then spent: the next read gives @value.
  * @primed: read @attr once before arming (the fault then hits the result read).

@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "chiptest.h"
+#include "chipsuite.h"
 
 #define AD799X_TEST_ADDR	0x21
-#define NROWS(a)		(sizeof(a) / sizeof((a)[0]))
+#define NROWS(a)		CHIPSUITE_NROWS(a)
 
 /* ---- every part ---- */
 
@@ -160,17 +160,7 @@ static void test_attribute_sets(void)
 
 /* ---- raw values ---- */
 
-struct raw_row {
-	const char *name;
-	const char *part;
-	int vref_mv;
-	const char *key;
-	double mv;
-	const char *attr;
-	int expect;
-};
-
-static const struct raw_row raw_rows[] = {
+static const struct chipsuite_value_row raw_rows[] = {
 	{ "ad7998 channel 7", "ad7998", 4096, "voltage7", 3210, "in_voltage7_raw", 3210 },
 	{ "ad7998 channel 4", "ad7998", 4096, "voltage4", 1, "in_voltage4_raw", 1 },
 	{ "ad7997 channel 6, 10 bits", "ad7997", 4096, "voltage6", 1003, "in_voltage6_raw", 250 },
@@ -194,205 +184,76 @@ static const struct raw_row raw_rows[] = {
 
 static void test_raw_values(void)
 {
-	size_t r;
-
-	for (r = 0; r < NROWS(raw_rows); r++) {
-		const struct raw_row *row = &raw_rows[r];
-		struct chiptest_props props = { true, row->vref_mv };
-		struct emu_input in = CHIPTEST_CONST(row->key, row->mv);
-		struct chiptest ct;
-		int val = -1;
-
-		if (chiptest_setup(&ct, row->part, AD799X_TEST_ADDR, &in, 1, &props)) {
-			TEST_ROW_ASSERT(0, row->name);
-			continue;
-		}
-		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, row->attr, &val) == 0, row->name);
-		TEST_ROW_ASSERT(val == row->expect, row->name);
-		if (val != row->expect)
-			fprintf(stderr, "%s: got %d, want %d\n", row->name, val, row->expect);
-		chiptest_teardown(&ct);
-	}
+	chipsuite_values(&chiptest_emulated, AD799X_TEST_ADDR, raw_rows, NROWS(raw_rows));
 }
-
-struct badvref_row {
-	const char *name;
-	int vref_mv;
-};
-
-static const struct badvref_row badvref_rows[] = {
-	{ "zero", 0 },
-	{ "negative", -3300 },
-};
 
 static void test_vref_invalid(void)
 {
-	size_t r;
-
-	for (r = 0; r < NROWS(badvref_rows); r++) {
-		struct chiptest_props props = { true, badvref_rows[r].vref_mv };
-		struct chiptest ct;
-		int ret;
-
-		ret = chiptest_setup(&ct, "ad7998", AD799X_TEST_ADDR, NULL, 0, &props);
-		TEST_ROW_ASSERT(ret == -EINVAL, badvref_rows[r].name);
-		TEST_ROW_ASSERT(strstr(ct.err, "vref_mv") != NULL, badvref_rows[r].name);
-		if (ret == 0)
-			chiptest_teardown(&ct);
-	}
+	chipsuite_vref_invalid(&chiptest_emulated, "ad7998", AD799X_TEST_ADDR, -3300);
 }
 
 /* ---- bus traffic ---- */
 
-struct xfer_row {
-	const char *attr;
-	unsigned long transfers;
-};
-
 /* A conversion is one combined transaction: command byte, repeated start, two bytes. */
-static const struct xfer_row xfer_rows[] = {
-	{ "in_voltage0_raw", 1 },
-	{ "in_voltage0_raw", 1 },
-	{ "in_voltage_scale", 0 },
-	{ "in_voltage3_raw", 1 },
-	{ "name", 0 },
-	{ "in_voltage0_raw", 1 },
+static const struct chipsuite_read_row xfer_rows[] = {
+	{ "in_voltage0_raw", 1, NULL },
+	{ "in_voltage0_raw", 1, NULL },
+	{ "in_voltage_scale", 0, NULL },
+	{ "in_voltage3_raw", 1, NULL },
+	{ "name", 0, NULL },
+	{ "in_voltage0_raw", 1, NULL },
 };
 
 static void test_transfers(void)
 {
 	static const char *const parts[] = { "ad7991", "ad7994", "ad7998" };
-	unsigned long before;
-	char buf[64];
-	size_t p, r;
+	size_t p;
 
-	for (p = 0; p < NROWS(parts); p++) {
-		struct chiptest ct;
-
-		if (chiptest_setup(&ct, parts[p], AD799X_TEST_ADDR, NULL, 0, NULL)) {
-			TEST_ROW_ASSERT(0, parts[p]);
-			continue;
-		}
-		for (r = 0; r < NROWS(xfer_rows); r++) {
-			before = emu_bus_transfers(ct.bus, AD799X_TEST_ADDR);
-			TEST_ROW_ASSERT(chiptest_read(ct.dev, xfer_rows[r].attr, buf,
-						      sizeof(buf)) > 0, xfer_rows[r].attr);
-			TEST_ROW_ASSERT(emu_bus_transfers(ct.bus, AD799X_TEST_ADDR) - before ==
-					xfer_rows[r].transfers, xfer_rows[r].attr);
-		}
-		chiptest_teardown(&ct);
-	}
+	for (p = 0; p < NROWS(parts); p++)
+		chipsuite_transfers(&chiptest_emulated, parts[p], AD799X_TEST_ADDR, NULL, 0, -1,
+				    xfer_rows, NROWS(xfer_rows));
 }
 
 /* ---- faults ---- */
 
-struct fault_row {
-	const char *name;
-	const char *part;
-	enum emu_fault_mode mode;
-	int expect;
-};
+/* voltage1 at 1234 mV on a 4096 mV reference: 1234 at 12 bits, 1234 / 4 at 10 */
+#define AD799X_FAULT(name, part, mode, expect, value)				\
+	{ name, part, mode, false, expect, 4096, "voltage1", 1234, "in_voltage1_raw", value, -1 }
 
-static const struct fault_row fault_rows[] = {
-	{ "ad7998 NACK", "ad7998", EMU_FAULT_NACK, -ENXIO },
-	{ "ad7998 EIO", "ad7998", EMU_FAULT_EIO, -EIO },
-	{ "ad7998 HANG", "ad7998", EMU_FAULT_HANG, -ETIMEDOUT },
-	{ "ad7991 NACK", "ad7991", EMU_FAULT_NACK, -ENXIO },
-	{ "ad7992 EIO", "ad7992", EMU_FAULT_EIO, -EIO },
-	{ "ad7995 HANG", "ad7995", EMU_FAULT_HANG, -ETIMEDOUT },
+static const struct chipsuite_fault_row fault_rows[] = {
+	AD799X_FAULT("ad7998 NACK", "ad7998", EMU_FAULT_NACK, -ENXIO, 1234),
+	AD799X_FAULT("ad7998 EIO", "ad7998", EMU_FAULT_EIO, -EIO, 1234),
+	AD799X_FAULT("ad7998 HANG", "ad7998", EMU_FAULT_HANG, -ETIMEDOUT, 1234),
+	AD799X_FAULT("ad7991 NACK", "ad7991", EMU_FAULT_NACK, -ENXIO, 1234),
+	AD799X_FAULT("ad7992 EIO", "ad7992", EMU_FAULT_EIO, -EIO, 1234),
+	AD799X_FAULT("ad7995 HANG", "ad7995", EMU_FAULT_HANG, -ETIMEDOUT, 308),
 };
 
 static void test_faults(void)
 {
-	size_t r;
-
-	for (r = 0; r < NROWS(fault_rows); r++) {
-		const struct fault_row *row = &fault_rows[r];
-		struct emu_fault fault = {
-			.mode = row->mode, .after = 0, .count = 1, .hang_ms = 30,
-		};
-		struct chiptest_props props = { true, 4096 };
-		struct emu_input in = CHIPTEST_CONST("voltage1", 1234);
-		struct chiptest ct;
-		char buf[64];
-		int val = -1;
-
-		if (chiptest_setup(&ct, row->part, AD799X_TEST_ADDR, &in, 1, &props)) {
-			TEST_ROW_ASSERT(0, row->name);
-			continue;
-		}
-		TEST_ROW_ASSERT(emu_bus_set_fault(ct.bus, AD799X_TEST_ADDR, &fault) == 0,
-				row->name);
-		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage1_raw", buf, sizeof(buf)) ==
-				row->expect, row->name);
-		/* the scale needs no bus, so it reads through the fault's aftermath too */
-		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage_scale", buf, sizeof(buf)) > 0,
-				row->name);
-		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage1_raw", &val) == 0, row->name);
-		/* 10-bit parts read 1234 / 4 */
-		TEST_ROW_ASSERT(val == (strcmp(row->part, "ad7995") == 0 ? 308 : 1234), row->name);
-		chiptest_teardown(&ct);
-	}
+	chipsuite_faults(&chiptest_emulated, AD799X_TEST_ADDR, fault_rows, NROWS(fault_rows));
 }
 
 /* ---- probe failures ---- */
 
-struct probe_row {
-	const char *name;
-	const char *part;
-	const char *chip;		/* model at the probed address, NULL: none */
-	enum emu_fault_mode fault;
-	int expect;
-	const char *message;
-};
-
-static const struct probe_row probe_rows[] = {
-	{ "ad7998, no chip", "ad7998", NULL, EMU_FAULT_NONE, -ENXIO,
+static const struct chipsuite_probe_row probe_rows[] = {
+	{ "ad7998, no chip", "ad7998", NULL, 0, EMU_FAULT_NONE, -ENXIO,
 	  "ad7998 at 0-0021: no answer (ENXIO)" },
-	{ "ad7991, no chip", "ad7991", NULL, EMU_FAULT_NONE, -ENXIO,
+	{ "ad7991, no chip", "ad7991", NULL, 0, EMU_FAULT_NONE, -ENXIO,
 	  "ad7991 at 0-0021: no answer (ENXIO)" },
-	{ "ad7994, bus error", "ad7994", "ad7994", EMU_FAULT_EIO, -EIO,
+	{ "ad7994, bus error", "ad7994", "ad7994", 0, EMU_FAULT_EIO, -EIO,
 	  "ad7994 at 0-0021: no answer (EIO)" },
-	{ "ad7997, hung chip", "ad7997", "ad7997", EMU_FAULT_HANG, -ETIMEDOUT,
+	{ "ad7997, hung chip", "ad7997", "ad7997", 0, EMU_FAULT_HANG, -ETIMEDOUT,
 	  "ad7997 at 0-0021: no answer (ETIMEDOUT)" },
-	{ "ad7998 driver, max1363 chip", "ad7998", "max1363", EMU_FAULT_NONE, -EIO,
+	{ "ad7998 driver, max1363 chip", "ad7998", "max1363", 0, EMU_FAULT_NONE, -EIO,
 	  "ad7998 at 0-0021: configuration reads back 0xf000, wrote 0x0000 (EIO)" },
-	{ "ad7994 driver, max1363 chip", "ad7994", "max1363", EMU_FAULT_NONE, -EIO,
+	{ "ad7994 driver, max1363 chip", "ad7994", "max1363", 0, EMU_FAULT_NONE, -EIO,
 	  "ad7994 at 0-0021: configuration reads back 0x00f0, wrote 0x0000 (EIO)" },
 };
 
 static void test_probe_failure(void)
 {
-	size_t r;
-
-	for (r = 0; r < NROWS(probe_rows); r++) {
-		const struct probe_row *row = &probe_rows[r];
-		struct emu_fault fault = { .mode = row->fault, .hang_ms = 30 };
-		struct iio_registry *reg = iio_registry_create();
-		struct iio_dev *dev = NULL;
-		char err[CHIPTEST_ERR_MAX];
-		struct bus *bus = NULL;
-		int ret;
-
-		CU_ASSERT_FATAL(reg != NULL);
-		CU_ASSERT_FATAL(chiptest_emu_bus_create(0, &bus) == 0);
-		if (row->chip)
-			TEST_ROW_ASSERT(chiptest_chip_attach(bus, row->chip, AD799X_TEST_ADDR,
-							     NULL, 0, 0, err, sizeof(err)) == 0,
-					row->name);
-		if (row->fault != EMU_FAULT_NONE)
-			TEST_ROW_ASSERT(emu_bus_set_fault(bus, AD799X_TEST_ADDR, &fault) == 0,
-					row->name);
-		ret = chiptest_probe(bus, reg, row->part, AD799X_TEST_ADDR, NULL, &dev, err,
-				     sizeof(err));
-		TEST_ROW_ASSERT(ret == row->expect, row->name);
-		TEST_ROW_ASSERT(strcmp(err, row->message) == 0, row->name);
-		if (strcmp(err, row->message) != 0)
-			fprintf(stderr, "%s: message \"%s\"\n", row->name, err);
-		TEST_ROW_ASSERT(iio_registry_count(reg) == 0, row->name);
-		iio_registry_destroy(reg);
-		bus_put(bus);
-	}
+	chipsuite_probe(&chiptest_emulated, AD799X_TEST_ADDR, probe_rows, NROWS(probe_rows));
 }
 
 static CU_TestInfo ad799x_tests[] = {
