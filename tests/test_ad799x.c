@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "chipsuite.h"
+#include "ad799x_cases.h"
 
 #define AD799X_TEST_ADDR	0x21
 #define NROWS(a)		CHIPSUITE_NROWS(a)
@@ -122,40 +122,18 @@ static const char *const attrs_8[] = {
 	"in_voltage_scale", "name", "current_timestamp_clock", NULL
 };
 
-struct attrset_row {
-	const char *part;
-	const char *const *attrs;
-};
-
-static const struct attrset_row attrset_rows[] = {
-	{ "ad7992", attrs_2 },
-	{ "ad7991", attrs_4 },
-	{ "ad7994", attrs_4 },
-	{ "ad7998", attrs_8 },
+/* as in the kernel: consumer maps cannot reach these channels */
+static const struct chipsuite_attrset_row attrset_rows[] = {
+	{ "ad7992", attrs_2, true },
+	{ "ad7991", attrs_4, true },
+	{ "ad7994", attrs_4, true },
+	{ "ad7998", attrs_8, true },
 };
 
 static void test_attribute_sets(void)
 {
-	size_t r;
-	int n, i;
-
-	for (r = 0; r < NROWS(attrset_rows); r++) {
-		const struct attrset_row *row = &attrset_rows[r];
-		struct chiptest ct;
-
-		if (chiptest_setup(&ct, row->part, AD799X_TEST_ADDR, NULL, 0, NULL)) {
-			TEST_ROW_ASSERT(0, row->part);
-			continue;
-		}
-		for (n = 0; row->attrs[n]; n++)
-			TEST_ROW_ASSERT(iio_device_attr_find(ct.dev, row->attrs[n]) != NULL,
-					row->attrs[n]);
-		TEST_ROW_ASSERT(iio_device_attr_count(ct.dev) == n, row->part);
-		/* as in the kernel: consumer maps cannot reach these channels */
-		for (i = 0; i < ct.dev->num_channels; i++)
-			TEST_ROW_ASSERT(ct.dev->channels[i].datasheet_name == NULL, row->part);
-		chiptest_teardown(&ct);
-	}
+	chipsuite_attribute_sets(&chiptest_emulated, AD799X_TEST_ADDR, attrset_rows,
+				 NROWS(attrset_rows));
 }
 
 /* ---- raw values ---- */
@@ -216,22 +194,9 @@ static void test_transfers(void)
 
 /* ---- faults ---- */
 
-/* voltage1 at 1234 mV on a 4096 mV reference: 1234 at 12 bits, 1234 / 4 at 10 */
-#define AD799X_FAULT(name, part, mode, expect, value)				\
-	{ name, part, mode, false, expect, 4096, "voltage1", 1234, "in_voltage1_raw", value, -1 }
-
-static const struct chipsuite_fault_row fault_rows[] = {
-	AD799X_FAULT("ad7998 NACK", "ad7998", EMU_FAULT_NACK, -ENXIO, 1234),
-	AD799X_FAULT("ad7998 EIO", "ad7998", EMU_FAULT_EIO, -EIO, 1234),
-	AD799X_FAULT("ad7998 HANG", "ad7998", EMU_FAULT_HANG, -ETIMEDOUT, 1234),
-	AD799X_FAULT("ad7991 NACK", "ad7991", EMU_FAULT_NACK, -ENXIO, 1234),
-	AD799X_FAULT("ad7992 EIO", "ad7992", EMU_FAULT_EIO, -EIO, 1234),
-	AD799X_FAULT("ad7995 HANG", "ad7995", EMU_FAULT_HANG, -ETIMEDOUT, 308),
-};
-
 static void test_faults(void)
 {
-	chipsuite_faults(&chiptest_emulated, AD799X_TEST_ADDR, fault_rows, NROWS(fault_rows));
+	ad799x_faults(&chiptest_emulated, AD799X_TEST_ADDR);
 }
 
 /* ---- probe failures ---- */

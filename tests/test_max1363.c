@@ -179,38 +179,17 @@ static const char *const attrs_12[] = {
 	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
 };
 
-struct attrset_row {
-	const char *part;
-	const char *const *attrs;
-};
-
-static const struct attrset_row attrset_rows[] = {
-	{ "max11644", attrs_2 },
-	{ "max1363", attrs_4 },
-	{ "max11614", attrs_8 },
-	{ "max1238", attrs_12 },
+static const struct chipsuite_attrset_row attrset_rows[] = {
+	{ "max11644", attrs_2, false },
+	{ "max1363", attrs_4, false },
+	{ "max11614", attrs_8, false },
+	{ "max1238", attrs_12, false },
 };
 
 static void test_attribute_sets(void)
 {
-	size_t r;
-
-	for (r = 0; r < NROWS(attrset_rows); r++) {
-		const struct attrset_row *row = &attrset_rows[r];
-		struct chiptest ct;
-		int n;
-
-		if (chiptest_setup(&ct, row->part, MAX1363_TEST_ADDR, NULL, 0, NULL)) {
-			TEST_ROW_ASSERT(0, row->part);
-			continue;
-		}
-		for (n = 0; row->attrs[n]; n++)
-			TEST_ROW_ASSERT(iio_device_attr_find(ct.dev, row->attrs[n]) != NULL,
-					row->attrs[n]);
-		/* exactly these: nothing extra */
-		TEST_ROW_ASSERT(iio_device_attr_count(ct.dev) == n, row->part);
-		chiptest_teardown(&ct);
-	}
+	chipsuite_attribute_sets(&chiptest_emulated, MAX1363_TEST_ADDR, attrset_rows,
+				 NROWS(attrset_rows));
 }
 
 struct dsname_row {
@@ -318,7 +297,7 @@ static void test_raw_values(void)
 	for (r = 0; r < NROWS(raw_rows); r++) {
 		const struct raw_row *row = &raw_rows[r];
 		struct chiptest ct;
-		int val = -1, nin;
+		int nin;
 
 		/* the part's own inputs only: AIN0-3, plus AIN10-11 on 12-input parts */
 		nin = strcmp(row->part, "max1238") == 0 ? 6 :
@@ -327,52 +306,30 @@ static void test_raw_values(void)
 			TEST_ROW_ASSERT(0, row->name);
 			continue;
 		}
-		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, row->attr, &val) == 0, row->name);
-		TEST_ROW_ASSERT(val == row->expect, row->name);
-		if (val != row->expect)
-			fprintf(stderr, "%s: got %d, want %d\n", row->name, val, row->expect);
+		chipsuite_expect_int(ct.dev, row->attr, row->expect, row->name);
 		chiptest_teardown(&ct);
 	}
 }
 
-struct sat_row {
-	const char *name;
-	const char *part;
-	double mv;
-	int expect;
-};
+/* AIN0 at @mv, no vref_mv */
+#define SAT(name, part, mv, expect)	{ name, part, 0, "AIN0", mv, "in_voltage0_raw", expect }
 
-static const struct sat_row sat_rows[] = {
-	{ "12-bit at the reference", "max1363", 2048, 4095 },
-	{ "12-bit one code below", "max1363", 2047.5, 4095 },
-	{ "12-bit two codes below", "max1363", 2047, 4094 },
-	{ "12-bit far above", "max1363", 5000, 4095 },
-	{ "12-bit negative", "max1363", -100, 0 },
-	{ "12-bit just below zero", "max1363", -0.001, 0 },
-	{ "10-bit above", "max11646", 4200, 1023 },
-	{ "10-bit negative", "max11646", -4200, 0 },
-	{ "8-bit above", "max1036", 9999, 255 },
-	{ "8-bit negative", "max1036", -1, 0 },
+static const struct chipsuite_value_row sat_rows[] = {
+	SAT("12-bit at the reference", "max1363", 2048, 4095),
+	SAT("12-bit one code below", "max1363", 2047.5, 4095),
+	SAT("12-bit two codes below", "max1363", 2047, 4094),
+	SAT("12-bit far above", "max1363", 5000, 4095),
+	SAT("12-bit negative", "max1363", -100, 0),
+	SAT("12-bit just below zero", "max1363", -0.001, 0),
+	SAT("10-bit above", "max11646", 4200, 1023),
+	SAT("10-bit negative", "max11646", -4200, 0),
+	SAT("8-bit above", "max1036", 9999, 255),
+	SAT("8-bit negative", "max1036", -1, 0),
 };
 
 static void test_saturation(void)
 {
-	size_t r;
-
-	for (r = 0; r < NROWS(sat_rows); r++) {
-		const struct sat_row *row = &sat_rows[r];
-		struct emu_input in = CHIPTEST_CONST("AIN0", row->mv);
-		struct chiptest ct;
-		int val = -1;
-
-		if (chiptest_setup(&ct, row->part, MAX1363_TEST_ADDR, &in, 1, NULL)) {
-			TEST_ROW_ASSERT(0, row->name);
-			continue;
-		}
-		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw", &val) == 0 &&
-				val == row->expect, row->name);
-		chiptest_teardown(&ct);
-	}
+	chipsuite_values(&chiptest_emulated, MAX1363_TEST_ADDR, sat_rows, NROWS(sat_rows));
 }
 
 /* ---- external reference ---- */

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "chipsuite.h"
+#include "ad799x_cases.h"
 #include "shim/shimchip.h"
 
 #define SHIM_ADDR	0x22
@@ -65,22 +65,9 @@ static void test_same_as_emulated(void)
 
 /* ---- faults ---- */
 
-/* voltage2 at 2048 mV on a 4096 mV reference: half scale at 12, 10 or 8 bits */
-#define AD799X_FAULT(name, part, mode, expect, value)				\
-	{ name, part, mode, false, expect, 4096, "voltage2", 2048, "in_voltage2_raw", value, -1 }
-
-static const struct chipsuite_fault_row fault_rows[] = {
-	AD799X_FAULT("ad7998 NACK", "ad7998", EMU_FAULT_NACK, -ENXIO, 2048),
-	AD799X_FAULT("ad7998 EIO", "ad7998", EMU_FAULT_EIO, -EIO, 2048),
-	AD799X_FAULT("ad7998 HANG", "ad7998", EMU_FAULT_HANG, -ETIMEDOUT, 2048),
-	AD799X_FAULT("ad7991 NACK", "ad7991", EMU_FAULT_NACK, -ENXIO, 2048),
-	AD799X_FAULT("ad7993 EIO", "ad7993", EMU_FAULT_EIO, -EIO, 512),
-	AD799X_FAULT("ad7999 HANG", "ad7999", EMU_FAULT_HANG, -ETIMEDOUT, 128),
-};
-
 static void test_faults(void)
 {
-	chipsuite_faults(&i2cdev, SHIM_ADDR, fault_rows, NROWS(fault_rows));
+	ad799x_faults(&i2cdev, SHIM_ADDR);
 }
 
 /* ---- probe ---- */
