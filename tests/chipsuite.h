@@ -396,4 +396,67 @@ static inline void chipsuite_same_as_emulated(const struct chiptest_backend *be,
 		chipsuite_same_one(be, addr, spec, &rows[r]);
 }
 
+/**
+ * struct chipsuite_key_row - a chip model of @part given input @key: it
+ * takes it (@expect 0) or refuses it with -errno @expect and @message.
+ */
+struct chipsuite_key_row {
+	const char *name;
+	const char *part;
+	const char *key;
+	int expect;
+	const char *message;
+};
+
+/** chipsuite_input_keys() - each row: the model's verdict on one input key. */
+static inline void chipsuite_input_keys(const struct chipsuite_key_row *rows, size_t n)
+{
+	size_t r;
+
+	for (r = 0; r < n; r++) {
+		const struct chipsuite_key_row *row = &rows[r];
+		struct emu_input in = CHIPTEST_CONST(row->key, 1000);
+		char err[CHIPTEST_ERR_MAX] = "";
+		struct emu_chip *chip = NULL;
+		int ret;
+
+		ret = chiptest_model_create(row->part, &in, 1, 0, &chip, err, sizeof(err));
+		TEST_ROW_ASSERT(ret == row->expect, row->name);
+		if (ret == 0) {
+			chip->ops->destroy(chip);
+			continue;
+		}
+		TEST_ROW_ASSERT(strcmp(err, row->message) == 0, row->name);
+	}
+}
+
+/**
+ * chipsuite_part_list() - the driver and the chip model named @family know
+ * the same @nparts parts: each of the driver's has the model, which builds
+ * it, and each of the model's has the driver.
+ */
+static inline void chipsuite_part_list(const char *family, int nparts)
+{
+	const struct iio_device_id *row;
+	const struct iio_driver *drv = iio_driver_find(family, NULL);
+	const struct emu_model *model = emu_model_find(family, NULL);
+	int n = 0, m = 0;
+
+	CU_ASSERT_FATAL(drv != NULL && model != NULL);
+	for (row = drv->id_table; row->name; row++, n++) {
+		struct emu_chip *chip = NULL;
+		char err[CHIPTEST_ERR_MAX];
+
+		TEST_ROW_ASSERT(emu_model_find(row->name, NULL) == model, row->name);
+		TEST_ROW_ASSERT(chiptest_model_create(row->name, NULL, 0, 0, &chip, err,
+						      sizeof(err)) == 0, row->name);
+		if (chip)
+			chip->ops->destroy(chip);
+	}
+	for (row = model->id_table; row->name; row++, m++)
+		TEST_ROW_ASSERT(iio_driver_find(row->name, NULL) == drv, row->name);
+	CU_ASSERT_EQUAL(n, nparts);
+	CU_ASSERT_EQUAL(m, nparts);
+}
+
 #endif /* IIOWIRE_CHIPSUITE_H */

@@ -115,6 +115,33 @@ static inline int chiptest_chip_attach(struct bus *bus, const char *part, uint16
 }
 
 /**
+ * chiptest_emu_client_open() - an emulated I2C bus 0 with a model of @part
+ * at @addr (@inputs, @vref_mv) and a client on it, for the chip model tests.
+ * Return: 0 with *bus and *client owned (bus_i2c_client_destroy(), then
+ * bus_put()), or -errno (nothing left open, the reason on stderr).
+ */
+static inline int chiptest_emu_client_open(const char *part, uint16_t addr,
+					   const struct emu_input *inputs, int ninputs,
+					   int vref_mv, struct bus **bus,
+					   struct bus_i2c_client **client)
+{
+	char err[CHIPTEST_ERR_MAX];
+	int ret;
+
+	ret = chiptest_emu_bus_create(0, bus);
+	if (ret < 0)
+		return ret;
+	ret = chiptest_chip_attach(*bus, part, addr, inputs, ninputs, vref_mv, err, sizeof(err));
+	if (ret == 0)
+		ret = bus_i2c_client_create(*bus, addr, client);
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\n", part, err);
+		bus_put(*bus);
+	}
+	return ret;
+}
+
+/**
  * chiptest_probe() - probe the driver of @part at @addr on @bus and, if @reg
  * is non-NULL, register the device there.
  * @props: the board properties (NULL: none).

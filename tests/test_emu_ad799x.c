@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "chiptest.h"
+#include "chipsuite.h"
 
 #define EMU_TEST_ADDR	0x21
-#define NROWS(a)	(sizeof(a) / sizeof((a)[0]))
+#define NROWS(a)	CHIPSUITE_NROWS(a)
 #define MAX_STEPS	6
 
 /* One transaction: a write, then (repeated start) a read when rxlen > 0. */
@@ -106,24 +106,6 @@ static const struct seq_row seq_rows[] = {
 	  { { { 0x48 }, 1, 2, { 0x21, 0x20 } } } },
 };
 
-static int emu_test_open(const char *part, const struct emu_input *in, int nin,
-			 struct bus **bus, struct bus_i2c_client **client)
-{
-	char err[CHIPTEST_ERR_MAX];
-	int ret;
-
-	ret = chiptest_emu_bus_create(0, bus);
-	if (ret < 0)
-		return ret;
-	ret = chiptest_chip_attach(*bus, part, EMU_TEST_ADDR, in, nin, 4096, err, sizeof(err));
-	if (ret == 0)
-		ret = bus_i2c_client_create(*bus, EMU_TEST_ADDR, client);
-	if (ret < 0) {
-		fprintf(stderr, "%s: %s\n", part, err);
-		bus_put(*bus);
-	}
-	return ret;
-}
 
 /* One write, or write + repeated start + read; compares what came back. */
 static int emu_test_step(struct bus_i2c_client *client, const struct step *s)
@@ -170,7 +152,8 @@ static void test_sequences(void)
 		/* only the part's own inputs: 2, 4 or 8 */
 		i = strcmp(row->part, "ad7992") == 0 ? 2 :
 		    (strcmp(row->part, "ad7997") == 0 || strcmp(row->part, "ad7998") == 0) ? 8 : 4;
-		if (emu_test_open(row->part, in, i, &bus, &client)) {
+		if (chiptest_emu_client_open(row->part, EMU_TEST_ADDR, in, i, 4096, &bus,
+					     &client)) {
 			TEST_ROW_ASSERT(0, row->name);
 			continue;
 		}
@@ -216,7 +199,8 @@ static void test_hysteresis(void)
 	uint8_t rx[2];
 	size_t r;
 
-	CU_ASSERT_FATAL(emu_test_open("ad7998", &in, 1, &bus, &client) == 0);
+	CU_ASSERT_FATAL(chiptest_emu_client_open("ad7998", EMU_TEST_ADDR, &in, 1, 4096, &bus,
+						 &client) == 0);
 	CU_ASSERT_EQUAL(bus_i2c_master_send(client, high, 3), 3);
 	CU_ASSERT_EQUAL(bus_i2c_master_send(client, hyst, 3), 3);
 	for (r = 0; r < NROWS(hyst_rows); r++) {
@@ -232,15 +216,7 @@ static void test_hysteresis(void)
 	bus_put(bus);
 }
 
-struct key_row {
-	const char *name;
-	const char *part;
-	const char *key;
-	int expect;
-	const char *message;
-};
-
-static const struct key_row key_rows[] = {
+static const struct chipsuite_key_row key_rows[] = {
 	{ "voltage7 on 8 inputs", "ad7998", "voltage7", 0, "" },
 	{ "voltage8 on 8 inputs", "ad7998", "voltage8", -EINVAL,
 	  "ad7998: no input 'voltage8' (inputs: voltage0..voltage7)" },
@@ -254,40 +230,13 @@ static const struct key_row key_rows[] = {
 
 static void test_input_keys(void)
 {
-	size_t r;
-
-	for (r = 0; r < NROWS(key_rows); r++) {
-		const struct key_row *row = &key_rows[r];
-		struct emu_input in = CHIPTEST_CONST(row->key, 1000);
-		char err[CHIPTEST_ERR_MAX] = "";
-		struct emu_chip *chip = NULL;
-		int ret;
-
-		ret = chiptest_model_create(row->part, &in, 1, 0, &chip, err, sizeof(err));
-		TEST_ROW_ASSERT(ret == row->expect, row->name);
-		if (ret == 0) {
-			chip->ops->destroy(chip);
-			continue;
-		}
-		TEST_ROW_ASSERT(strcmp(err, row->message) == 0, row->name);
-	}
+	chipsuite_input_keys(key_rows, NROWS(key_rows));
 }
 
 /* The model and the driver know the same eight parts. */
 static void test_part_list(void)
 {
-	const struct iio_device_id *id = NULL, *row;
-	const struct iio_driver *drv = iio_driver_find("ad7998", &id);
-	const struct emu_model *model = emu_model_find("ad7998", NULL);
-	int n = 0, m = 0;
-
-	CU_ASSERT_FATAL(drv != NULL && model != NULL);
-	for (row = drv->id_table; row->name; row++, n++)
-		TEST_ROW_ASSERT(emu_model_find(row->name, NULL) == model, row->name);
-	for (row = model->id_table; row->name; row++, m++)
-		TEST_ROW_ASSERT(iio_driver_find(row->name, NULL) == drv, row->name);
-	CU_ASSERT_EQUAL(n, 8);
-	CU_ASSERT_EQUAL(m, 8);
+	chipsuite_part_list("ad7998", 8);
 }
 
 static CU_TestInfo emu_ad799x_tests[] = {

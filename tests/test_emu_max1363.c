@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "chiptest.h"
+#include "chipsuite.h"
 
 #define EMU_TEST_ADDR	0x35
-#define NROWS(a)	(sizeof(a) / sizeof((a)[0]))
+#define NROWS(a)	CHIPSUITE_NROWS(a)
 
 /* AIN<n> = 100 * (n + 1) mV for every input the part has */
 static int emu_test_inputs(int ninputs, struct emu_input *in, char keys[][24])
@@ -114,24 +114,6 @@ static const struct bytes_row bytes_rows[] = {
 };
 
 /* An emulated bus with the part at EMU_TEST_ADDR and a client on it. */
-static int emu_test_open(const char *part, const struct emu_input *in, int nin, int vref_mv,
-			 struct bus **bus, struct bus_i2c_client **client)
-{
-	char err[CHIPTEST_ERR_MAX];
-	int ret;
-
-	ret = chiptest_emu_bus_create(0, bus);
-	if (ret < 0)
-		return ret;
-	ret = chiptest_chip_attach(*bus, part, EMU_TEST_ADDR, in, nin, vref_mv, err, sizeof(err));
-	if (ret == 0)
-		ret = bus_i2c_client_create(*bus, EMU_TEST_ADDR, client);
-	if (ret < 0) {
-		fprintf(stderr, "%s: %s\n", part, err);
-		bus_put(*bus);
-	}
-	return ret;
-}
 
 static void test_bytes(void)
 {
@@ -147,7 +129,8 @@ static void test_bytes(void)
 		int i;
 
 		emu_test_inputs(row->ninputs, in, keys);
-		if (emu_test_open(row->part, in, row->ninputs, row->vref_mv, &bus, &client)) {
+		if (chiptest_emu_client_open(row->part, EMU_TEST_ADDR, in, row->ninputs,
+					     row->vref_mv, &bus, &client)) {
 			TEST_ROW_ASSERT(0, row->name);
 			continue;
 		}
@@ -209,7 +192,7 @@ static void test_clipping(void)
 		struct bus *bus;
 		uint8_t rx[2] = { 0x5a, 0x5a };
 
-		if (emu_test_open(row->part, in, 2, 0, &bus, &client)) {
+		if (chiptest_emu_client_open(row->part, EMU_TEST_ADDR, in, 2, 0, &bus, &client)) {
 			TEST_ROW_ASSERT(0, row->name);
 			continue;
 		}
@@ -222,15 +205,7 @@ static void test_clipping(void)
 	}
 }
 
-struct key_row {
-	const char *name;
-	const char *part;
-	const char *key;
-	int expect;
-	const char *message;
-};
-
-static const struct key_row key_rows[] = {
+static const struct chipsuite_key_row key_rows[] = {
 	{ "AIN3 on 4 inputs", "max1363", "AIN3", 0, "" },
 	{ "AIN4 on 4 inputs", "max1363", "AIN4", -EINVAL,
 	  "max1363: no input 'AIN4' (inputs: AIN0..AIN3)" },
@@ -247,48 +222,13 @@ static const struct key_row key_rows[] = {
 
 static void test_input_keys(void)
 {
-	size_t r;
-
-	for (r = 0; r < NROWS(key_rows); r++) {
-		const struct key_row *row = &key_rows[r];
-		struct emu_input in = CHIPTEST_CONST(row->key, 1000);
-		char err[CHIPTEST_ERR_MAX] = "";
-		struct emu_chip *chip = NULL;
-		int ret;
-
-		ret = chiptest_model_create(row->part, &in, 1, 0, &chip, err, sizeof(err));
-		TEST_ROW_ASSERT(ret == row->expect, row->name);
-		if (ret == 0) {
-			chip->ops->destroy(chip);
-			continue;
-		}
-		TEST_ROW_ASSERT(strcmp(err, row->message) == 0, row->name);
-	}
+	chipsuite_input_keys(key_rows, NROWS(key_rows));
 }
 
 /* The model and the driver know the same 38 parts. */
 static void test_part_list(void)
 {
-	const struct iio_device_id *id = NULL, *mid = NULL, *row;
-	const struct iio_driver *drv = iio_driver_find("max1363", &id);
-	const struct emu_model *model = emu_model_find("max1363", &mid);
-	int n = 0, m = 0;
-
-	CU_ASSERT_FATAL(drv != NULL && model != NULL);
-	for (row = drv->id_table; row->name; row++, n++) {
-		struct emu_chip *chip = NULL;
-		char err[CHIPTEST_ERR_MAX];
-
-		TEST_ROW_ASSERT(emu_model_find(row->name, NULL) == model, row->name);
-		TEST_ROW_ASSERT(chiptest_model_create(row->name, NULL, 0, 0, &chip, err,
-						      sizeof(err)) == 0, row->name);
-		if (chip)
-			chip->ops->destroy(chip);
-	}
-	for (row = model->id_table; row->name; row++)
-		m++;
-	CU_ASSERT_EQUAL(n, 38);
-	CU_ASSERT_EQUAL(m, 38);
+	chipsuite_part_list("max1363", 38);
 	CU_ASSERT_PTR_NULL(emu_model_find("max1240", NULL));
 }
 
@@ -304,7 +244,8 @@ static void test_signal_time(void)
 	struct bus *bus;
 	uint8_t rx[2];
 
-	CU_ASSERT_FATAL(emu_test_open("max1238", &in, 1, 0, &bus, &client) == 0);
+	CU_ASSERT_FATAL(chiptest_emu_client_open("max1238", EMU_TEST_ADDR, &in, 1, 0, &bus,
+						 &client) == 0);
 	CU_ASSERT_EQUAL(bus_i2c_master_send(client, tx, 2), 2);
 	emu_bus_set_time(bus, 2.5);	/* 250 mV */
 	CU_ASSERT_EQUAL(bus_i2c_master_recv(client, rx, 2), 2);
