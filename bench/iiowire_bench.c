@@ -37,6 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../tests/procstat.h"
+
 #define BENCH_CONN_MAX		100000
 #define BENCH_DEPTH_MAX		4096
 #define BENCH_RBUF_BYTES	(64 * 1024)
@@ -156,35 +158,8 @@ static double bench_hist_q(const struct bench_hist *h, double q)
 /* CPU ticks (user + system) and resident KiB of a process; -1 when unknown. */
 static void bench_proc(pid_t pid, long *ticks, long *rss_kb)
 {
-	char path[64], buf[1024], *p;
-	unsigned long ut, st;
-	FILE *f;
-	int i;
-
-	*ticks = -1;
-	*rss_kb = -1;
-	if (pid <= 0)
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f)) {
-			p = strrchr(buf, ')');
-			for (i = 3; p && i < 15; i++)
-				p = strchr(p + 1, ' ');
-			if (p && sscanf(p + 1, "%lu %lu", &ut, &st) == 2)
-				*ticks = (long)(ut + st);
-		}
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	if (f) {
-		while (fgets(buf, sizeof(buf), f))
-			if (sscanf(buf, "VmRSS: %ld kB", rss_kb) == 1)
-				break;
-		fclose(f);
-	}
+	*ticks = pid > 0 ? procstat_cpu_ticks(pid) : -1;
+	*rss_kb = pid > 0 ? procstat_rss_kb(pid) : -1;
 }
 
 /* Decode \n \r \t \\ in a request given on the command line; add the LF if missing. */
@@ -391,19 +366,9 @@ static int bench_parse(struct bench *b, int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The defaults, then the command line. Return: 0, or 2 (the exit status). */
+static int bench_config(struct bench *b, int argc, char **argv)
 {
-	struct bench *b = calloc(1, sizeof(*b));
-	struct epoll_event evs[256];
-	struct rlimit rl;
-	uint64_t t0, now, deadline, setup_ns;
-	long ticks0, ticks1, rss0, rss1, hz = sysconf(_SC_CLK_TCK);
-	double secs, cpu;
-	bool measuring;
-	int i, n, ring;
-
-	if (!b)
-		return 1;
 	b->host = "127.0.0.1";
 	b->port = 30432;
 	b->conns = 1;
@@ -419,29 +384,66 @@ int main(int argc, char **argv)
 		fprintf(stderr, "iiowire-bench: cannot resolve %s\n", b->host);
 		return 2;
 	}
+	return 0;
+}
+
+/* Descriptors, epoll, the request ring and every connection's buffers. Return: 0, -ENOMEM. */
+static int bench_alloc(struct bench *b, int ring)
+{
+	struct rlimit rl;
+	int i;
+
 	signal(SIGPIPE, SIG_IGN);
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	ring = b->depth ? b->depth : 1;
 	b->c = calloc((size_t)b->conns, sizeof(*b->c));
 	b->sendbuf = malloc(b->reqlen * (size_t)ring);
 	b->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (!b->c || !b->sendbuf || b->ep < 0)
-		return 1;
+		return -ENOMEM;
 	for (i = 0; i < ring; i++)
 		memcpy(b->sendbuf + (size_t)i * b->reqlen, b->req, b->reqlen);
-
-	/* set-up: connect everything, one probe request each */
-	b->window_start = UINT64_MAX;
-	b->window_end = UINT64_MAX;
-	t0 = bench_now_ns();
 	for (i = 0; i < b->conns; i++) {
 		b->c[i].sent = calloc((size_t)ring, sizeof(uint64_t));
 		b->c[i].rbuf = malloc(BENCH_RBUF_BYTES);
 		if (!b->c[i].sent || !b->c[i].rbuf)
-			return 1;
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A connect finished on @c: on success, send its probe request. */
+static void bench_connected(struct bench *b, struct bench_conn *c)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = c };
+	socklen_t len = sizeof(int);
+	int err = 0;
+
+	getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+	if (err) {
+		b->connect_failed++;
+		bench_kill(b, c);
+		b->closed--;
+		return;
+	}
+	c->connected = true;
+	epoll_ctl(b->ep, EPOLL_CTL_MOD, c->fd, &ev);
+	bench_send(b, c, 1);
+}
+
+/* Set-up: connect everything, one probe request each (at most 30 s). */
+static void bench_connect_all(struct bench *b)
+{
+	struct epoll_event evs[256];
+	uint64_t t0, now, deadline;
+	int i, n;
+
+	b->window_start = UINT64_MAX;
+	b->window_end = UINT64_MAX;
+	t0 = bench_now_ns();
+	for (i = 0; i < b->conns; i++) {
 		if (bench_open(b, &b->c[i]) < 0) {
 			b->connect_failed++;
 			b->c[i].dead = true;
@@ -456,54 +458,59 @@ int main(int argc, char **argv)
 			struct bench_conn *c = evs[i].data.ptr;
 
 			if (!c->connected && (evs[i].events & EPOLLOUT)) {
-				struct epoll_event ev = { .events = EPOLLIN, .data.ptr = c };
-				int err = 0;
-				socklen_t len = sizeof(err);
-
-				getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
-				if (err) {
-					b->connect_failed++;
-					bench_kill(b, c);
-					b->closed--;
+				bench_connected(b, c);
+				if (c->dead)
 					continue;
-				}
-				c->connected = true;
-				epoll_ctl(b->ep, EPOLL_CTL_MOD, c->fd, &ev);
-				bench_send(b, c, 1);
 			}
 			if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
 				bench_readable(b, c, now);
 		}
 	}
-	setup_ns = bench_now_ns() - t0;
 	printf("%d of %d connections ready in %.1f ms (%llu failed, %llu closed)\n", b->ready,
-	       b->conns, (double)setup_ns / 1e6, (unsigned long long)b->connect_failed,
-	       (unsigned long long)b->closed);
+	       b->conns, (double)(bench_now_ns() - t0) / 1e6,
+	       (unsigned long long)b->connect_failed, (unsigned long long)b->closed);
+}
+
+/*
+ * Load: D in flight on every ready connection, for the warm-up and the
+ * window; the server's CPU ticks at the window's start in *ticks0.
+ */
+static void bench_load(struct bench *b, long *ticks0)
+{
+	struct epoll_event evs[256];
+	bool measuring = false;
+	uint64_t now;
+	long rss0;
+	int i, n;
 
 	now = bench_now_ns();
 	b->window_start = now + (uint64_t)(b->warmup_s * 1e9);
 	b->window_end = b->window_start + (uint64_t)(b->time_s * 1e9);
-	/* load: D in flight on every ready connection */
 	b->loading = b->depth > 0;
 	if (b->loading)
 		for (i = 0; i < b->conns; i++)
 			if (!b->c[i].dead && b->c[i].probed)
 				bench_send(b, &b->c[i], (unsigned int)b->depth);
-	ticks0 = -1;
-	rss0 = -1;
-	measuring = false;
+	*ticks0 = -1;
 	while ((now = bench_now_ns()) < b->window_end) {
 		if (!measuring && now >= b->window_start) {
 			measuring = true;
-			bench_proc(b->server_pid, &ticks0, &rss0);
+			bench_proc(b->server_pid, ticks0, &rss0);
 		}
 		n = epoll_wait(b->ep, evs, 256, 50);
 		now = bench_now_ns();
 		for (i = 0; i < n; i++)
 			bench_readable(b, evs[i].data.ptr, now);
 	}
+}
+
+/* The human lines, then the RESULT line compare.sh reads. */
+static void bench_report(const struct bench *b, long ticks0)
+{
+	long ticks1, rss1, hz = sysconf(_SC_CLK_TCK);
+	double secs = b->time_s, cpu;
+
 	bench_proc(b->server_pid, &ticks1, &rss1);
-	secs = b->time_s;
 	cpu = ticks0 >= 0 && ticks1 >= 0 ? (double)(ticks1 - ticks0) / (double)hz / secs * 100 : -1;
 	if (b->depth) {
 		printf("%d connections x %d in flight, %.1f s: %.0f requests/s, %llu errors\n",
@@ -525,5 +532,23 @@ int main(int argc, char **argv)
 	       bench_hist_q(&b->hist, 0.999) / 1e3, (double)b->hist.max / 1e3,
 	       (unsigned long long)b->ok, (unsigned long long)b->errors, b->ready,
 	       (unsigned long long)b->closed, (unsigned long long)b->connect_failed, cpu, rss1);
+}
+
+int main(int argc, char **argv)
+{
+	struct bench *b = calloc(1, sizeof(*b));
+	long ticks0;
+	int ret;
+
+	if (!b)
+		return 1;
+	ret = bench_config(b, argc, argv);
+	if (ret)
+		return ret;
+	if (bench_alloc(b, b->depth ? b->depth : 1) < 0)
+		return 1;
+	bench_connect_all(b);
+	bench_load(b, &ticks0);
+	bench_report(b, ticks0);
 	return b->ready == b->conns && !b->errors ? 0 : 1;
 }

@@ -19,7 +19,6 @@
 #define _GNU_SOURCE
 #endif
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <netinet/in.h>
@@ -35,6 +34,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../tests/procstat.h"
 
 #define SOAK_CONN_MAX		20000
 #define SOAK_RBUF_BYTES		(64 * 1024)
@@ -127,42 +128,6 @@ static void soak_bad(struct soak *sk, const struct soak_conn *c, const char *wha
 	if (!sk->tot.bad++)
 		snprintf(sk->tot.first_bad, sizeof(sk->tot.first_bad), "%s after '%s': %.160s",
 			 what, soak_script[c->step].req, line);
-}
-
-/* ---- daemon sampling ---- */
-
-static long soak_rss_kb(pid_t pid)
-{
-	char path[64], line[256];
-	long kb = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
-static long soak_fds(pid_t pid)
-{
-	struct dirent *de;
-	char path[64];
-	long n = 0;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		n += de->d_name[0] != '.';
-	closedir(d);
-	return n;
 }
 
 /* ---- connections ---- */
@@ -319,118 +284,183 @@ static void soak_usage(FILE *out)
 "Exit status: 0, or 1 if any reply had the wrong shape or a connection failed.\n");
 }
 
-int main(int argc, char **argv)
+/* The run's options beside struct soak: where to connect and how long. */
+struct soak_run {
+	const char *host;
+	int port;
+	long secs, every, warm;		/* -t, -i, -w: seconds */
+	long t0, next_sample;		/* ms */
+	uint64_t req_prev;
+	struct soak_sample first, last, max;
+};
+
+/* Return: 0 to run, or the exit status (0 after -h, 2 on a bad option). */
+static int soak_options(struct soak *sk, struct soak_run *run, int argc, char **argv, int *exit)
 {
-	struct soak sk = { .nconns = 64, .per_conn = 500 };
-	struct soak_sample first = { -1, -1 }, last = { -1, -1 }, max = { -1, -1 }, s;
-	struct epoll_event evs[256];
-	const char *host = "127.0.0.1";
-	long secs = 60, every = 5, warm = 5, t0, next_sample, now;
-	uint64_t req_prev = 0;
-	double rate;
-	struct rlimit rl;
-	int port = 30432, opt, i, n, ret;
+	int opt;
 
 	while ((opt = getopt(argc, argv, "a:p:c:r:t:i:w:P:h")) != -1) {
 		switch (opt) {
-		case 'a': host = optarg; break;
-		case 'p': port = atoi(optarg); break;
-		case 'c': sk.nconns = atoi(optarg); break;
-		case 'r': sk.per_conn = (unsigned int)atoi(optarg); break;
-		case 't': secs = atol(optarg); break;
-		case 'i': every = atol(optarg); break;
-		case 'w': warm = atol(optarg); break;
-		case 'P': sk.pid = (pid_t)atoi(optarg); break;
-		case 'h': soak_usage(stdout); return 0;
-		default: soak_usage(stderr); return 2;
+		case 'a': run->host = optarg; break;
+		case 'p': run->port = atoi(optarg); break;
+		case 'c': sk->nconns = atoi(optarg); break;
+		case 'r': sk->per_conn = (unsigned int)atoi(optarg); break;
+		case 't': run->secs = atol(optarg); break;
+		case 'i': run->every = atol(optarg); break;
+		case 'w': run->warm = atol(optarg); break;
+		case 'P': sk->pid = (pid_t)atoi(optarg); break;
+		case 'h': soak_usage(stdout); *exit = 0; return -1;
+		default: soak_usage(stderr); *exit = 2; return -1;
 		}
 	}
-	if (sk.nconns < 1 || sk.nconns > SOAK_CONN_MAX || !sk.per_conn || secs < 1 || every < 1 ||
-	    warm < 0 || port <= 0 || port > 65535) {
+	if (sk->nconns < 1 || sk->nconns > SOAK_CONN_MAX || !sk->per_conn || run->secs < 1 ||
+	    run->every < 1 || run->warm < 0 || run->port <= 0 || run->port > 65535) {
 		soak_usage(stderr);
-		return 2;
+		*exit = 2;
+		return -1;
 	}
-	sk.addr.sin_family = AF_INET;
-	sk.addr.sin_port = htons((uint16_t)port);
-	if (inet_pton(AF_INET, host, &sk.addr.sin_addr) != 1) {
+	sk->addr.sin_family = AF_INET;
+	sk->addr.sin_port = htons((uint16_t)run->port);
+	if (inet_pton(AF_INET, run->host, &sk->addr.sin_addr) != 1) {
 		fprintf(stderr, "iiowire-soak: -a wants an IPv4 address\n");
-		return 2;
+		*exit = 2;
+		return -1;
 	}
+	return 0;
+}
+
+/* Descriptors, epoll and every client connected. Return: 0, or -1 (said on stderr). */
+static int soak_setup(struct soak *sk)
+{
+	struct rlimit rl;
+	int i, ret;
+
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	signal(SIGPIPE, SIG_IGN);
 	srand(1);
-	sk.epfd = epoll_create1(EPOLL_CLOEXEC);
-	sk.conns = calloc((size_t)sk.nconns, sizeof(*sk.conns));
-	if (sk.epfd < 0 || !sk.conns) {
+	sk->epfd = epoll_create1(EPOLL_CLOEXEC);
+	sk->conns = calloc((size_t)sk->nconns, sizeof(*sk->conns));
+	if (sk->epfd < 0 || !sk->conns) {
 		perror("iiowire-soak");
-		return 1;
+		return -1;
 	}
-	for (i = 0; i < sk.nconns; i++) {
-		sk.conns[i].fd = -1;
-		ret = soak_open(&sk, &sk.conns[i]);
+	for (i = 0; i < sk->nconns; i++)
+		sk->conns[i].fd = -1;
+	for (i = 0; i < sk->nconns; i++) {
+		ret = soak_open(sk, &sk->conns[i]);
 		if (ret < 0) {
 			fprintf(stderr, "iiowire-soak: connect: %s\n", strerror(-ret));
-			return 1;
+			return -1;
 		}
 	}
-	t0 = soak_now_ms();
-	next_sample = t0;
+	return 0;
+}
+
+/* One sample line of the daemon's memory and descriptors. Return: true when time is up. */
+static bool soak_sample(struct soak *sk, struct soak_run *run, long now)
+{
+	struct soak_sample s;
+	double rate;
+
+	s.rss_kb = sk->pid ? procstat_rss_kb(sk->pid) : -1;
+	s.fds = sk->pid ? procstat_fds(sk->pid) : -1;
+	if (run->first.rss_kb < 0 && run->first.fds < 0 && now - run->t0 >= run->warm * 1000)
+		run->first = s;
+	run->last = s;
+	if (s.rss_kb > run->max.rss_kb)
+		run->max.rss_kb = s.rss_kb;
+	if (s.fds > run->max.fds)
+		run->max.fds = s.fds;
+	rate = now > run->t0 ? (double)(sk->tot.requests - run->req_prev) / (double)run->every : 0;
+	printf("%8.1f %10ld %6ld %10llu %9.0f %8llu %6llu\n", (now - run->t0) / 1000.0,
+	       s.rss_kb, s.fds, (unsigned long long)sk->tot.requests, rate,
+	       (unsigned long long)sk->tot.events, (unsigned long long)sk->tot.bad);
+	fflush(stdout);
+	run->req_prev = sk->tot.requests;
+	if (now - run->t0 >= run->secs * 1000)
+		return true;
+	run->next_sample += run->every * 1000;
+	return false;
+}
+
+/* Serve every readable client; reconnect a lost one. Return: 0, or -1: the daemon is gone. */
+static int soak_events(struct soak *sk, const struct epoll_event *evs, int n)
+{
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		struct soak_conn *c = evs[i].data.ptr;
+
+		if (c->fd < 0)
+			continue;
+		ret = soak_readable(sk, c);
+		if (ret < 0) {
+			soak_bad(sk, c, "connection lost", strerror(-ret));
+			soak_close(sk, c);
+			sk->tot.reconnects++;
+			if (soak_open(sk, c) < 0) {
+				fprintf(stderr, "iiowire-soak: the daemon went away\n");
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Samples and load until the time is up or the daemon goes away. */
+static void soak_loop(struct soak *sk, struct soak_run *run)
+{
+	struct epoll_event evs[256];
+	long now;
+	int n;
+
+	run->t0 = soak_now_ms();
+	run->next_sample = run->t0;
 	printf("%8s %10s %6s %10s %9s %8s %6s\n", "t_s", "rss_kb", "fds", "requests", "req/s",
 	       "events", "bad");
 	for (;;) {
 		now = soak_now_ms();
-		if (now >= next_sample) {
-			s.rss_kb = sk.pid ? soak_rss_kb(sk.pid) : -1;
-			s.fds = sk.pid ? soak_fds(sk.pid) : -1;
-			if (first.rss_kb < 0 && first.fds < 0 && now - t0 >= warm * 1000)
-				first = s;
-			last = s;
-			if (s.rss_kb > max.rss_kb)
-				max.rss_kb = s.rss_kb;
-			if (s.fds > max.fds)
-				max.fds = s.fds;
-			rate = now > t0 ? (double)(sk.tot.requests - req_prev) / (double)every : 0;
-			printf("%8.1f %10ld %6ld %10llu %9.0f %8llu %6llu\n", (now - t0) / 1000.0,
-			       s.rss_kb, s.fds, (unsigned long long)sk.tot.requests, rate,
-			       (unsigned long long)sk.tot.events, (unsigned long long)sk.tot.bad);
-			fflush(stdout);
-			req_prev = sk.tot.requests;
-			if (now - t0 >= secs * 1000)
-				break;
-			next_sample += every * 1000;
-		}
-		n = epoll_wait(sk.epfd, evs, 256, (int)(next_sample - now));
-		for (i = 0; i < n; i++) {
-			struct soak_conn *c = evs[i].data.ptr;
-
-			if (c->fd < 0)
-				continue;
-			ret = soak_readable(&sk, c);
-			if (ret < 0) {
-				soak_bad(&sk, c, "connection lost", strerror(-ret));
-				soak_close(&sk, c);
-				sk.tot.reconnects++;
-				if (soak_open(&sk, c) < 0) {
-					fprintf(stderr, "iiowire-soak: the daemon went away\n");
-					goto out;
-				}
-			}
-		}
+		if (now >= run->next_sample && soak_sample(sk, run, now))
+			return;
+		n = epoll_wait(sk->epfd, evs, 256, (int)(run->next_sample - now));
+		if (soak_events(sk, evs, n) < 0)
+			return;
 	}
-out:
+}
+
+/* The RESULT line soak.sh reads, and the first bad reply if any. */
+static void soak_report(const struct soak *sk, const struct soak_run *run)
+{
 	printf("RESULT clients=%d seconds=%ld requests=%llu req_per_s=%.0f events=%llu "
 	       "expected_errors=%llu reconnects=%llu bad=%llu rss_kb_first=%ld rss_kb_last=%ld "
-	       "rss_kb_max=%ld fds_first=%ld fds_last=%ld fds_max=%ld\n", sk.nconns, secs,
-	       (unsigned long long)sk.tot.requests, sk.tot.requests * 1000.0 /
-	       (double)(soak_now_ms() - t0), (unsigned long long)sk.tot.events,
-	       (unsigned long long)sk.tot.errors_expected, (unsigned long long)sk.tot.reconnects,
-	       (unsigned long long)sk.tot.bad, first.rss_kb, last.rss_kb, max.rss_kb, first.fds,
-	       last.fds, max.fds);
-	if (sk.tot.bad)
-		printf("first bad reply: %s\n", sk.tot.first_bad);
+	       "rss_kb_max=%ld fds_first=%ld fds_last=%ld fds_max=%ld\n", sk->nconns, run->secs,
+	       (unsigned long long)sk->tot.requests, sk->tot.requests * 1000.0 /
+	       (double)(soak_now_ms() - run->t0), (unsigned long long)sk->tot.events,
+	       (unsigned long long)sk->tot.errors_expected, (unsigned long long)sk->tot.reconnects,
+	       (unsigned long long)sk->tot.bad, run->first.rss_kb, run->last.rss_kb,
+	       run->max.rss_kb, run->first.fds, run->last.fds, run->max.fds);
+	if (sk->tot.bad)
+		printf("first bad reply: %s\n", sk->tot.first_bad);
+}
+
+int main(int argc, char **argv)
+{
+	struct soak sk = { .nconns = 64, .per_conn = 500, .epfd = -1 };
+	struct soak_run run = {
+		.host = "127.0.0.1", .port = 30432, .secs = 60, .every = 5, .warm = 5,
+		.first = { -1, -1 }, .last = { -1, -1 }, .max = { -1, -1 },
+	};
+	int i, status = 0;
+
+	if (soak_options(&sk, &run, argc, argv, &status) < 0)
+		return status;
+	if (soak_setup(&sk) < 0)
+		return 1;
+	soak_loop(&sk, &run);
+	soak_report(&sk, &run);
 	for (i = 0; i < sk.nconns; i++)
 		soak_close(&sk, &sk.conns[i]);
 	free(sk.conns);

@@ -36,6 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "procstat.h"
+
 #define SRVTEST_BINARY		IIOWIRE_BINARY_DIR "/server/iiowired"
 /* Sanitizer builds start and answer slowly: generous, but bounded, waits. */
 #define SRVTEST_START_MS	15000
@@ -310,50 +312,6 @@ static inline void srvtest_fini(struct srvtest *t, bool dump)
 		unlink(t->board);
 	free(t->log);
 	t->log = NULL;
-}
-
-/* Sum of user and system CPU time of @pid, in clock ticks. */
-static inline long srvtest_cpu_ticks(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long ut = 0, st = 0;
-	FILE *f;
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	p = strrchr(buf, ')');
-	/* fields after the name: state is 3; utime 14, stime 15: stop at the blank before 14 */
-	for (i = 3; p && i < 15; i++)
-		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p + 1, "%lu %lu", &ut, &st) != 2)
-		return -1;
-	return (long)(ut + st);
-}
-
-/* VmRSS of @pid in KiB, or -1. */
-static inline long srvtest_rss_kb(pid_t pid)
-{
-	char path[64], line[256];
-	long kb = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
 }
 
 /* Raise this process's open-file limit to its hard limit. */

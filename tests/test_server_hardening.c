@@ -14,7 +14,6 @@
  * if any probe READ is wrong or slower than LAT_MAX_MS. The daemon must
  * still answer and exit 0 on SIGTERM after every attack.
  */
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,23 +122,6 @@ static long hard_stat(struct srvc *c, const char *name)
 	return v;
 }
 
-/* Number of open descriptors of @pid, or -1. */
-static long hard_fds(pid_t pid)
-{
-	char path[64];
-	long n = 0;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n - 2;
-}
-
 /* Send what can be sent of @data until the peer closes; the rest is dropped. */
 static void hard_send_some(struct srvc *c, const char *data, size_t len)
 {
@@ -153,7 +135,7 @@ static void attack_long_line(struct hard_ctx *h)
 	enum { LEN = 1 << 20 };
 	struct srvc *c = srvc_open(h->t.port);
 	char *buf = malloc(LEN), got[256];
-	long rss0 = srvtest_rss_kb(h->t.pid);
+	long rss0 = procstat_rss_kb(h->t.pid);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
@@ -165,7 +147,7 @@ static void attack_long_line(struct hard_ctx *h)
 #ifndef __SANITIZE_ADDRESS__
 	/* the splitter kept at most one line's worth, not the megabyte (not under valgrind) */
 	if (!srvtest_slow())
-		TEST_ROW_ASSERT(srvtest_rss_kb(h->t.pid) - rss0 < 1024, h->row);
+		TEST_ROW_ASSERT(procstat_rss_kb(h->t.pid) - rss0 < 1024, h->row);
 #endif
 	(void)rss0;
 	srvc_close(c);
@@ -355,7 +337,7 @@ static void attack_flood(struct hard_ctx *h)
 	CU_ASSERT_FATAL(connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0);
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	req0 = hard_stat(stats, "requests");
-	rss0 = rss_max = srvtest_rss_kb(h->t.pid);
+	rss0 = rss_max = procstat_rss_kb(h->t.pid);
 	last_progress = srvtest_now_ms();
 	while (sent < (size_t)N * 5 && srvtest_now_ms() - last_progress < STALL_MS) {
 		n = send(fd, chunk, CHUNK < N * 5 - sent ? CHUNK : N * 5 - sent, MSG_NOSIGNAL);
@@ -365,7 +347,7 @@ static void attack_flood(struct hard_ctx *h)
 		} else {
 			srvtest_sleep_ms(5);
 		}
-		rss = srvtest_rss_kb(h->t.pid);
+		rss = procstat_rss_kb(h->t.pid);
 		if (rss > rss_max)
 			rss_max = rss;
 	}
@@ -475,9 +457,9 @@ static void attack_half_close(struct hard_ctx *h)
 		shutdown(c->fd, SHUT_WR);
 		if (rows[i].slow) {
 			srvtest_sleep_ms(50);
-			ticks = srvtest_cpu_ticks(h->t.pid);
+			ticks = procstat_cpu_ticks(h->t.pid);
 			srvtest_sleep_ms(wait_ms);
-			ticks = srvtest_cpu_ticks(h->t.pid) - ticks;
+			ticks = procstat_cpu_ticks(h->t.pid) - ticks;
 			cpu_ms = ticks * 1000 / sysconf(_SC_CLK_TCK);
 			/* a spin on the EOF would burn all of it; the probe costs ~1 % */
 			TEST_ROW_ASSERT(ticks >= 0 && cpu_ms <= wait_ms / 10, rows[i].name);
@@ -569,7 +551,7 @@ static void attack_max_clients(struct hard_ctx *h)
 		TEST_ROW_ASSERT(srvc_req(in[i], "VERSION", got, sizeof(got)) > 0 &&
 				strcmp(got, VERSION_LINE) == 0, h->row);
 	}
-	fds0 = hard_fds(h->t.pid);
+	fds0 = procstat_fds(h->t.pid);
 	for (i = 0; i < 4; i++) {
 		out[i] = srvc_open(h->t.port);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(out[i]);
@@ -580,7 +562,7 @@ static void attack_max_clients(struct hard_ctx *h)
 		srvc_close(out[i]);
 	}
 	/* refused connections hold no descriptor */
-	TEST_ROW_ASSERT(hard_fds(h->t.pid) <= fds0, h->row);
+	TEST_ROW_ASSERT(procstat_fds(h->t.pid) <= fds0, h->row);
 	TEST_ROW_ASSERT(srvc_req(in[1], "READ dummy0 in_voltage0_raw", got, sizeof(got)) > 0 &&
 			strcmp(got, "OK 73") == 0, h->row);
 	/* one leaves: a newcomer gets in once the daemon saw it go */
@@ -616,7 +598,7 @@ static void attack_leave_in_flight(struct hard_ctx *h)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(check);
 	/* a round trip first: the daemon has accepted @check when its descriptors are counted */
 	CU_ASSERT(srvc_req(check, "VERSION", got, sizeof(got)) > 0);
-	fds0 = hard_fds(h->t.pid);
+	fds0 = procstat_fds(h->t.pid);
 	for (i = 0; i < 50; i++)
 		len += (size_t)snprintf(reqs + len, sizeof(reqs) - len,
 					"READ hung in_voltage0_raw\n");
@@ -636,7 +618,7 @@ static void attack_leave_in_flight(struct hard_ctx *h)
 	}
 	TEST_ROW_ASSERT(q == 0, h->row);
 	TEST_ROW_ASSERT(hard_stat(check, "clients") == 2, h->row);
-	TEST_ROW_ASSERT(hard_fds(h->t.pid) <= fds0, h->row);
+	TEST_ROW_ASSERT(procstat_fds(h->t.pid) <= fds0, h->row);
 	t0 = srvtest_now_ms();
 	TEST_ROW_ASSERT(srvc_req(check, "READ hung in_voltage0_raw", got, sizeof(got)) > 0 &&
 			strncmp(got, "ERR ETIMEDOUT hung in_voltage0_raw", 34) == 0, h->row);

@@ -133,9 +133,9 @@ static void test_half_close(void)
 		shutdown(c->fd, SHUT_WR);
 		if (rows[i].slow) {
 			/* the chip hangs 600 ms: the daemon must sleep, not spin on the EOF */
-			ticks = srvtest_cpu_ticks(t.pid);
+			ticks = procstat_cpu_ticks(t.pid);
 			srvtest_sleep_ms(400);
-			ticks = srvtest_cpu_ticks(t.pid) - ticks;
+			ticks = procstat_cpu_ticks(t.pid) - ticks;
 			TEST_ROW_ASSERT(ticks >= 0 && ticks <= srvtest_ms(10), rows[i].name);
 			if (ticks > srvtest_ms(10))
 				fprintf(stderr, "\n%s: %ld ticks of CPU while waiting\n",
@@ -269,7 +269,7 @@ static void test_never_reads(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(other);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(hog);
 	CU_ASSERT(srvc_req(other, "VERSION", got, sizeof(got)) > 0);
-	rss0 = srvtest_rss_kb(t.pid);
+	rss0 = procstat_rss_kb(t.pid);
 	chunk = malloc(CHUNK);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(chunk);
 	/* HELP: ~1 KiB of reply per 5 bytes of request */
@@ -283,7 +283,7 @@ static void test_never_reads(void)
 		else
 			srvtest_sleep_ms(10);
 	}
-	rss1 = srvtest_rss_kb(t.pid);
+	rss1 = procstat_rss_kb(t.pid);
 	/* far more was asked than the daemon may queue: it must have stopped reading */
 	CU_ASSERT(sent > 2 * 1024 * 1024);
 	answered = stat_value(other, "requests");
