@@ -314,6 +314,41 @@ static inline void srvtest_fini(struct srvtest *t, bool dump)
 	t->log = NULL;
 }
 
+/* srvtest_start(), saying on stderr why not, with the log. Return: true when it runs. */
+static inline bool srvtest_up(struct srvtest *t, const char *board_json, const char *const *args)
+{
+	int ret = srvtest_start(t, board_json, args);
+
+	if (ret)
+		fprintf(stderr, "\niiowired did not start (%d):\n%s\n", ret, t->log ? t->log : "");
+	return ret == 0;
+}
+
+/* srvtest_stop(), then srvtest_fini() with the log unless it exited 0. Return: as srvtest_stop(). */
+static inline int srvtest_down(struct srvtest *t)
+{
+	int ret = srvtest_stop(t);
+
+	srvtest_fini(t, ret != 0);
+	return ret;
+}
+
+/* A CUnit suite init on srvtest_up(). Return: 0, or -1 (the suite is not run). */
+static inline int srvtest_suite_up(struct srvtest *t, const char *board_json,
+				   const char *const *args)
+{
+	if (srvtest_up(t, board_json, args))
+		return 0;
+	srvtest_fini(t, false);
+	return -1;
+}
+
+/* A CUnit suite cleanup on srvtest_down(). Return: 0 when the daemon exited 0, else -1. */
+static inline int srvtest_suite_down(struct srvtest *t)
+{
+	return srvtest_down(t) == 0 ? 0 : -1;
+}
+
 /* Raise this process's open-file limit to its hard limit. */
 static inline void srvtest_raise_nofile(void)
 {
@@ -506,6 +541,23 @@ static inline bool srvc_closed(struct srvc *c, int ms)
 			return errno == ECONNRESET;
 	}
 	return false;
+}
+
+/* The counter @name of a STATS listing on @c, or -1 (no such counter, or no listing). */
+static inline long srvc_stat(struct srvc *c, const char *name)
+{
+	char line[256];
+	size_t len = strlen(name);
+	long v = -1;
+	int i, n;
+
+	if (srvc_req(c, "STATS", line, sizeof(line)) < 0 || strncmp(line, "OK ", 3) != 0)
+		return -1;
+	n = atoi(line + 3);
+	for (i = 0; i < n && srvc_line(c, line, sizeof(line)) > 0; i++)
+		if (strncmp(line, name, len) == 0 && line[len] == ' ')
+			v = atol(line + len + 1);
+	return v;
 }
 
 #endif /* IIOWIRE_SRVTEST_H */

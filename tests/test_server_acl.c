@@ -42,19 +42,12 @@
 
 static bool acl_start(struct srvtest *t, const char *board, const char *const *args)
 {
-	int ret = srvtest_start(t, board ? board : ACL_BOARD, args);
-
-	if (ret)
-		fprintf(stderr, "\niiowired did not start (%d):\n%s\n", ret, t->log ? t->log : "");
-	return ret == 0;
+	return srvtest_up(t, board ? board : ACL_BOARD, args);
 }
 
 static void acl_stop(struct srvtest *t)
 {
-	int ret = srvtest_stop(t);
-
-	CU_ASSERT_EQUAL(ret, 0);
-	srvtest_fini(t, ret != 0);
+	CU_ASSERT_EQUAL(srvtest_down(t), 0);
 }
 
 /* A request and the exact reply it must get. */

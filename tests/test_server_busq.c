@@ -49,11 +49,7 @@ static int suite_init(void)
 {
 	const char *const args[] = { "--io-timeout-ms", "400", NULL };
 
-	if (srvtest_start(&srv, BUSQ_BOARD, args)) {
-		srvtest_fini(&srv, true);
-		return -1;
-	}
-	return 0;
+	return srvtest_suite_up(&srv, BUSQ_BOARD, args);
 }
 
 static int suite_fini(void)
@@ -62,10 +58,9 @@ static int suite_fini(void)
 	int ret;
 
 	/* the hung chip still holds its worker: shutdown waits for it, then exits 0 */
-	ret = srvtest_stop(&srv);
+	ret = srvtest_down(&srv);
 	if (ret != 0 || srvtest_now_ms() - t0 > srvtest_ms(5000))
 		fprintf(stderr, "\nexit %d after %ld ms\n", ret, srvtest_now_ms() - t0);
-	srvtest_fini(&srv, ret != 0);
 	return ret == 0 ? 0 : -1;
 }
 
@@ -199,22 +194,6 @@ static void test_queue_full(void)
 	CU_ASSERT_EQUAL(busy + timedout, CONNS * PER);
 }
 
-/* One counter of STATS, or -1. */
-static long stat_value(struct srvc *c, const char *name)
-{
-	char line[256];
-	long v = -1;
-	int i, n;
-
-	if (srvc_req(c, "STATS", line, sizeof(line)) < 0 || strncmp(line, "OK ", 3) != 0)
-		return -1;
-	n = atoi(line + 3);
-	for (i = 0; i < n && srvc_line(c, line, sizeof(line)) > 0; i++)
-		if (strncmp(line, name, strlen(name)) == 0 && line[strlen(name)] == ' ')
-			v = atol(line + strlen(name) + 1);
-	return v;
-}
-
 /* A client leaves with requests on the hung bus: their results go nowhere, safely. */
 static void test_leave_in_flight(void)
 {
@@ -230,10 +209,10 @@ static void test_leave_in_flight(void)
 	srvc_close(gone);
 	CU_ASSERT(srvc_req(c, "READ good in_voltage0_raw", got, sizeof(got)) > 0);
 	CU_ASSERT_STRING_EQUAL(got, "OK 1234");
-	CU_ASSERT(stat_value(c, "bus.i2c-0.timeouts") >= 1);
+	CU_ASSERT(srvc_stat(c, "bus.i2c-0.timeouts") >= 1);
 	/* once the chip lets go, the queue drains to nothing */
 	for (end = srvtest_now_ms() + 6000; srvtest_now_ms() < end; srvtest_sleep_ms(100)) {
-		queue = stat_value(c, "bus.i2c-0.queue");
+		queue = srvc_stat(c, "bus.i2c-0.queue");
 		if (queue == 0)
 			break;
 	}

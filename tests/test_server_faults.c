@@ -67,19 +67,13 @@
 static bool flt_start(struct srvtest *t, const char *board, const char *const *args)
 {
 	static const char *const def[] = { "--io-timeout-ms", "300", NULL };
-	int ret = srvtest_start(t, board ? board : FAULT_BOARD, args ? args : def);
 
-	if (ret)
-		fprintf(stderr, "\niiowired did not start (%d):\n%s\n", ret, t->log ? t->log : "");
-	return ret == 0;
+	return srvtest_up(t, board ? board : FAULT_BOARD, args ? args : def);
 }
 
 static void flt_stop(struct srvtest *t)
 {
-	int ret = srvtest_stop(t);
-
-	CU_ASSERT_EQUAL(ret, 0);
-	srvtest_fini(t, ret != 0);
+	CU_ASSERT_EQUAL(srvtest_down(t), 0);
 }
 
 /* valgrind runs the daemon 20-50x slower: time limits grow with it */

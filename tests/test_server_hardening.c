@@ -105,23 +105,6 @@ typedef void (*hard_attack_fn)(struct hard_ctx *h);
 
 /* ---- helpers ---- */
 
-/* One counter of STATS on @c, or -1. */
-static long hard_stat(struct srvc *c, const char *name)
-{
-	char line[256];
-	size_t len = strlen(name);
-	long v = -1;
-	int i, n;
-
-	if (srvc_req(c, "STATS", line, sizeof(line)) < 0 || strncmp(line, "OK ", 3) != 0)
-		return -1;
-	n = atoi(line + 3);
-	for (i = 0; i < n && srvc_line(c, line, sizeof(line)) > 0; i++)
-		if (strncmp(line, name, len) == 0 && line[len] == ' ')
-			v = atol(line + len + 1);
-	return v;
-}
-
 /* Send what can be sent of @data until the peer closes; the rest is dropped. */
 static void hard_send_some(struct srvc *c, const char *data, size_t len)
 {
@@ -336,7 +319,7 @@ static void attack_flood(struct hard_ctx *h)
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	CU_ASSERT_FATAL(connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0);
 	fcntl(fd, F_SETFL, O_NONBLOCK);
-	req0 = hard_stat(stats, "requests");
+	req0 = srvc_stat(stats, "requests");
 	rss0 = rss_max = procstat_rss_kb(h->t.pid);
 	last_progress = srvtest_now_ms();
 	while (sent < (size_t)N * 5 && srvtest_now_ms() - last_progress < STALL_MS) {
@@ -351,7 +334,7 @@ static void attack_flood(struct hard_ctx *h)
 		if (rss > rss_max)
 			rss_max = rss;
 	}
-	answered = hard_stat(stats, "requests") - req0;
+	answered = srvc_stat(stats, "requests") - req0;
 	/* most of the flood is sitting in socket buffers, unread */
 	TEST_ROW_ASSERT(sent / 5 >= 100000, h->row);
 	TEST_ROW_ASSERT(answered > 0 && (size_t)answered < sent / 5 / 4, h->row);
@@ -384,9 +367,9 @@ static void attack_flood(struct hard_ctx *h)
 			n == 0 ? "the daemon closed" : "nothing");
 	close(fd);
 	/* its session goes, and with it its memory */
-	for (i = 0; i < 100 && hard_stat(stats, "clients") > 2; i++)
+	for (i = 0; i < 100 && srvc_stat(stats, "clients") > 2; i++)
 		srvtest_sleep_ms(20);
-	TEST_ROW_ASSERT(hard_stat(stats, "clients") == 2, h->row);
+	TEST_ROW_ASSERT(srvc_stat(stats, "clients") == 2, h->row);
 	srvc_close(stats);
 	free(chunk);
 }
@@ -612,12 +595,12 @@ static void attack_leave_in_flight(struct hard_ctx *h)
 	}
 	/* the queue empties by timeouts (1 s each, queueing included), not by 250 hangs */
 	for (t0 = srvtest_now_ms(); srvtest_now_ms() - t0 < 5000; srvtest_sleep_ms(100)) {
-		q = hard_stat(check, "bus.i2c-2.queue");
+		q = srvc_stat(check, "bus.i2c-2.queue");
 		if (q == 0)
 			break;
 	}
 	TEST_ROW_ASSERT(q == 0, h->row);
-	TEST_ROW_ASSERT(hard_stat(check, "clients") == 2, h->row);
+	TEST_ROW_ASSERT(srvc_stat(check, "clients") == 2, h->row);
 	TEST_ROW_ASSERT(procstat_fds(h->t.pid) <= fds0, h->row);
 	t0 = srvtest_now_ms();
 	TEST_ROW_ASSERT(srvc_req(check, "READ hung in_voltage0_raw", got, sizeof(got)) > 0 &&

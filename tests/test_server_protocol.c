@@ -21,22 +21,12 @@ static struct srvtest srv;
 
 static int suite_init(void)
 {
-	int ret = srvtest_start(&srv, SRVTEST_BOARD, NULL);
-
-	if (ret) {
-		fprintf(stderr, "iiowired did not start: %d\n", ret);
-		srvtest_fini(&srv, true);
-		return -1;
-	}
-	return 0;
+	return srvtest_suite_up(&srv, SRVTEST_BOARD, NULL);
 }
 
 static int suite_fini(void)
 {
-	int ret = srvtest_stop(&srv);
-
-	srvtest_fini(&srv, ret != 0);
-	return ret == 0 ? 0 : -1;
+	return srvtest_suite_down(&srv);
 }
 
 enum match {

@@ -30,20 +30,13 @@
 
 static bool start(struct srvtest *t, const char *board, const char *const *args)
 {
-	int ret = srvtest_start(t, board ? board : SRVTEST_BOARD, args);
-
-	if (ret)
-		fprintf(stderr, "\niiowired did not start (%d):\n%s\n", ret, t->log ? t->log : "");
-	return ret == 0;
+	return srvtest_up(t, board ? board : SRVTEST_BOARD, args);
 }
 
 /* Stop and check the exit: 0, and a loop that closed cleanly. */
 static void stop(struct srvtest *t)
 {
-	int ret = srvtest_stop(t);
-
-	CU_ASSERT_EQUAL(ret, 0);
-	srvtest_fini(t, ret != 0);
+	CU_ASSERT_EQUAL(srvtest_down(t), 0);
 }
 
 static void test_max_clients(void)
@@ -232,22 +225,6 @@ static void test_idle_timeout(void)
 	stop(&t);
 }
 
-/* One counter of STATS, or -1. */
-static long stat_value(struct srvc *c, const char *name)
-{
-	char line[256];
-	long v = -1;
-	int i, n;
-
-	if (srvc_req(c, "STATS", line, sizeof(line)) < 0 || strncmp(line, "OK ", 3) != 0)
-		return -1;
-	n = atoi(line + 3);
-	for (i = 0; i < n && srvc_line(c, line, sizeof(line)) > 0; i++)
-		if (strncmp(line, name, strlen(name)) == 0 && line[strlen(name)] == ' ')
-			v = atol(line + strlen(name) + 1);
-	return v;
-}
-
 /*
  * A client that pipelines requests and never reads: the daemon stops
  * reading it once its output queue is full, so its memory stays bounded,
@@ -286,7 +263,7 @@ static void test_never_reads(void)
 	rss1 = procstat_rss_kb(t.pid);
 	/* far more was asked than the daemon may queue: it must have stopped reading */
 	CU_ASSERT(sent > 2 * 1024 * 1024);
-	answered = stat_value(other, "requests");
+	answered = srvc_stat(other, "requests");
 	CU_ASSERT(answered > 0 && (size_t)answered < sent / 5 / 8);
 #ifndef __SANITIZE_ADDRESS__
 	/* (ASan's quarantine and valgrind keep freed memory resident: RSS says nothing there) */

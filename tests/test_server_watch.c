@@ -40,19 +40,12 @@ static int suite_init(void)
 {
 	const char *const args[] = { "--io-timeout-ms", "150", NULL };
 
-	if (srvtest_start(&srv, WATCH_BOARD, args)) {
-		srvtest_fini(&srv, true);
-		return -1;
-	}
-	return 0;
+	return srvtest_suite_up(&srv, WATCH_BOARD, args);
 }
 
 static int suite_fini(void)
 {
-	int ret = srvtest_stop(&srv);
-
-	srvtest_fini(&srv, ret != 0);
-	return ret == 0 ? 0 : -1;
+	return srvtest_suite_down(&srv);
 }
 
 /* The timestamp: the last blank-separated field of a text event. */
