@@ -179,7 +179,8 @@ static inline void chipsuite_faults(const struct chiptest_backend *be, uint16_t 
  * @chip: the model on the bus (NULL: none); @chip_addr: its address (0: the
  *	probed one).
  * @fault: armed at the probed address before the probe.
- * @expect/@message: the probe's return and error text ("" when it works).
+ * @expect/@message: the probe's return, and its error text after "<driver>
+ *	at <hardware id>: " ("" when it works: then the whole text is empty).
  */
 struct chipsuite_probe_row {
 	const char *name;
@@ -196,12 +197,15 @@ static inline void chipsuite_probe_one(const struct chiptest_backend *be, uint16
 {
 	struct emu_fault fault = { .mode = row->fault, .hang_ms = 30 };
 	struct iio_registry *reg = iio_registry_create();
-	char err[CHIPTEST_ERR_MAX] = "", hwid[16];
+	char err[CHIPTEST_ERR_MAX] = "", want[CHIPTEST_ERR_MAX] = "", hwid[16];
 	struct iio_dev *dev = NULL;
 	struct bus *bus = NULL;
 	int ret;
 
 	CU_ASSERT_FATAL(reg != NULL);
+	snprintf(hwid, sizeof(hwid), "%d-%04x", be->bus_number, addr);
+	if (row->message[0])
+		snprintf(want, sizeof(want), "%s at %s: %s", row->driver, hwid, row->message);
 	ret = be->open(be, row->chip, row->chip_addr ? row->chip_addr : addr, NULL, 0, 0, &bus,
 		       err, sizeof(err));
 	TEST_ROW_ASSERT(ret == 0, row->name);
@@ -210,11 +214,10 @@ static inline void chipsuite_probe_one(const struct chiptest_backend *be, uint16
 	if (ret == 0)
 		ret = chiptest_probe(bus, reg, row->driver, addr, NULL, &dev, err, sizeof(err));
 	TEST_ROW_ASSERT(ret == row->expect, row->name);
-	TEST_ROW_ASSERT(strcmp(err, row->message) == 0, row->name);
-	if (strcmp(err, row->message) != 0)
+	TEST_ROW_ASSERT(strcmp(err, want) == 0, row->name);
+	if (strcmp(err, want) != 0)
 		fprintf(stderr, "%s: message \"%s\"\n", row->name, err);
 	/* a failed probe names the bus and address it tried */
-	snprintf(hwid, sizeof(hwid), "%d-%04x", be->bus_number, addr);
 	TEST_ROW_ASSERT(ret == 0 || strstr(err, hwid) != NULL, row->name);
 	TEST_ROW_ASSERT(iio_registry_count(reg) == (ret == 0), row->name);
 	iio_registry_destroy(reg);
@@ -398,14 +401,15 @@ static inline void chipsuite_same_as_emulated(const struct chiptest_backend *be,
 
 /**
  * struct chipsuite_key_row - a chip model of @part given input @key: it
- * takes it (@expect 0) or refuses it with -errno @expect and @message.
+ * takes it (@expect 0) or refuses it with -errno @expect, saying which
+ * inputs it has (@inputs, e.g. "AIN0..AIN3").
  */
 struct chipsuite_key_row {
 	const char *name;
 	const char *part;
 	const char *key;
 	int expect;
-	const char *message;
+	const char *inputs;
 };
 
 /** chipsuite_input_keys() - each row: the model's verdict on one input key. */
@@ -416,7 +420,7 @@ static inline void chipsuite_input_keys(const struct chipsuite_key_row *rows, si
 	for (r = 0; r < n; r++) {
 		const struct chipsuite_key_row *row = &rows[r];
 		struct emu_input in = CHIPTEST_CONST(row->key, 1000);
-		char err[CHIPTEST_ERR_MAX] = "";
+		char err[CHIPTEST_ERR_MAX] = "", want[CHIPTEST_ERR_MAX];
 		struct emu_chip *chip = NULL;
 		int ret;
 
@@ -426,7 +430,9 @@ static inline void chipsuite_input_keys(const struct chipsuite_key_row *rows, si
 			chip->ops->destroy(chip);
 			continue;
 		}
-		TEST_ROW_ASSERT(strcmp(err, row->message) == 0, row->name);
+		snprintf(want, sizeof(want), "%s: no input '%s' (inputs: %s)", row->part, row->key,
+			 row->inputs);
+		TEST_ROW_ASSERT(strcmp(err, want) == 0, row->name);
 	}
 }
 

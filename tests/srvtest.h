@@ -324,7 +324,7 @@ static inline bool srvtest_up(struct srvtest *t, const char *board_json, const c
 	return ret == 0;
 }
 
-/* srvtest_stop(), then srvtest_fini() with the log unless it exited 0. Return: as srvtest_stop(). */
+/* Stop, then srvtest_fini() (the log printed unless it exited 0). Return: as srvtest_stop(). */
 static inline int srvtest_down(struct srvtest *t)
 {
 	int ret = srvtest_stop(t);

@@ -202,18 +202,15 @@ static void test_faults(void)
 /* ---- probe failures ---- */
 
 static const struct chipsuite_probe_row probe_rows[] = {
-	{ "ad7998, no chip", "ad7998", NULL, 0, EMU_FAULT_NONE, -ENXIO,
-	  "ad7998 at 0-0021: no answer (ENXIO)" },
-	{ "ad7991, no chip", "ad7991", NULL, 0, EMU_FAULT_NONE, -ENXIO,
-	  "ad7991 at 0-0021: no answer (ENXIO)" },
-	{ "ad7994, bus error", "ad7994", "ad7994", 0, EMU_FAULT_EIO, -EIO,
-	  "ad7994 at 0-0021: no answer (EIO)" },
+	{ "ad7998, no chip", "ad7998", NULL, 0, EMU_FAULT_NONE, -ENXIO, "no answer (ENXIO)" },
+	{ "ad7991, no chip", "ad7991", NULL, 0, EMU_FAULT_NONE, -ENXIO, "no answer (ENXIO)" },
+	{ "ad7994, bus error", "ad7994", "ad7994", 0, EMU_FAULT_EIO, -EIO, "no answer (EIO)" },
 	{ "ad7997, hung chip", "ad7997", "ad7997", 0, EMU_FAULT_HANG, -ETIMEDOUT,
-	  "ad7997 at 0-0021: no answer (ETIMEDOUT)" },
+	  "no answer (ETIMEDOUT)" },
 	{ "ad7998 driver, max1363 chip", "ad7998", "max1363", 0, EMU_FAULT_NONE, -EIO,
-	  "ad7998 at 0-0021: configuration reads back 0xf000, wrote 0x0000 (EIO)" },
+	  "configuration reads back 0xf000, wrote 0x0000 (EIO)" },
 	{ "ad7994 driver, max1363 chip", "ad7994", "max1363", 0, EMU_FAULT_NONE, -EIO,
-	  "ad7994 at 0-0021: configuration reads back 0x00f0, wrote 0x0000 (EIO)" },
+	  "configuration reads back 0x00f0, wrote 0x0000 (EIO)" },
 };
 
 static void test_probe_failure(void)

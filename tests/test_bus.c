@@ -222,19 +222,13 @@ static void test_nack_empty(void)
 	CU_ASSERT(destroyed == 1);
 }
 
-enum test_op {
-	OP_WRITE_BYTE, OP_READ_BYTE, OP_WRITE_BYTE_DATA, OP_READ_BYTE_DATA,
-	OP_WRITE_WORD, OP_READ_WORD, OP_WRITE_WORD_SWAPPED, OP_READ_WORD_SWAPPED,
-	OP_WRITE_BLOCK, OP_READ_BLOCK, OP_READ_I2C_BLOCK, OP_MASTER_SEND, OP_MASTER_RECV,
-};
-
 /*
  * SMBus framing and byte order. The chip starts with regs[i] = i ^ 0x5a, so
  * regs[0x20] = 0x7a, regs[0x21] = 0x7b, regs[0x40] = 0x1a (a block count of 26).
  */
 static const struct test_smbus_row {
 	const char *name;
-	enum test_op op;
+	enum testchip_op op;
 	uint8_t cmd;
 	uint16_t value;
 	uint8_t len;
@@ -274,41 +268,6 @@ static const struct test_smbus_row {
 	  0, { 0 }, 2, { 0x5a, 0x5b } },
 };
 
-static int test_smbus_do(struct bus_i2c_client *c, const struct test_smbus_row *r, uint8_t *out)
-{
-	static const uint8_t payload[] = { 0x70, 0xc1, 0xc2 };
-
-	switch (r->op) {
-	case OP_WRITE_BYTE:
-		return bus_smbus_write_byte(c, r->cmd);
-	case OP_READ_BYTE:
-		return bus_smbus_read_byte(c);
-	case OP_WRITE_BYTE_DATA:
-		return bus_smbus_write_byte_data(c, r->cmd, (uint8_t)r->value);
-	case OP_READ_BYTE_DATA:
-		return bus_smbus_read_byte_data(c, r->cmd);
-	case OP_WRITE_WORD:
-		return bus_smbus_write_word_data(c, r->cmd, r->value);
-	case OP_READ_WORD:
-		return bus_smbus_read_word_data(c, r->cmd);
-	case OP_WRITE_WORD_SWAPPED:
-		return bus_smbus_write_word_swapped(c, r->cmd, r->value);
-	case OP_READ_WORD_SWAPPED:
-		return bus_smbus_read_word_swapped(c, r->cmd);
-	case OP_WRITE_BLOCK:
-		return bus_smbus_write_block_data(c, r->cmd, r->len, &payload[1]);
-	case OP_READ_BLOCK:
-		return bus_smbus_read_block_data(c, r->cmd, out);
-	case OP_READ_I2C_BLOCK:
-		return bus_smbus_read_i2c_block_data(c, r->cmd, r->len, out);
-	case OP_MASTER_SEND:
-		return bus_i2c_master_send(c, payload, r->len);
-	case OP_MASTER_RECV:
-		return bus_i2c_master_recv(c, out, r->len);
-	}
-	return -EINVAL;
-}
-
 /* Run one row against a fresh chip whose pointer is 0; check what the chip saw. */
 static void test_smbus_check(struct bus_i2c_client *c, struct testchip *tc,
 			     const struct test_smbus_row *r)
@@ -320,7 +279,7 @@ static void test_smbus_check(struct bus_i2c_client *c, struct testchip *tc,
 		tc->regs[i] = (uint8_t)(i ^ 0x5a);
 	tc->ptr = 0;
 	tc->last_n = 0;
-	ret = test_smbus_do(c, r, out);
+	ret = testchip_do(c, r->op, r->cmd, r->value, r->len, out);
 	TEST_ROW_ASSERT(ret == r->expect, r->name);
 	TEST_ROW_ASSERT(tc->last_n == r->wire_n, r->name);
 	for (i = 0; i < r->wire_n && i < 2; i++) {

@@ -42,27 +42,6 @@ static void hw_root(char *buf, size_t len, const char *tag)
 	snprintf(buf, len, "%s/root-%s", hw_daemon.dir, tag);
 }
 
-/* rm -r of a test tree (regular files and directories only). */
-static void hw_rmtree(const char *path)
-{
-	char sub[512];
-	struct dirent *de;
-	DIR *d = opendir(path);
-
-	if (!d) {
-		unlink(path);
-		return;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
-		hw_rmtree(sub);
-	}
-	closedir(d);
-	rmdir(path);
-}
-
 /* The visible files of @dir, sorted, joined with ' '. Return: count, or -errno. */
 static int hw_list(const char *dir, char *out, size_t len)
 {
@@ -151,7 +130,7 @@ static void test_hwmon_tree_once(void)
 	snprintf(path, sizeof(path), "%s/class/hwmon", root);
 	CU_ASSERT_EQUAL(hw_list(path, buf, sizeof(buf)), 1);
 	CU_ASSERT_STRING_EQUAL(buf, "hwmon0");
-	hw_rmtree(root);
+	test_rmtree(root);
 
 	/* another device already at hwmon0: ours is hwmon1, the other is untouched */
 	CU_ASSERT_EQUAL(mkdir(root, 0755), 0);
@@ -169,7 +148,7 @@ static void test_hwmon_tree_once(void)
 	snprintf(path, sizeof(path), "%s/class/hwmon/hwmon1/in2_input", root);
 	CU_ASSERT_EQUAL(ct_read_file(path, buf, sizeof(buf)), 5);
 	CU_ASSERT_STRING_EQUAL(buf, "2000\n");
-	hw_rmtree(root);
+	test_rmtree(root);
 }
 
 static void test_hwmon_print_and_names(void)
@@ -197,7 +176,7 @@ static void test_hwmon_print_and_names(void)
 	snprintf(path, sizeof(path), "%s/class/hwmon/hwmon0/in1_input", root);
 	CU_ASSERT_EQUAL(ct_read_file(path, buf, sizeof(buf)), 5);
 	CU_ASSERT_STRING_EQUAL(buf, "2300\n");
-	hw_rmtree(root);
+	test_rmtree(root);
 }
 
 static void test_hwmon_errors(void)
@@ -287,7 +266,7 @@ static void test_hwmon_life(void)
 	waitpid(pid, &status, 0);
 	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	CU_ASSERT_EQUAL(access(dir, F_OK), -1);
-	hw_rmtree(root);
+	test_rmtree(root);
 }
 
 /* ---- every hwmon class, from a fake daemon ---------------------------- */
@@ -387,7 +366,7 @@ static void test_hwmon_classes(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "-0.250 A  (ibat)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "1.500 W  (pin)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "45.0 %RH  (rh)"));
-	hw_rmtree(root);
+	test_rmtree(root);
 	ct_fake_stop(&f);
 }
 

@@ -34,26 +34,6 @@ static int tools_bridge_once(const char *address, const char *consumer)
 	return ct_run(argv, out, sizeof(out), err, sizeof(err));
 }
 
-static void tools_rmtree(const char *path)
-{
-	char sub[512];
-	struct dirent *de;
-	DIR *d = opendir(path);
-
-	if (!d) {
-		unlink(path);
-		return;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
-		tools_rmtree(sub);
-	}
-	closedir(d);
-	rmdir(path);
-}
-
 static int tools_init(void)
 {
 	if (ct_daemon_start(&tools_daemon, CT_BOARD, NULL) < 0)
@@ -64,7 +44,7 @@ static int tools_init(void)
 
 static int tools_cleanup(void)
 {
-	tools_rmtree(tools_root);
+	test_rmtree(tools_root);
 	ct_daemon_stop(&tools_daemon);
 	return 0;
 }

@@ -28,16 +28,10 @@
 #define SPI_CS		2
 #define ADDR		0x39
 
-enum test_op {
-	OP_WRITE_BYTE, OP_READ_BYTE, OP_WRITE_BYTE_DATA, OP_READ_BYTE_DATA, OP_WRITE_WORD,
-	OP_READ_WORD, OP_WRITE_WORD_SWAPPED, OP_READ_WORD_SWAPPED, OP_WRITE_BLOCK,
-	OP_READ_BLOCK, OP_READ_I2C_BLOCK, OP_MASTER_SEND, OP_MASTER_RECV, OP_TRANSFER,
-};
-
 /* Requests and what each costs in ioctls on i2c-dev (the address is already selected). */
 static const struct test_row {
 	const char *name;
-	enum test_op op;
+	enum testchip_op op;
 	uint8_t cmd;
 	uint16_t value;
 	uint8_t len;
@@ -58,47 +52,6 @@ static const struct test_row {
 	{ "master_recv", OP_MASTER_RECV, 0, 0, 5, 0, 1 },
 	{ "transfer: write, restart, read", OP_TRANSFER, 0x20, 0, 2, 0, 1 },
 };
-
-static int test_row_do(struct bus_i2c_client *c, const struct test_row *r, uint8_t *out)
-{
-	static const uint8_t payload[] = { 0x70, 0xc1, 0xc2, 0xc3 };
-	uint8_t cmd = r->cmd;
-	struct bus_i2c_msg msgs[2] = {
-		{ c->addr, 0, 1, &cmd }, { c->addr, BUS_I2C_M_RD, r->len, out },
-	};
-
-	switch (r->op) {
-	case OP_WRITE_BYTE:
-		return bus_smbus_write_byte(c, r->cmd);
-	case OP_READ_BYTE:
-		return bus_smbus_read_byte(c);
-	case OP_WRITE_BYTE_DATA:
-		return bus_smbus_write_byte_data(c, r->cmd, (uint8_t)r->value);
-	case OP_READ_BYTE_DATA:
-		return bus_smbus_read_byte_data(c, r->cmd);
-	case OP_WRITE_WORD:
-		return bus_smbus_write_word_data(c, r->cmd, r->value);
-	case OP_READ_WORD:
-		return bus_smbus_read_word_data(c, r->cmd);
-	case OP_WRITE_WORD_SWAPPED:
-		return bus_smbus_write_word_swapped(c, r->cmd, r->value);
-	case OP_READ_WORD_SWAPPED:
-		return bus_smbus_read_word_swapped(c, r->cmd);
-	case OP_WRITE_BLOCK:
-		return bus_smbus_write_block_data(c, r->cmd, r->len, &payload[1]);
-	case OP_READ_BLOCK:
-		return bus_smbus_read_block_data(c, r->cmd, out);
-	case OP_READ_I2C_BLOCK:
-		return bus_smbus_read_i2c_block_data(c, r->cmd, r->len, out);
-	case OP_MASTER_SEND:
-		return bus_i2c_master_send(c, payload, r->len);
-	case OP_MASTER_RECV:
-		return bus_i2c_master_recv(c, out, r->len);
-	case OP_TRANSFER:
-		return bus_i2c_transfer(c, msgs, 2);
-	}
-	return -EINVAL;
-}
 
 static void test_i2c_pair(struct bus **emu, struct bus_i2c_client **ce, struct testchip **te,
 			  struct bus **dev, struct bus_i2c_client **cd, struct testchip **td)
@@ -135,8 +88,10 @@ static void test_i2cdev_matches_emulated(void)
 
 		memset(oe, 0xee, sizeof(oe));
 		memset(od, 0xdd, sizeof(od));
-		re = test_row_do(ce, &test_rows[i], oe);
-		rd = test_row_do(cd, &test_rows[i], od);
+		re = testchip_do(ce, test_rows[i].op, test_rows[i].cmd, test_rows[i].value,
+				 test_rows[i].len, oe);
+		rd = testchip_do(cd, test_rows[i].op, test_rows[i].cmd, test_rows[i].value,
+				 test_rows[i].len, od);
 		TEST_ROW_ASSERT(re >= 0, test_rows[i].name);
 		TEST_ROW_ASSERT(re == rd, test_rows[i].name);
 		if (test_rows[i].op == OP_READ_BLOCK || test_rows[i].op == OP_READ_I2C_BLOCK ||

@@ -8,13 +8,16 @@
  * write), every later byte of the same sync reads or writes the next
  * register. It records the last transaction as it saw it on the wire, so
  * tests can check framing and byte order, and counts its own destruction so
- * tests can check who frees it. Used by test_bus.c and test_shim_bus.c only.
+ * tests can check who frees it. Used by test_bus.c and test_shim_bus.c only,
+ * which also share testchip_do(): one bus helper named by a table row.
  */
 #ifndef IIOWIRE_TESTCHIP_H
 #define IIOWIRE_TESTCHIP_H
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bus/bus.h"
 #include "emu/emu.h"
 
 #define TESTCHIP_MSGS_MAX	4
@@ -132,6 +135,60 @@ static inline struct testchip *testchip_create(int *destroyed)
 	for (i = 0; i < 256; i++)
 		tc->regs[i] = (uint8_t)(i ^ 0x5a);
 	return tc;
+}
+
+/* The bus helpers a test row can name. */
+enum testchip_op {
+	OP_WRITE_BYTE, OP_READ_BYTE, OP_WRITE_BYTE_DATA, OP_READ_BYTE_DATA, OP_WRITE_WORD,
+	OP_READ_WORD, OP_WRITE_WORD_SWAPPED, OP_READ_WORD_SWAPPED, OP_WRITE_BLOCK,
+	OP_READ_BLOCK, OP_READ_I2C_BLOCK, OP_MASTER_SEND, OP_MASTER_RECV, OP_TRANSFER,
+};
+
+/**
+ * testchip_do() - run helper @op on @c. Writes take @cmd, @value and @len
+ * bytes of 0x70 0xc1 0xc2 0xc3 (block writes from 0xc1 on); reads land in
+ * @out; OP_TRANSFER writes @cmd, then reads @len bytes after a repeated start.
+ * Return: what the helper returns.
+ */
+static inline int testchip_do(struct bus_i2c_client *c, enum testchip_op op, uint8_t cmd,
+			      uint16_t value, uint8_t len, uint8_t *out)
+{
+	static const uint8_t payload[] = { 0x70, 0xc1, 0xc2, 0xc3 };
+	struct bus_i2c_msg msgs[2] = {
+		{ c->addr, 0, 1, &cmd }, { c->addr, BUS_I2C_M_RD, len, out },
+	};
+
+	switch (op) {
+	case OP_WRITE_BYTE:
+		return bus_smbus_write_byte(c, cmd);
+	case OP_READ_BYTE:
+		return bus_smbus_read_byte(c);
+	case OP_WRITE_BYTE_DATA:
+		return bus_smbus_write_byte_data(c, cmd, (uint8_t)value);
+	case OP_READ_BYTE_DATA:
+		return bus_smbus_read_byte_data(c, cmd);
+	case OP_WRITE_WORD:
+		return bus_smbus_write_word_data(c, cmd, value);
+	case OP_READ_WORD:
+		return bus_smbus_read_word_data(c, cmd);
+	case OP_WRITE_WORD_SWAPPED:
+		return bus_smbus_write_word_swapped(c, cmd, value);
+	case OP_READ_WORD_SWAPPED:
+		return bus_smbus_read_word_swapped(c, cmd);
+	case OP_WRITE_BLOCK:
+		return bus_smbus_write_block_data(c, cmd, len, &payload[1]);
+	case OP_READ_BLOCK:
+		return bus_smbus_read_block_data(c, cmd, out);
+	case OP_READ_I2C_BLOCK:
+		return bus_smbus_read_i2c_block_data(c, cmd, len, out);
+	case OP_MASTER_SEND:
+		return bus_i2c_master_send(c, payload, len);
+	case OP_MASTER_RECV:
+		return bus_i2c_master_recv(c, out, len);
+	case OP_TRANSFER:
+		return bus_i2c_transfer(c, msgs, 2);
+	}
+	return -EINVAL;
 }
 
 #endif /* IIOWIRE_TESTCHIP_H */

@@ -1,8 +1,12 @@
 /*
- * testutil.c - the shared main() helper of every CUnit suite (see testutil.h).
+ * testutil.c - the shared main() helper of every CUnit suite, and the few
+ * file helpers several suites need (see testutil.h).
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "testutil.h"
 
 int test_run(const char *suite, CU_InitializeFunc init, CU_CleanupFunc cleanup,
@@ -36,4 +40,24 @@ const char *test_path(const char *rel)
 
 	snprintf(buf, sizeof(buf), "%s/%s", IIOWIRE_SOURCE_DIR, rel);
 	return buf;
+}
+
+void test_rmtree(const char *path)
+{
+	char sub[512];
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+		test_rmtree(sub);
+	}
+	closedir(d);
+	rmdir(path);
 }

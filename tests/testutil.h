@@ -27,4 +27,7 @@ int test_run(const char *suite, CU_InitializeFunc init, CU_CleanupFunc cleanup,
 /* Path of a file in the source tree, e.g. test_path("maps/demo.json"). */
 const char *test_path(const char *rel);
 
+/* rm -r of a test's own tree (regular files and directories only); a file is unlinked. */
+void test_rmtree(const char *path);
+
 #endif
