@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "sensortest.h"
+#include "sensorsuite.h"
 
 #define ADIS_CS			1
 #define ADIS_SENS_AVG		0x38
@@ -635,13 +635,9 @@ static void test_power_up(void)
 /* Faults at each probe step: the probe fails with the bus's error, naming the device. */
 static void test_probe_faults(void)
 {
-	static const struct {
-		const char *name;
-		bool chip;
-		struct emu_fault fault;
-		int ret;
-		const char *msg;
-	} rows[] = {
+	static const struct sensorsuite_probe at = { BUS_SPI, 2, "adis16400", ADIS_CS,
+							       "adis16400 at spi2 chip select 1" };
+	static const struct sensorsuite_probe_row rows[] = {
 		{ "no chip", false, { EMU_FAULT_NONE, 0, 0, 0 }, -ENXIO, "no answer during reset" },
 		{ "reset NACKed", true, { EMU_FAULT_NACK, 0, 0, 0 }, -ENXIO, "no answer" },
 		{ "self test EIO", true, { EMU_FAULT_EIO, 1, 0, 0 }, -EIO, "no answer" },
@@ -652,34 +648,8 @@ static void test_probe_faults(void)
 		{ "SMPL_PRD read fails", true, { EMU_FAULT_NACK, 6, 0, 0 }, -ENXIO,
 		  "reading SMPL_PRD failed" },
 	};
-	struct emu_chip *chip;
-	struct sensortest st;
-	struct bus *bus;
-	char err[SENSORTEST_ERR_MAX];
-	size_t i;
-	int ret;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		ret = bus_create(bus_backend_find("emulated"), BUS_SPI, 2, NULL, &bus);
-		TEST_ROW_ASSERT(ret == 0, rows[i].name);
-		if (ret)
-			continue;
-		emu_bus_set_time(bus, 0.0);
-		if (rows[i].chip) {
-			TEST_ROW_ASSERT(sensortest_model_create("adis16400", NULL, 0, &chip, err,
-								sizeof(err)) == 0, rows[i].name);
-			TEST_ROW_ASSERT(emu_bus_attach(bus, ADIS_CS, chip) == 0, rows[i].name);
-			TEST_ROW_ASSERT(emu_bus_set_fault(bus, ADIS_CS, &rows[i].fault) == 0,
-					rows[i].name);
-		}
-		ret = sensortest_setup_on(&st, bus, "adis16400", ADIS_CS, NULL);
-		TEST_ROW_ASSERT(ret == rows[i].ret, rows[i].name);
-		TEST_ROW_ASSERT(strstr(st.err, "adis16400 at spi2 chip select 1") != NULL,
-				rows[i].name);
-		TEST_ROW_ASSERT(strstr(st.err, rows[i].msg) != NULL, rows[i].name);
-		if (ret == 0)
-			sensortest_teardown(&st);
-	}
+	sensorsuite_probe_faults(&at, rows, sizeof(rows) / sizeof(rows[0]));
 }
 
 /* Faults on a bound device: each access fails with the bus's error, then recovers. */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "sensortest.h"
+#include "sensorsuite.h"
 
 #define TSL_ADDR	0x39
 #define TSL_CMD		0x80
@@ -390,13 +390,9 @@ static void test_faults(void)
 /* Probe refuses a chip that does not answer, naming the bus and address. */
 static void test_probe_failures(void)
 {
-	static const struct {
-		const char *name;
-		bool chip;
-		struct emu_fault fault;
-		int err;
-		const char *msg;
-	} rows[] = {
+	static const struct sensorsuite_probe at = { BUS_I2C, 3, "tsl2563", TSL_ADDR,
+							       "tsl2563 at i2c-3 0x39" };
+	static const struct sensorsuite_probe_row rows[] = {
 		{ "no chip at the address", false, { EMU_FAULT_NONE, 0, 0, 0 }, -ENXIO,
 		  "no answer to power-on" },
 		{ "power-on NACKed", true, { EMU_FAULT_NACK, 0, 0, 0 }, -ENXIO,
@@ -409,33 +405,8 @@ static void test_probe_failures(void)
 		{ "threshold write fails", true, { EMU_FAULT_EIO, 5, 0, 0 }, -EIO,
 		  "programming timing" },
 	};
-	struct emu_chip *chip;
-	struct sensortest st;
-	struct bus *bus;
-	char err[SENSORTEST_ERR_MAX];
-	size_t i;
-	int ret;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		ret = bus_create(bus_backend_find("emulated"), BUS_I2C, 3, NULL, &bus);
-		TEST_ROW_ASSERT(ret == 0, rows[i].name);
-		if (ret)
-			continue;
-		emu_bus_set_time(bus, 0.0);
-		if (rows[i].chip) {
-			TEST_ROW_ASSERT(sensortest_model_create("tsl2563", NULL, 0, &chip, err,
-								sizeof(err)) == 0, rows[i].name);
-			TEST_ROW_ASSERT(emu_bus_attach(bus, TSL_ADDR, chip) == 0, rows[i].name);
-			TEST_ROW_ASSERT(emu_bus_set_fault(bus, TSL_ADDR, &rows[i].fault) == 0,
-					rows[i].name);
-		}
-		ret = sensortest_setup_on(&st, bus, "tsl2563", TSL_ADDR, NULL);
-		TEST_ROW_ASSERT(ret == rows[i].err, rows[i].name);
-		TEST_ROW_ASSERT(strstr(st.err, "tsl2563 at i2c-3 0x39") != NULL, rows[i].name);
-		TEST_ROW_ASSERT(strstr(st.err, rows[i].msg) != NULL, rows[i].name);
-		if (ret == 0)
-			sensortest_teardown(&st);
-	}
+	sensorsuite_probe_faults(&at, rows, sizeof(rows) / sizeof(rows[0]));
 }
 
 /* The model refuses inputs it does not have, naming the valid ones. */
