@@ -39,21 +39,6 @@ static const struct part_row part_rows[] = {
 	{ "ad7998", 8, "0.805664062", "1.000000000", 1241, 1500, 2 },
 };
 
-static int count_raw(struct iio_dev *dev)
-{
-	int i, n = 0, ch, len;
-	const struct iio_attr *a;
-
-	for (i = 0; i < iio_device_attr_count(dev); i++) {
-		a = iio_device_attr_at(dev, i);
-		len = 0;
-		if (sscanf(a->name, "in_voltage%d_raw%n", &ch, &len) == 1 &&
-		    len == (int)strlen(a->name))
-			n++;
-	}
-	return n;
-}
-
 static void test_every_part(void)
 {
 	size_t r;
@@ -84,7 +69,8 @@ static void test_every_part(void)
 			snprintf(want, sizeof(want), "%s\n", row->name);
 			TEST_ROW_ASSERT(chiptest_read(ct.dev, "name", buf, sizeof(buf)) > 0 &&
 					strcmp(buf, want) == 0, row->name);
-			TEST_ROW_ASSERT(count_raw(ct.dev) == row->ninputs, row->name);
+			TEST_ROW_ASSERT(chipsuite_count_attrs(ct.dev, "in_voltage%d_raw") ==
+					row->ninputs, row->name);
 			snprintf(want, sizeof(want), "%s\n",
 				 pass ? row->scale_4096 : row->scale_vdd);
 			TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage_scale", buf,

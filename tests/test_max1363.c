@@ -69,37 +69,6 @@ static const struct part_row part_rows[] = {
 
 #define NROWS(a)	CHIPSUITE_NROWS(a)
 
-/* Number of attributes whose name matches in_voltage<N>_raw (single-ended). */
-static int count_single_raw(struct iio_dev *dev)
-{
-	int i, n = 0, ch, len;
-	const struct iio_attr *a;
-
-	for (i = 0; i < iio_device_attr_count(dev); i++) {
-		a = iio_device_attr_at(dev, i);
-		len = 0;
-		if (sscanf(a->name, "in_voltage%d_raw%n", &ch, &len) == 1 &&
-		    len == (int)strlen(a->name))
-			n++;
-	}
-	return n;
-}
-
-static int count_diff_raw(struct iio_dev *dev)
-{
-	int i, n = 0, ch, ch2, len;
-	const struct iio_attr *a;
-
-	for (i = 0; i < iio_device_attr_count(dev); i++) {
-		a = iio_device_attr_at(dev, i);
-		len = 0;
-		if (sscanf(a->name, "in_voltage%d-voltage%d_raw%n", &ch, &ch2, &len) == 2 &&
-		    len == (int)strlen(a->name))
-			n++;
-	}
-	return n;
-}
-
 static void test_every_part(void)
 {
 	size_t r;
@@ -122,8 +91,10 @@ static void test_every_part(void)
 		snprintf(name, sizeof(name), "%s\n", row->name);
 		TEST_ROW_ASSERT(chiptest_read(ct.dev, "name", buf, sizeof(buf)) > 0 &&
 				strcmp(buf, name) == 0, row->name);
-		TEST_ROW_ASSERT(count_single_raw(ct.dev) == row->ninputs, row->name);
-		TEST_ROW_ASSERT(count_diff_raw(ct.dev) == row->ninputs, row->name);
+		TEST_ROW_ASSERT(chipsuite_count_attrs(ct.dev, "in_voltage%d_raw") == row->ninputs,
+				row->name);
+		TEST_ROW_ASSERT(chipsuite_count_attrs(ct.dev, "in_voltage%d-voltage%d_raw") ==
+				row->ninputs, row->name);
 		snprintf(name, sizeof(name), "%s\n", row->scale);
 		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage_scale", buf, sizeof(buf)) > 0 &&
 				strcmp(buf, name) == 0, row->name);

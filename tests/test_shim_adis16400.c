@@ -17,41 +17,20 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "sensortest.h"
-#include "shim/shim.h"
+#include "shim/shimsensor.h"
 
 #define SHIM_NODE	SHIM_DIR "/spidev0.1"
 #define ADIS_CS		1
 #define NROWS(a)	(sizeof(a) / sizeof((a)[0]))
 #define ONE_G		9.80665
 
+/* The IMU on a fake /dev/spidev0.1, through the spidev backend. */
+static const struct shimsensor spidev = { BUS_SPI, SHIM_NODE, 0, 0 };
+
 static int shim_adis_setup(struct sensortest *st, const char *part, const struct emu_input *in,
 			   int nin)
 {
-	struct emu_chip *chip;
-	struct bus *bus;
-	int ret;
-
-	memset(st, 0, sizeof(*st));
-	shim_reset();
-	ret = sensortest_model_create(part, in, nin, &chip, st->err, sizeof(st->err));
-	if (ret < 0)
-		return ret;
-	ret = shim_spi_add(SHIM_NODE, chip);
-	if (ret < 0)
-		return ret;
-	ret = bus_create(bus_backend_find("spidev"), BUS_SPI, 0, SHIM_NODE, &bus);
-	if (ret < 0) {
-		snprintf(st->err, sizeof(st->err), "spidev bus on the shim: %d", ret);
-		return ret;
-	}
-	return sensortest_setup_on(st, bus, part, ADIS_CS, NULL);
-}
-
-static void shim_adis_teardown(struct sensortest *st)
-{
-	sensortest_teardown(st);
-	shim_reset();
+	return shimsensor_setup(st, &spidev, part, in, nin, ADIS_CS);
 }
 
 /* Inputs every part accepts some of; each row picks those its part has. */
@@ -135,7 +114,7 @@ static void test_same_as_emulated(void)
 		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_SPI_MESSAGE) > 0, rows[r].part);
 		TEST_ROW_ASSERT(shim_spi_settings(SHIM_NODE, &mode, &speed, &bits) == 0 &&
 				mode == 3 && bits == 8 && speed == rows[r].speed_hz, rows[r].part);
-		shim_adis_teardown(&dev);
+		shimsensor_teardown(&dev);
 		sensortest_teardown(&emu);
 		TEST_ROW_ASSERT(shim_open_fds() == 0, rows[r].part);
 	}
@@ -176,7 +155,7 @@ static void test_faults(void)
 		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_accel_z_raw", &v) == 0 && v == 300,
 				rows[r].name);
 	}
-	shim_adis_teardown(&st);
+	shimsensor_teardown(&st);
 }
 
 /* Removal: SLP_CNT power-off, seen on the chip through a second device. */
@@ -202,7 +181,7 @@ static void test_remove_sleeps(void)
 	CU_ASSERT_EQUAL(bus_spi_sync(spi, x, 2), 0);
 	CU_ASSERT_EQUAL((rx[0] << 8) | rx[1], 0x0100);
 	bus_spi_device_destroy(spi);
-	shim_adis_teardown(&st);
+	shimsensor_teardown(&st);
 	CU_ASSERT_EQUAL(shim_open_fds(), 0);
 }
 
@@ -212,11 +191,9 @@ static void test_wrong_part(void)
 	struct emu_input in[] = { SENSORTEST_CONST("product_id", 16448) };
 	struct sensortest st;
 
-	CU_ASSERT_EQUAL(shim_adis_setup(&st, "adis16445", in, 1), -ENODEV);
-	CU_ASSERT_PTR_NOT_NULL(strstr(st.err, "adis16445 at spi0 chip select 1: PRODUCT_ID "
-					      "reads 16448 (0x4040), expected 16445"));
-	shim_reset();
-	CU_ASSERT_EQUAL(shim_open_fds(), 0);
+	shimsensor_refused(&st, shim_adis_setup(&st, "adis16445", in, 1), -ENODEV,
+			   "adis16445 at spi0 chip select 1: PRODUCT_ID reads 16448 (0x4040), "
+			   "expected 16445");
 }
 
 static CU_TestInfo tests[] = {

@@ -16,8 +16,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "sensortest.h"
-#include "shim/shim.h"
+#include "shim/shimsensor.h"
 
 #define SHIM_NODE	SHIM_DIR "/i2c-0"
 #define TSL_ADDR	0x39
@@ -33,30 +32,9 @@ static int shim_tsl_setup(struct sensortest *st, double broadband, double ir,
 	struct emu_input in[] = {
 		SENSORTEST_CONST("broadband", broadband), SENSORTEST_CONST("ir", ir),
 	};
-	struct emu_chip *chip;
-	struct bus *bus;
-	int ret;
+	const struct shimsensor i2cdev = { BUS_I2C, SHIM_NODE, 0, chip_addr };
 
-	memset(st, 0, sizeof(*st));
-	shim_reset();
-	ret = sensortest_model_create("tsl2563", in, 2, &chip, st->err, sizeof(st->err));
-	if (ret < 0)
-		return ret;
-	ret = shim_i2c_add(SHIM_NODE, chip_addr, chip);
-	if (ret < 0)
-		return ret;
-	ret = bus_create(bus_backend_find("i2c-dev"), BUS_I2C, 0, SHIM_NODE, &bus);
-	if (ret < 0) {
-		snprintf(st->err, sizeof(st->err), "i2c-dev bus on the shim: %d", ret);
-		return ret;
-	}
-	return sensortest_setup_on(st, bus, "tsl2563", TSL_ADDR, NULL);
-}
-
-static void shim_tsl_teardown(struct sensortest *st)
-{
-	sensortest_teardown(st);
-	shim_reset();
+	return shimsensor_setup(st, &i2cdev, "tsl2563", in, 2, TSL_ADDR);
 }
 
 /* Every attribute, read through both backends, at each gain level. */
@@ -104,7 +82,7 @@ static void test_same_as_emulated(void)
 		/* SMBus byte and word transactions, as the kernel driver uses */
 		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS) > 0, rows[r].name);
 		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_RDWR) == 0, rows[r].name);
-		shim_tsl_teardown(&dev);
+		shimsensor_teardown(&dev);
 		sensortest_teardown(&emu);
 		TEST_ROW_ASSERT(shim_open_fds() == 0, rows[r].name);
 	}
@@ -145,7 +123,7 @@ static void test_faults(void)
 		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_illuminance0_input", &v) == 0 &&
 				v == 25, rows[r].name);
 	}
-	shim_tsl_teardown(&st);
+	shimsensor_teardown(&st);
 }
 
 /* Removal writes power-off; the chip's CONTROL then reads 0. */
@@ -164,7 +142,7 @@ static void test_remove_powers_down(void)
 	st.dev = NULL;
 	CU_ASSERT_EQUAL(bus_smbus_read_byte_data(c, 0x80), 0x00);
 	bus_i2c_client_destroy(c);
-	shim_tsl_teardown(&st);
+	shimsensor_teardown(&st);
 	CU_ASSERT_EQUAL(shim_open_fds(), 0);
 }
 
@@ -173,10 +151,8 @@ static void test_probe_no_chip(void)
 {
 	struct sensortest st;
 
-	CU_ASSERT_EQUAL(shim_tsl_setup(&st, 0, 0, TSL_ADDR + 1), -ENXIO);
-	CU_ASSERT_PTR_NOT_NULL(strstr(st.err, "tsl2563 at i2c-0 0x39: no answer to power-on"));
-	shim_reset();
-	CU_ASSERT_EQUAL(shim_open_fds(), 0);
+	shimsensor_refused(&st, shim_tsl_setup(&st, 0, 0, TSL_ADDR + 1), -ENXIO,
+			   "tsl2563 at i2c-0 0x39: no answer to power-on");
 }
 
 static CU_TestInfo tests[] = {

@@ -1,0 +1,76 @@
+/*
+ * shimsensor.h - a sensor chip (sensortest.h) on a shim node, reached
+ * through the real backend: i2c-dev for the light sensors, spidev for the
+ * IMUs. For test_shim_tsl2563.c and test_shim_adis16400.c, which compare
+ * it with the emulated bus. Header-only, as sensortest.h.
+ */
+#ifndef IIOWIRE_TEST_SHIMSENSOR_H
+#define IIOWIRE_TEST_SHIMSENSOR_H
+
+#include "testutil.h"
+#include "sensortest.h"
+#include "shim/shim.h"
+
+/**
+ * struct shimsensor - where the chip sits: shim node @node, opened as bus
+ * @type number @number; @chip_addr: the model's I2C address (SPI: unused).
+ */
+struct shimsensor {
+	enum bus_type type;
+	const char *node;
+	int number;
+	uint16_t chip_addr;
+};
+
+/**
+ * shimsensor_setup() - a fresh shim with a model of @part (@in) at @at, the
+ * real backend's bus on it, and the driver of @part probed at @addr.
+ * Return: 0, or -errno with st->err filled; end with shimsensor_teardown().
+ */
+static inline int shimsensor_setup(struct sensortest *st, const struct shimsensor *at,
+				   const char *part, const struct emu_input *in, int nin,
+				   uint16_t addr)
+{
+	const char *backend = at->type == BUS_SPI ? "spidev" : "i2c-dev";
+	struct emu_chip *chip;
+	struct bus *bus;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	shim_reset();
+	ret = sensortest_model_create(part, in, nin, &chip, st->err, sizeof(st->err));
+	if (ret < 0)
+		return ret;
+	ret = at->type == BUS_SPI ? shim_spi_add(at->node, chip) :
+				    shim_i2c_add(at->node, at->chip_addr, chip);
+	if (ret < 0)
+		return ret;
+	ret = bus_create(bus_backend_find(backend), at->type, at->number, at->node, &bus);
+	if (ret < 0) {
+		snprintf(st->err, sizeof(st->err), "%s bus on the shim: %d", backend, ret);
+		return ret;
+	}
+	return sensortest_setup_on(st, bus, part, addr, NULL);
+}
+
+/** shimsensor_teardown() - the device and bus, then the shim's nodes and chips. */
+static inline void shimsensor_teardown(struct sensortest *st)
+{
+	sensortest_teardown(st);
+	shim_reset();
+}
+
+/**
+ * shimsensor_refused() - a setup that had to fail: it gave @expect and its
+ * message has @text; after a shim reset no fd is left open.
+ */
+static inline void shimsensor_refused(const struct sensortest *st, int ret, int expect,
+				      const char *text)
+{
+	CU_ASSERT_EQUAL(ret, expect);
+	CU_ASSERT_PTR_NOT_NULL(strstr(st->err, text));
+	shim_reset();
+	CU_ASSERT_EQUAL(shim_open_fds(), 0);
+}
+
+#endif /* IIOWIRE_TEST_SHIMSENSOR_H */
