@@ -525,77 +525,53 @@ static int shim_i2c_rdwr(struct shim_node *node, struct i2c_rdwr_ioctl_data *d)
 /*
  * I2C_SMBUS on an adapter that only does I2C: the request becomes one or two
  * messages as the SMBus spec frames it, checked as i2c-dev checks it.
+ * @m: [0] a write from @w (the command byte first), [1] a read into the
+ * caller's buffer. Return: how many of @m to send, or -errno.
  */
-static int shim_i2c_smbus(struct shim_node *node, uint16_t addr, struct i2c_smbus_ioctl_data *d)
+static int shim_smbus_frame(const struct i2c_smbus_ioctl_data *d, bool rd,
+			    struct bus_i2c_msg *m, uint8_t *w)
 {
-	uint8_t w[I2C_SMBUS_BLOCK_MAX + 3], r[I2C_SMBUS_BLOCK_MAX + 2];
-	struct bus_i2c_msg m[2] = {
-		{ .addr = addr, .flags = 0, .len = 1, .buf = w },
-		{ .addr = addr, .flags = BUS_I2C_M_RD, .len = 0, .buf = r },
-	};
-	union i2c_smbus_data *data;
-	bool rd;
-	int n, ret, size;
+	union i2c_smbus_data *data = d->data;
+	uint16_t len;
 
-	if (!d)
-		return -EFAULT;
-	data = d->data;
-	size = (int)d->size;
-	if (d->read_write != I2C_SMBUS_READ && d->read_write != I2C_SMBUS_WRITE)
-		return -EINVAL;
-	rd = d->read_write == I2C_SMBUS_READ;
-	if (!data && size != I2C_SMBUS_QUICK && !(size == I2C_SMBUS_BYTE && !rd))
-		return -EINVAL;
-	n = rd ? 2 : 1;
 	w[0] = d->command;
-	switch (size) {
+	switch (d->size) {
 	case I2C_SMBUS_QUICK:
+		/* the R/W bit is the message: no byte either way */
 		m[0].len = 0;
 		m[0].flags = rd ? BUS_I2C_M_RD : 0;
-		n = 1;
-		break;
+		return 1;
 	case I2C_SMBUS_BYTE:
+		/* send byte: the command alone; receive byte: one read, no command */
 		if (rd) {
-			m[0].flags = BUS_I2C_M_RD;
-			m[0].buf = r;
-			n = 1;
+			m[0] = m[1];
+			m[0].len = 1;
 		}
-		break;
+		return 1;
 	case I2C_SMBUS_BYTE_DATA:
-		if (rd) {
-			m[1].len = 1;
-		} else {
-			m[0].len = 2;
-			w[1] = data->byte;
-		}
-		break;
 	case I2C_SMBUS_WORD_DATA:
-		if (rd) {
-			m[1].len = 2;
-		} else {
-			m[0].len = 3;
-			w[1] = (uint8_t)(data->word & 0xff);
-			w[2] = (uint8_t)(data->word >> 8);
-		}
-		break;
 	case I2C_SMBUS_PROC_CALL:
-		rd = true;
-		n = 2;
-		m[0].len = 3;
-		w[1] = (uint8_t)(data->word & 0xff);
-		w[2] = (uint8_t)(data->word >> 8);
-		m[1].len = 2;
-		break;
+		/* words little endian; a process call writes a word and reads one */
+		len = d->size == I2C_SMBUS_BYTE_DATA ? 1 : 2;
+		if (!rd || d->size == I2C_SMBUS_PROC_CALL) {
+			m[0].len = (uint16_t)(1 + len);
+			w[1] = len == 1 ? data->byte : (uint8_t)(data->word & 0xff);
+			if (len == 2)
+				w[2] = (uint8_t)(data->word >> 8);
+		}
+		m[1].len = len;
+		return rd ? 2 : 1;
 	case I2C_SMBUS_BLOCK_DATA:
+		/* a read asks for the count byte and the largest block */
 		if (rd) {
 			m[1].len = I2C_SMBUS_BLOCK_MAX + 1;
-		} else {
-			if (data->block[0] == 0 || data->block[0] > I2C_SMBUS_BLOCK_MAX)
-				return -EINVAL;
-			m[0].len = (uint16_t)(data->block[0] + 2);
-			memcpy(&w[1], data->block, data->block[0] + 1);
+			return 2;
 		}
-		break;
+		if (data->block[0] == 0 || data->block[0] > I2C_SMBUS_BLOCK_MAX)
+			return -EINVAL;
+		m[0].len = (uint16_t)(data->block[0] + 2);
+		memcpy(&w[1], data->block, data->block[0] + 1);
+		return 1;
 	case I2C_SMBUS_I2C_BLOCK_DATA:
 		if (rd && data->block[0] > I2C_SMBUS_BLOCK_MAX)
 			data->block[0] = I2C_SMBUS_BLOCK_MAX;
@@ -603,23 +579,21 @@ static int shim_i2c_smbus(struct shim_node *node, uint16_t addr, struct i2c_smbu
 			return -EINVAL;
 		if (rd) {
 			m[1].len = data->block[0];
-		} else {
-			m[0].len = (uint16_t)(data->block[0] + 1);
-			memcpy(&w[1], &data->block[1], data->block[0]);
+			return 2;
 		}
-		break;
-	default:
-		return -EOPNOTSUPP;
+		m[0].len = (uint16_t)(data->block[0] + 1);
+		memcpy(&w[1], &data->block[1], data->block[0]);
+		return 1;
 	}
+	return -EOPNOTSUPP;
+}
 
-	ret = shim_i2c_xfer(node, m, n);
-	if (ret < 0)
-		return ret;
-	if (!rd)
-		return 0;
-	switch (size) {
-	case I2C_SMBUS_QUICK:
-		break;
+/* What a read request of @d gets back from the bytes read, @r. Return: 0, -EPROTO. */
+static int shim_smbus_result(struct i2c_smbus_ioctl_data *d, const uint8_t *r)
+{
+	union i2c_smbus_data *data = d->data;
+
+	switch (d->size) {
 	case I2C_SMBUS_BYTE:
 	case I2C_SMBUS_BYTE_DATA:
 		data->byte = r[0];
@@ -638,6 +612,35 @@ static int shim_i2c_smbus(struct shim_node *node, uint16_t addr, struct i2c_smbu
 		break;
 	}
 	return 0;
+}
+
+static int shim_i2c_smbus(struct shim_node *node, uint16_t addr, struct i2c_smbus_ioctl_data *d)
+{
+	uint8_t w[I2C_SMBUS_BLOCK_MAX + 3], r[I2C_SMBUS_BLOCK_MAX + 2];
+	struct bus_i2c_msg m[2] = {
+		{ .addr = addr, .flags = 0, .len = 1, .buf = w },
+		{ .addr = addr, .flags = BUS_I2C_M_RD, .len = 0, .buf = r },
+	};
+	bool rd;
+	int n, ret;
+
+	if (!d)
+		return -EFAULT;
+	if (d->read_write != I2C_SMBUS_READ && d->read_write != I2C_SMBUS_WRITE)
+		return -EINVAL;
+	rd = d->read_write == I2C_SMBUS_READ;
+	if (!d->data && d->size != I2C_SMBUS_QUICK && !(d->size == I2C_SMBUS_BYTE && !rd))
+		return -EINVAL;
+	/* a process call reads whatever the R/W bit says */
+	if (d->size == I2C_SMBUS_PROC_CALL)
+		rd = true;
+	n = shim_smbus_frame(d, rd, m, w);
+	if (n < 0)
+		return n;
+	ret = shim_i2c_xfer(node, m, n);
+	if (ret < 0)
+		return ret;
+	return rd && d->size != I2C_SMBUS_QUICK ? shim_smbus_result(d, r) : 0;
 }
 
 static int shim_i2c_ioctl(struct shim_fd *f, unsigned long req, void *arg)
