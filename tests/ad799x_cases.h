@@ -11,7 +11,7 @@
 
 /* One input @key at @mv on a 4096 mV reference; after the fault @attr reads @value. */
 #define AD799X_FAULT(name, part, mode, expect, key, mv, attr, value)		\
-	{ name, part, mode, false, expect, 4096, key, mv, attr, value, -1 }
+	{ name, { name, part, 4096, key, mv, attr, value }, mode, false, expect, -1 }
 
 /* voltage1 at 1234 mV: 1234 at 12 bits, 1234 / 4 at 10 */
 #define AD799X_FAULT1(name, part, mode, expect, value)				\

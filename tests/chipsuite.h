@@ -80,6 +80,16 @@ struct chipsuite_value_row {
 	int expect;
 };
 
+/** chipsuite_open_value() - @row's part at @addr on @be, with its one input and vref_mv. */
+static inline int chipsuite_open_value(struct chiptest *ct, const struct chiptest_backend *be,
+				       uint16_t addr, const struct chipsuite_value_row *row)
+{
+	struct chiptest_props props = { row->vref_mv > 0, row->vref_mv };
+	struct emu_input in = CHIPTEST_CONST(row->key, row->mv);
+
+	return chiptest_open(ct, be, row->part, addr, &in, 1, &props);
+}
+
 /** chipsuite_values() - each row on a fresh chip on @be at @addr. */
 static inline void chipsuite_values(const struct chiptest_backend *be, uint16_t addr,
 				    const struct chipsuite_value_row *rows, size_t n)
@@ -88,11 +98,9 @@ static inline void chipsuite_values(const struct chiptest_backend *be, uint16_t 
 
 	for (r = 0; r < n; r++) {
 		const struct chipsuite_value_row *row = &rows[r];
-		struct chiptest_props props = { row->vref_mv > 0, row->vref_mv };
-		struct emu_input in = CHIPTEST_CONST(row->key, row->mv);
 		struct chiptest ct;
 
-		if (chiptest_open(&ct, be, row->part, addr, &in, 1, &props)) {
+		if (chipsuite_open_value(&ct, be, addr, row)) {
 			TEST_ROW_ASSERT(0, row->name);
 			continue;
 		}
@@ -139,60 +147,22 @@ static inline void chipsuite_attribute_sets(const struct chiptest_backend *be, u
 }
 
 /**
- * struct chipsuite_fault_row - one fault: armed, hit by a read of @attr,
- * then spent: the next read gives @value.
- * @primed: read @attr once before arming (the fault then hits the result read).
- * @vref_mv: the board's vref_mv (0: none).
- * @key/@mv: the one input given to the model.
+ * struct chipsuite_fault_row - one fault: armed, hit by a read, then spent.
+ * @at: the chip, its one input and the attribute read; after the fault it
+ *	reads @at.expect.
+ * @primed: read the attribute once before arming (the fault then hits the
+ *	result read, not the mode switch).
+ * @expect: what the read the fault hits returns (-errno).
  * @recover: transfers of the read after the fault, or -1: not counted.
  */
 struct chipsuite_fault_row {
 	const char *name;
-	const char *part;
+	struct chipsuite_value_row at;
 	enum emu_fault_mode mode;
 	bool primed;
 	int expect;
-	int vref_mv;
-	const char *key;
-	double mv;
-	const char *attr;
-	int value;
 	long recover;
 };
-
-static inline void chipsuite_fault_one(const struct chiptest_backend *be, uint16_t addr,
-				       const struct chipsuite_fault_row *row)
-{
-	struct emu_fault fault = { .mode = row->mode, .after = 0, .count = 1, .hang_ms = 30 };
-	struct chiptest_props props = { row->vref_mv > 0, row->vref_mv };
-	struct emu_input in = CHIPTEST_CONST(row->key, row->mv);
-	struct chiptest ct;
-	unsigned long before;
-	char buf[64];
-	int val = -1;
-
-	if (chiptest_open(&ct, be, row->part, addr, &in, 1, &props)) {
-		TEST_ROW_ASSERT(0, row->name);
-		return;
-	}
-	if (row->primed)
-		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, row->attr, &val) == 0, row->name);
-	TEST_ROW_ASSERT(be->set_fault(be, ct.bus, addr, &fault) == 0, row->name);
-	TEST_ROW_ASSERT(chiptest_read(ct.dev, row->attr, buf, sizeof(buf)) == row->expect,
-			row->name);
-	/* the scale needs no bus, so it reads through the fault's aftermath too */
-	TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage_scale", buf, sizeof(buf)) > 0,
-			row->name);
-	/* the fault is spent: the next read works and redoes only what is needed */
-	before = be->transfers(be, ct.bus, addr);
-	val = -1;
-	TEST_ROW_ASSERT(chiptest_read_int(ct.dev, row->attr, &val) == 0, row->name);
-	TEST_ROW_ASSERT(val == row->value, row->name);
-	if (row->recover >= 0)
-		TEST_ROW_ASSERT(be->transfers(be, ct.bus, addr) - before ==
-				(unsigned long)row->recover, row->name);
-	chiptest_teardown(&ct);
-}
 
 /** chipsuite_faults() - every fault row on @be, the chip at @addr. */
 static inline void chipsuite_faults(const struct chiptest_backend *be, uint16_t addr,
@@ -200,8 +170,37 @@ static inline void chipsuite_faults(const struct chiptest_backend *be, uint16_t 
 {
 	size_t r;
 
-	for (r = 0; r < n; r++)
-		chipsuite_fault_one(be, addr, &rows[r]);
+	for (r = 0; r < n; r++) {
+		const struct chipsuite_fault_row *row = &rows[r];
+		struct emu_fault fault = { .mode = row->mode, .count = 1, .hang_ms = 30 };
+		const char *attr = row->at.attr;
+		struct chiptest ct;
+		unsigned long before;
+		char buf[64];
+		int val = -1;
+
+		if (chipsuite_open_value(&ct, be, addr, &row->at)) {
+			TEST_ROW_ASSERT(0, row->name);
+			continue;
+		}
+		if (row->primed)
+			TEST_ROW_ASSERT(chiptest_read_int(ct.dev, attr, &val) == 0, row->name);
+		TEST_ROW_ASSERT(be->set_fault(be, ct.bus, addr, &fault) == 0, row->name);
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, attr, buf, sizeof(buf)) == row->expect,
+				row->name);
+		/* the scale needs no bus, so it reads through the fault's aftermath too */
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage_scale", buf, sizeof(buf)) > 0,
+				row->name);
+		/* the fault is spent: the next read works and redoes only what is needed */
+		before = be->transfers(be, ct.bus, addr);
+		val = -1;
+		TEST_ROW_ASSERT(chiptest_read_int(ct.dev, attr, &val) == 0, row->name);
+		TEST_ROW_ASSERT(val == row->at.expect, row->name);
+		if (row->recover >= 0)
+			TEST_ROW_ASSERT(be->transfers(be, ct.bus, addr) - before ==
+					(unsigned long)row->recover, row->name);
+		chiptest_teardown(&ct);
+	}
 }
 
 /**
@@ -222,41 +221,6 @@ struct chipsuite_probe_row {
 	const char *message;
 };
 
-static inline void chipsuite_probe_one(const struct chiptest_backend *be, uint16_t addr,
-				       const struct chipsuite_probe_row *row)
-{
-	struct emu_fault fault = { .mode = row->fault, .hang_ms = 30 };
-	struct iio_registry *reg = iio_registry_create();
-	char err[CHIPTEST_ERR_MAX] = "", want[CHIPTEST_ERR_MAX] = "", hwid[16];
-	struct iio_dev *dev = NULL;
-	struct bus *bus = NULL;
-	int ret;
-
-	CU_ASSERT_FATAL(reg != NULL);
-	snprintf(hwid, sizeof(hwid), "%d-%04x", be->bus_number, addr);
-	if (row->message[0])
-		snprintf(want, sizeof(want), "%s at %s: %s", row->driver, hwid, row->message);
-	ret = be->open(be, row->chip, row->chip_addr ? row->chip_addr : addr, NULL, 0, 0, &bus,
-		       err, sizeof(err));
-	TEST_ROW_ASSERT(ret == 0, row->name);
-	if (ret == 0 && row->fault != EMU_FAULT_NONE)
-		TEST_ROW_ASSERT(be->set_fault(be, bus, addr, &fault) == 0, row->name);
-	if (ret == 0)
-		ret = chiptest_probe(bus, reg, row->driver, addr, NULL, &dev, err, sizeof(err));
-	TEST_ROW_ASSERT(ret == row->expect, row->name);
-	TEST_ROW_ASSERT(strcmp(err, want) == 0, row->name);
-	if (strcmp(err, want) != 0)
-		fprintf(stderr, "%s: message \"%s\"\n", row->name, err);
-	/* a failed probe names the bus and address it tried */
-	TEST_ROW_ASSERT(ret == 0 || strstr(err, hwid) != NULL, row->name);
-	TEST_ROW_ASSERT(iio_registry_count(reg) == (ret == 0), row->name);
-	iio_registry_destroy(reg);
-	bus_put(bus);
-	if (be->close)
-		be->close(be);
-	if (be->open_fds)
-		TEST_ROW_ASSERT(be->open_fds() == 0, row->name);
-}
 
 /** chipsuite_probe() - every probe row on @be, probing at @addr. */
 static inline void chipsuite_probe(const struct chiptest_backend *be, uint16_t addr,
@@ -264,8 +228,41 @@ static inline void chipsuite_probe(const struct chiptest_backend *be, uint16_t a
 {
 	size_t r;
 
-	for (r = 0; r < n; r++)
-		chipsuite_probe_one(be, addr, &rows[r]);
+	for (r = 0; r < n; r++) {
+		const struct chipsuite_probe_row *row = &rows[r];
+		struct emu_fault fault = { .mode = row->fault, .hang_ms = 30 };
+		struct iio_registry *reg = iio_registry_create();
+		char err[CHIPTEST_ERR_MAX] = "", want[CHIPTEST_ERR_MAX] = "", hwid[16];
+		struct iio_dev *dev = NULL;
+		struct bus *bus = NULL;
+		int ret;
+
+		CU_ASSERT_FATAL(reg != NULL);
+		snprintf(hwid, sizeof(hwid), "%d-%04x", be->bus_number, addr);
+		if (row->message[0])
+			snprintf(want, sizeof(want), "%s at %s: %s", row->driver, hwid,
+				 row->message);
+		ret = be->open(be, row->chip, row->chip_addr ? row->chip_addr : addr, NULL, 0, 0,
+			       &bus, err, sizeof(err));
+		TEST_ROW_ASSERT(ret == 0, row->name);
+		if (ret == 0 && row->fault != EMU_FAULT_NONE)
+			TEST_ROW_ASSERT(be->set_fault(be, bus, addr, &fault) == 0, row->name);
+		if (ret == 0)
+			ret = chiptest_probe(bus, reg, row->driver, addr, NULL, &dev, err, sizeof(err));
+		TEST_ROW_ASSERT(ret == row->expect, row->name);
+		TEST_ROW_ASSERT(strcmp(err, want) == 0, row->name);
+		if (strcmp(err, want) != 0)
+			fprintf(stderr, "%s: message \"%s\"\n", row->name, err);
+		/* a failed probe names the bus and address it tried */
+		TEST_ROW_ASSERT(ret == 0 || strstr(err, hwid) != NULL, row->name);
+		TEST_ROW_ASSERT(iio_registry_count(reg) == (ret == 0), row->name);
+		iio_registry_destroy(reg);
+		bus_put(bus);
+		if (be->close)
+			be->close(be);
+		if (be->open_fds)
+			TEST_ROW_ASSERT(be->open_fds() == 0, row->name);
+	}
 }
 
 /**

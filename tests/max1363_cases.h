@@ -14,8 +14,8 @@
 
 /* A max1238 with AIN0 at 1500 mV: the fault hits the mode switch, or (primed) the result read. */
 #define MAX1363_FAULT(name, mode, primed, expect, recover)			\
-	{ name, "max1238", mode, primed, expect, 0, "AIN0", 1500, "in_voltage0_raw", 1500,	\
-	  recover }
+	{ name, { name, "max1238", 0, "AIN0", 1500, "in_voltage0_raw", 1500 },		\
+	  mode, primed, expect, recover }
 
 static const struct chipsuite_fault_row max1363_fault_rows[] = {
 	MAX1363_FAULT("NACK on the mode switch", EMU_FAULT_NACK, false, -ENXIO, 2),
