@@ -13,8 +13,6 @@
 #ifndef IIOWIRE_CHIPSUITE_H
 #define IIOWIRE_CHIPSUITE_H
 
-#include <limits.h>
-
 #include "testutil.h"
 #include "chiptest.h"
 
