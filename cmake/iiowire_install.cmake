@@ -15,6 +15,14 @@ if(IIOWIRE_LIBDIR_IS_SYSTEM EQUAL -1)
   set(CMAKE_INSTALL_RPATH "$ORIGIN/${IIOWIRE_BIN_TO_LIB}")
 endif()
 
+# /etc for the packages (prefix /usr, as GNUInstallDirs has it); else
+# PREFIX/etc, relative, so that `cmake --install --prefix DIR` stays in DIR
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  set(IIOWIRE_SYSCONF_DEST ${CMAKE_INSTALL_FULL_SYSCONFDIR})
+else()
+  set(IIOWIRE_SYSCONF_DEST ${CMAKE_INSTALL_SYSCONFDIR})
+endif()
+
 # ---- manual pages, each made from one markdown document ----
 find_program(IIOWIRE_MD2MAN go-md2man)
 option(IIOWIRE_MANPAGES "Build and install the manual pages (needs go-md2man)" ON)
@@ -69,6 +77,8 @@ set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 
 set(CPACK_DEBIAN_DAEMON_PACKAGE_NAME iiowire)
 set(CPACK_DEBIAN_DAEMON_PACKAGE_SECTION net)
+# the unit's ExecReload runs /bin/kill, which minimal systems lack
+set(CPACK_DEBIAN_DAEMON_PACKAGE_DEPENDS "procps")
 set(CPACK_COMPONENT_DAEMON_DESCRIPTION
   "network server for Linux IIO sensors\niiowired serves IIO devices (its own userspace drivers over /dev/i2c-N\nand spidev, and emulated chips) with the kernel's sysfs names, over a\ntext/JSON line protocol and an iiod-compatible listener for libiio.")
 set(CPACK_DEBIAN_DAEMON_PACKAGE_CONTROL_EXTRA

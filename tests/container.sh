@@ -1,8 +1,9 @@
 #!/bin/sh
 # container.sh - build the iiowire image with podman, run it, and check what a
 # deployment needs: the healthcheck, values over the published port, a fast
-# clean stop on SIGTERM, and the compose file (daemon, hwmon bridge, node
-# exporter) serving the bridge's channels as Prometheus metrics.
+# clean stop on SIGTERM, the Debian packages installed in a fresh container
+# (package.sh), and the compose file (daemon, hwmon bridge, node exporter)
+# serving the bridge's channels as Prometheus metrics.
 # Skips (exit 0 with a message) only where podman cannot run containers.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,9 +28,11 @@ command -v podman >/dev/null || skip "podman is not installed"
 podman info >/dev/null 2>&1 || skip "podman cannot run here: $(podman info 2>&1 | tail -1)"
 podman image exists debian:bookworm || skip "no debian:bookworm base image"
 
-echo "container: building the image (build stage runs the unit tests)"
-podman build -q -t iiowire:latest --target runtime -f docker/Dockerfile . >/tmp/$name.build 2>&1 ||
+echo "container: building the image as README says (build stage runs the unit tests)"
+podman build -t iiowire -f docker/Dockerfile . >/tmp/$name.build 2>&1 ||
 	{ tail -30 /tmp/$name.build; fail "image build"; }
+entry=$(podman image inspect iiowire:latest --format '{{.Config.Entrypoint}}')
+case "$entry" in *iiowired*) ;; *) fail "the default image runs '$entry', not iiowired";; esac
 size=$(podman image inspect iiowire:latest --format '{{.Size}}')
 echo "container: image size $((size / 1000000)) MB"
 hc=$(podman image inspect iiowire:latest --format '{{.Config.Healthcheck}}' 2>/dev/null)
@@ -59,6 +62,8 @@ code=$(podman inspect "$name" --format '{{.State.ExitCode}}')
 [ "$ms" -lt 5000 ] || fail "stop took $ms ms"
 echo "container: SIGTERM stop in $ms ms, exit status 0"
 podman rm -f "$name" >/dev/null 2>&1
+
+"$top/tests/package.sh" || fail "the Debian packages (tests/package.sh)"
 
 command -v podman-compose >/dev/null || skip "podman-compose is not installed (the image checks passed)"
 echo "container: compose up"
