@@ -3,8 +3,8 @@
 # only the packages that are missing. Sourced or run by tests/run.sh and
 # server/run-demo.sh; safe to run again. Needs root or sudo for apt-get.
 set -e
-IIOWIRE_BUILD_DEPS="build-essential cmake pkg-config linux-libc-dev libuv1-dev libcjson-dev libcunit1-dev libi2c-dev go-md2man file"
-IIOWIRE_TEST_DEPS="netcat-openbsd valgrind clang libclang-rt-14-dev libreadline-dev prometheus-node-exporter lm-sensors libiio-utils python3-libiio curl lintian"
+IIOWIRE_BUILD_DEPS="build-essential cmake pkg-config linux-libc-dev libuv1-dev libcjson-dev libcunit1-dev libi2c-dev go-md2man file libreadline-dev netcat-openbsd"
+IIOWIRE_TEST_DEPS="valgrind clang libclang-rt-14-dev prometheus-node-exporter lm-sensors libiio-utils python3-libiio curl lintian"
 
 want="$IIOWIRE_BUILD_DEPS"
 [ "${1:-}" = "--build-only" ] || want="$want $IIOWIRE_TEST_DEPS"
@@ -15,7 +15,14 @@ done
 [ -z "$missing" ] && exit 0
 echo "iiowire: installing$missing" >&2
 SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+if [ "$(id -u)" -ne 0 ]; then
+	if ! command -v sudo >/dev/null; then
+		echo "iiowire: these Debian packages are missing:$missing" >&2
+		echo "iiowire: install them as root (su -c 'apt-get install$missing'), then run this again" >&2
+		exit 1
+	fi
+	SUDO="sudo"
+fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get install -y -q $missing >/dev/null 2>&1 || {
 	$SUDO apt-get update -q >/dev/null

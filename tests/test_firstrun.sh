@@ -1,0 +1,75 @@
+#!/bin/sh
+# test_firstrun.sh - what a new user meets first: tests/deps.sh as a normal
+# user without sudo says what to install instead of dying, and
+# server/run-demo.sh (README's first command, with --listen on a free port
+# so that it runs beside other tests) says what it does, builds, prints how
+# to talk to the daemon, and serves README's nc session and libiio's port.
+# Usage: test_firstrun.sh SOURCE_DIR. The last line is "N passed, M failed".
+set -u
+src=$1
+tmp=$(mktemp -d /tmp/iiowire-firstrun-XXXXXX)
+chmod 755 "$tmp"
+pid=""
+passed=0
+failed=0
+cleanup() {
+	[ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# deps.sh, unprivileged and without sudo, with one package missing (a
+# dpkg-query that knows of no package stands in for a bare machine)
+mkdir "$tmp/bin"
+for c in sh id grep echo cat; do ln -s "$(command -v $c)" "$tmp/bin/$c"; done
+printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/dpkg-query"
+chmod 755 "$tmp/bin/dpkg-query"
+if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ]; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups env PATH="$tmp/bin" \
+		sh "$src/tests/deps.sh" --build-only >"$tmp/deps.out" 2>&1
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "install them as root" "$tmp/deps.out" &&
+		grep -q "missing:.*libuv1-dev" "$tmp/deps.out" && ! grep -q "not found" "$tmp/deps.out"; then
+		ok
+	else
+		bad "deps.sh without sudo (exit $rc): $(cat "$tmp/deps.out")"
+	fi
+fi
+
+port=$((30600 + $$ % 300))
+sh "$src/server/run-demo.sh" --listen "127.0.0.1:$port" >"$tmp/demo.out" 2>&1 &
+pid=$!
+i=0
+until grep -q "listening on 127.0.0.1:$port" "$tmp/demo.out" || [ $i -ge 600 ]; do
+	sleep 0.5
+	i=$((i + 1))
+done
+for line in "checking build dependencies" "building iiowired and iiowire in build/demo" \
+	"nc localhost 30432" "build/demo/client/iiowire devices" "iio_info -u ip:localhost"; do
+	if grep -q "$line" "$tmp/demo.out"; then ok; else bad "run-demo.sh never said '$line'"; fi
+done
+# README's session: the block after "$ nc localhost 30432"; requests are the
+# lines that are not replies; live integers in replies are compared as N
+awk '/^\$ nc localhost 30432/ { f = 1; next } f && /^```/ { exit } f' "$src/README.md" >"$tmp/readme"
+isreply='^(OK|ERR|\{"id":[0-9]+,"ok")'
+grep -vE "$isreply" "$tmp/readme" >"$tmp/requests"
+live() { sed -E 's/^OK [0-9]+$/OK N/; s/"value":"[0-9]+"/"value":"N"/'; }
+grep -E "$isreply" "$tmp/readme" | live >"$tmp/expect"
+nc -q 2 127.0.0.1 "$port" <"$tmp/requests" | live >"$tmp/got"
+if [ -s "$tmp/requests" ] && cmp -s "$tmp/expect" "$tmp/got"; then
+	ok
+else
+	bad "README's nc session: $(diff "$tmp/expect" "$tmp/got")"
+fi
+if "$src/build/demo/client/iiowire" -a "127.0.0.1:$port" devices | grep -q '^iio:device1 max1238'; then
+	ok
+else
+	bad "the CLI run-demo.sh names"
+fi
+if command -v iio_info >/dev/null; then
+	if iio_info -u ip:127.0.0.1 2>&1 | grep -q 'max1363'; then ok; else bad "iio_info on the demo's iiod port"; fi
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
