@@ -3,12 +3,17 @@
 # from any prefix without ldconfig or LD_LIBRARY_PATH (an $ORIGIN run path),
 # a daemon and CLI that talk to each other from there, the manual pages, and
 # pages whose options are exactly the options each program's --help lists.
-# Usage: test_install.sh BUILD_DIR SOURCE_DIR [MANPAGES] (ctest passes them;
-# MANPAGES OFF: a build without pages). The last line is "N passed, M failed".
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR [MANPAGES [RPATH]] (ctest
+# passes them; MANPAGES OFF: a build without pages; RPATH empty: a build for
+# the system's library directory, /usr, whose programs carry no run path and
+# find the library only there: then the prefixes get LD_LIBRARY_PATH).
+# The last line is "N passed, M failed".
 set -u
 build=$1
 src=$2
 manpages=${3:-ON}
+rpath=${4-\$ORIGIN}
+noenv="env -u LD_LIBRARY_PATH"
 tmp=$(mktemp -d /tmp/iiowire-install-XXXXXX)
 pid=""
 passed=0
@@ -33,24 +38,31 @@ check() { # check WHAT COMMAND...: the command must succeed
 # two prefixes, as a user would pick them: /opt-style and ~/.local-style
 for prefix in "$tmp/opt/iiowire" "$tmp/home/.local"; do
 	check "install into $prefix" cmake --install "$build" --prefix "$prefix"
+	[ -n "$rpath" ] || continue
 	for prog in bin/iiowire bin/iiowire-hwmon bin/iiowire-board sbin/iiowired; do
 		check "$prefix/$prog --help runs without LD_LIBRARY_PATH" \
-			env -u LD_LIBRARY_PATH "$prefix/$prog" --help
+			$noenv "$prefix/$prog" --help
 	done
 done
 prefix="$tmp/opt/iiowire"
-check "the CLI carries a run path relative to itself" \
-	sh -c "readelf -d '$prefix/bin/iiowire' | grep -q 'RUNPATH.*\\\$ORIGIN'"
+if [ -n "$rpath" ]; then
+	check "the CLI carries a run path relative to itself" \
+		sh -c "readelf -d '$prefix/bin/iiowire' | grep -q 'RUNPATH.*\\\$ORIGIN'"
+else
+	libdir=$(dirname "$(find "$prefix" -name 'libiiowire.so.0' | head -1)")
+	noenv="env LD_LIBRARY_PATH=$libdir"
+fi
 
-env -u LD_LIBRARY_PATH "$prefix/sbin/iiowired" --listen "unix:$tmp/sock" \
+$noenv "$prefix/sbin/iiowired" --listen "unix:$tmp/sock" \
 	--board "$prefix/share/iiowire/maps/demo.json" --log-level warn &
 pid=$!
 i=0
 while [ ! -S "$tmp/sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 check "installed iiowire lists the installed daemon's devices" \
-	sh -c "env -u LD_LIBRARY_PATH '$prefix/bin/iiowire' -a 'unix:$tmp/sock' devices | grep -q '^iio:device1 max1238 0-0035 stargate2-adc$'"
-check "the installed default config is an empty board" \
-	sh -c "env -u LD_LIBRARY_PATH '$prefix/sbin/iiowired' --board '$prefix/etc/iiowire/board.json' --listen 'unix:$tmp/sock2' & p=\$!; sleep 0.5; r=\$(printf 'devices\nquit\n' | env -u LD_LIBRARY_PATH '$prefix/bin/iiowire' -a 'unix:$tmp/sock2' devices; echo rc=\$?); kill \$p; wait \$p; [ \"\$r\" = rc=0 ]"
+	sh -c "$noenv '$prefix/bin/iiowire' -a 'unix:$tmp/sock' devices | grep -q '^iio:device1 max1238 0-0035 stargate2-adc$'"
+# a /usr build puts its configuration in /etc, outside any --prefix
+[ -n "$rpath" ] && check "the installed default config is an empty board" \
+	sh -c "$noenv '$prefix/sbin/iiowired' --board '$prefix/etc/iiowire/board.json' --listen 'unix:$tmp/sock2' & p=\$!; sleep 0.5; r=\$(printf 'devices\nquit\n' | $noenv '$prefix/bin/iiowire' -a 'unix:$tmp/sock2' devices; echo rc=\$?); kill \$p; wait \$p; [ \"\$r\" = rc=0 ]"
 
 [ "$manpages" = OFF ] || for page in man1/iiowire.1 man1/iiowire-board.1 man3/libiiowire.3 man5/iiowire-board.5 \
 	man7/iiowire.7 man7/iiowire-iiod.7 man8/iiowired.8 man8/iiowire-hwmon.8; do
