@@ -1,8 +1,9 @@
 /*
  * max1363_cases.h - the max1363 cases that test_max1363.c (emulated bus)
  * and test_shim_max1363.c (i2c-dev through the shim) both run, each on its
- * own struct chiptest_backend: bus faults and their recovery, and the
- * consumer API on the stargate2 map. Header-only, as chipsuite.h.
+ * own struct chiptest_backend: the attribute sets, saturation, refused
+ * vref_mv, bus faults and their recovery, and the consumer API on the
+ * stargate2 map. Header-only, as chipsuite.h.
  */
 #ifndef IIOWIRE_MAX1363_CASES_H
 #define IIOWIRE_MAX1363_CASES_H
@@ -11,6 +12,85 @@
 #include "iio_consumer.h"
 
 #define MAX1363_CASES_ADDR	0x35
+
+static const char *const max1363_attrs_2[] = {
+	"in_voltage0_raw", "in_voltage1_raw",
+	"in_voltage0-voltage1_raw", "in_voltage1-voltage0_raw",
+	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
+};
+
+static const char *const max1363_attrs_4[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
+	"in_voltage0-voltage1_raw", "in_voltage2-voltage3_raw",
+	"in_voltage1-voltage0_raw", "in_voltage3-voltage2_raw",
+	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
+};
+
+static const char *const max1363_attrs_8[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
+	"in_voltage4_raw", "in_voltage5_raw", "in_voltage6_raw", "in_voltage7_raw",
+	"in_voltage0-voltage1_raw", "in_voltage2-voltage3_raw",
+	"in_voltage4-voltage5_raw", "in_voltage6-voltage7_raw",
+	"in_voltage1-voltage0_raw", "in_voltage3-voltage2_raw",
+	"in_voltage5-voltage4_raw", "in_voltage7-voltage6_raw",
+	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
+};
+
+static const char *const max1363_attrs_12[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
+	"in_voltage4_raw", "in_voltage5_raw", "in_voltage6_raw", "in_voltage7_raw",
+	"in_voltage8_raw", "in_voltage9_raw", "in_voltage10_raw", "in_voltage11_raw",
+	"in_voltage0-voltage1_raw", "in_voltage2-voltage3_raw",
+	"in_voltage4-voltage5_raw", "in_voltage6-voltage7_raw",
+	"in_voltage8-voltage9_raw", "in_voltage10-voltage11_raw",
+	"in_voltage1-voltage0_raw", "in_voltage3-voltage2_raw",
+	"in_voltage5-voltage4_raw", "in_voltage7-voltage6_raw",
+	"in_voltage9-voltage8_raw", "in_voltage11-voltage10_raw",
+	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
+};
+
+static const struct chipsuite_attrset_row max1363_attrset_rows[] = {
+	{ "max11644", max1363_attrs_2, false },
+	{ "max1363", max1363_attrs_4, false },
+	{ "max11614", max1363_attrs_8, false },
+	{ "max1238", max1363_attrs_12, false },
+};
+
+/** max1363_attribute_sets() - the 2-, 4-, 8- and 12-input parts have exactly their sets on @be. */
+static inline void max1363_attribute_sets(const struct chiptest_backend *be)
+{
+	chipsuite_attribute_sets(be, MAX1363_CASES_ADDR, max1363_attrset_rows,
+				 CHIPSUITE_NROWS(max1363_attrset_rows));
+}
+
+#define MAX1363_SAT(name, part, mv, expect)	\
+	{ name, part, 0, "AIN0", mv, "in_voltage0_raw", expect }
+
+static const struct chipsuite_value_row max1363_sat_rows[] = {
+	MAX1363_SAT("12-bit at the reference", "max1363", 2048, 4095),
+	MAX1363_SAT("12-bit one code below", "max1363", 2047.5, 4095),
+	MAX1363_SAT("12-bit two codes below", "max1363", 2047, 4094),
+	MAX1363_SAT("12-bit far above", "max1363", 5000, 4095),
+	MAX1363_SAT("12-bit negative", "max1363", -100, 0),
+	MAX1363_SAT("12-bit just below zero", "max1363", -0.001, 0),
+	MAX1363_SAT("10-bit above", "max11646", 4200, 1023),
+	MAX1363_SAT("10-bit negative", "max11646", -4200, 0),
+	MAX1363_SAT("8-bit above", "max1036", 9999, 255),
+	MAX1363_SAT("8-bit negative", "max1036", -1, 0),
+};
+
+/** max1363_saturation() - codes clip at full scale and at zero, at 12, 10 and 8 bits, on @be. */
+static inline void max1363_saturation(const struct chiptest_backend *be)
+{
+	chipsuite_values(be, MAX1363_CASES_ADDR, max1363_sat_rows,
+			 CHIPSUITE_NROWS(max1363_sat_rows));
+}
+
+/** max1363_vref_invalid() - vref_mv 0 and -2500 are refused on @be. */
+static inline void max1363_vref_invalid(const struct chiptest_backend *be)
+{
+	chipsuite_vref_invalid(be, "max1238", MAX1363_CASES_ADDR, -2500);
+}
 
 /* A max1238 with AIN0 at 1500 mV: the fault hits the mode switch, or (primed) the result read. */
 #define MAX1363_FAULT(name, mode, primed, expect, recover)			\

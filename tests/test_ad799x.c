@@ -92,68 +92,21 @@ static void test_every_part(void)
 
 /* ---- attribute sets: no datasheet names, no differential channels ---- */
 
-static const char *const attrs_2[] = {
-	"in_voltage0_raw", "in_voltage1_raw", "in_voltage_scale", "name",
-	"current_timestamp_clock", NULL
-};
-
-static const char *const attrs_4[] = {
-	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
-	"in_voltage_scale", "name", "current_timestamp_clock", NULL
-};
-
-static const char *const attrs_8[] = {
-	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
-	"in_voltage4_raw", "in_voltage5_raw", "in_voltage6_raw", "in_voltage7_raw",
-	"in_voltage_scale", "name", "current_timestamp_clock", NULL
-};
-
-/* as in the kernel: consumer maps cannot reach these channels */
-static const struct chipsuite_attrset_row attrset_rows[] = {
-	{ "ad7992", attrs_2, true },
-	{ "ad7991", attrs_4, true },
-	{ "ad7994", attrs_4, true },
-	{ "ad7998", attrs_8, true },
-};
-
 static void test_attribute_sets(void)
 {
-	chipsuite_attribute_sets(&chiptest_emulated, AD799X_TEST_ADDR, attrset_rows,
-				 NROWS(attrset_rows));
+	ad799x_attribute_sets(&chiptest_emulated, AD799X_TEST_ADDR);
 }
 
 /* ---- raw values ---- */
 
-static const struct chipsuite_value_row raw_rows[] = {
-	{ "ad7998 channel 7", "ad7998", 4096, "voltage7", 3210, "in_voltage7_raw", 3210 },
-	{ "ad7998 channel 4", "ad7998", 4096, "voltage4", 1, "in_voltage4_raw", 1 },
-	{ "ad7997 channel 6, 10 bits", "ad7997", 4096, "voltage6", 1003, "in_voltage6_raw", 250 },
-	{ "ad7992 channel 1", "ad7992", 2500, "voltage1", 1250, "in_voltage1_raw", 2048 },
-	{ "ad7993 channel 2, 10 bits", "ad7993", 2048, "voltage2", 1024, "in_voltage2_raw", 512 },
-	{ "ad7994 channel 3", "ad7994", 4096, "voltage3", 4000, "in_voltage3_raw", 4000 },
-	{ "ad7991 external reference", "ad7991", 2048, "voltage0", 1024, "in_voltage0_raw", 2048 },
-	{ "ad7991 channel 3", "ad7991", 2048, "voltage3", 512, "in_voltage3_raw", 1024 },
-	{ "ad7995 channel 1", "ad7995", 4096, "voltage1", 2049, "in_voltage1_raw", 512 },
-	{ "ad7999 channel 2, 8 bits", "ad7999", 4096, "voltage2", 4000, "in_voltage2_raw", 250 },
-	{ "an input left out reads 0", "ad7998", 4096, "voltage0", 1000, "in_voltage1_raw", 0 },
-	{ "12 bits at the reference", "ad7994", 4096, "voltage0", 4096, "in_voltage0_raw", 4095 },
-	{ "12 bits above the reference", "ad7998", 4096, "voltage5", 9000, "in_voltage5_raw",
-	  4095 },
-	{ "12 bits negative", "ad7998", 4096, "voltage5", -100, "in_voltage5_raw", 0 },
-	{ "10 bits above the reference", "ad7997", 4096, "voltage0", 5000, "in_voltage0_raw",
-	  1023 },
-	{ "8 bits above the reference", "ad7999", 3000, "voltage3", 3001, "in_voltage3_raw", 255 },
-	{ "8 bits negative", "ad7999", 3000, "voltage3", -3001, "in_voltage3_raw", 0 },
-};
-
 static void test_raw_values(void)
 {
-	chipsuite_values(&chiptest_emulated, AD799X_TEST_ADDR, raw_rows, NROWS(raw_rows));
+	ad799x_raw_values(&chiptest_emulated, AD799X_TEST_ADDR);
 }
 
 static void test_vref_invalid(void)
 {
-	chipsuite_vref_invalid(&chiptest_emulated, "ad7998", AD799X_TEST_ADDR, -3300);
+	ad799x_vref_invalid(&chiptest_emulated, AD799X_TEST_ADDR);
 }
 
 /* ---- bus traffic ---- */

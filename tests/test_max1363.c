@@ -114,53 +114,9 @@ static void test_every_part(void)
 
 /* ---- attribute sets and datasheet names ---- */
 
-static const char *const attrs_2[] = {
-	"in_voltage0_raw", "in_voltage1_raw",
-	"in_voltage0-voltage1_raw", "in_voltage1-voltage0_raw",
-	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
-};
-
-static const char *const attrs_4[] = {
-	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
-	"in_voltage0-voltage1_raw", "in_voltage2-voltage3_raw",
-	"in_voltage1-voltage0_raw", "in_voltage3-voltage2_raw",
-	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
-};
-
-static const char *const attrs_8[] = {
-	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
-	"in_voltage4_raw", "in_voltage5_raw", "in_voltage6_raw", "in_voltage7_raw",
-	"in_voltage0-voltage1_raw", "in_voltage2-voltage3_raw",
-	"in_voltage4-voltage5_raw", "in_voltage6-voltage7_raw",
-	"in_voltage1-voltage0_raw", "in_voltage3-voltage2_raw",
-	"in_voltage5-voltage4_raw", "in_voltage7-voltage6_raw",
-	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
-};
-
-static const char *const attrs_12[] = {
-	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
-	"in_voltage4_raw", "in_voltage5_raw", "in_voltage6_raw", "in_voltage7_raw",
-	"in_voltage8_raw", "in_voltage9_raw", "in_voltage10_raw", "in_voltage11_raw",
-	"in_voltage0-voltage1_raw", "in_voltage2-voltage3_raw",
-	"in_voltage4-voltage5_raw", "in_voltage6-voltage7_raw",
-	"in_voltage8-voltage9_raw", "in_voltage10-voltage11_raw",
-	"in_voltage1-voltage0_raw", "in_voltage3-voltage2_raw",
-	"in_voltage5-voltage4_raw", "in_voltage7-voltage6_raw",
-	"in_voltage9-voltage8_raw", "in_voltage11-voltage10_raw",
-	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
-};
-
-static const struct chipsuite_attrset_row attrset_rows[] = {
-	{ "max11644", attrs_2, false },
-	{ "max1363", attrs_4, false },
-	{ "max11614", attrs_8, false },
-	{ "max1238", attrs_12, false },
-};
-
 static void test_attribute_sets(void)
 {
-	chipsuite_attribute_sets(&chiptest_emulated, MAX1363_TEST_ADDR, attrset_rows,
-				 NROWS(attrset_rows));
+	max1363_attribute_sets(&chiptest_emulated);
 }
 
 struct dsname_row {
@@ -283,24 +239,9 @@ static void test_raw_values(void)
 }
 
 /* AIN0 at @mv, no vref_mv */
-#define SAT(name, part, mv, expect)	{ name, part, 0, "AIN0", mv, "in_voltage0_raw", expect }
-
-static const struct chipsuite_value_row sat_rows[] = {
-	SAT("12-bit at the reference", "max1363", 2048, 4095),
-	SAT("12-bit one code below", "max1363", 2047.5, 4095),
-	SAT("12-bit two codes below", "max1363", 2047, 4094),
-	SAT("12-bit far above", "max1363", 5000, 4095),
-	SAT("12-bit negative", "max1363", -100, 0),
-	SAT("12-bit just below zero", "max1363", -0.001, 0),
-	SAT("10-bit above", "max11646", 4200, 1023),
-	SAT("10-bit negative", "max11646", -4200, 0),
-	SAT("8-bit above", "max1036", 9999, 255),
-	SAT("8-bit negative", "max1036", -1, 0),
-};
-
 static void test_saturation(void)
 {
-	chipsuite_values(&chiptest_emulated, MAX1363_TEST_ADDR, sat_rows, NROWS(sat_rows));
+	max1363_saturation(&chiptest_emulated);
 }
 
 /* ---- external reference ---- */
@@ -352,7 +293,7 @@ static void test_vref(void)
 
 static void test_vref_invalid(void)
 {
-	chipsuite_vref_invalid(&chiptest_emulated, "max1238", MAX1363_TEST_ADDR, -2500);
+	max1363_vref_invalid(&chiptest_emulated);
 }
 
 /* ---- mode switches only when needed ---- */

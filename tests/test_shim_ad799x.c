@@ -8,7 +8,9 @@
  * (one I2C_SMBUS ioctl a conversion, the I2C_SLAVE address set once); faults
  * come back as the same -errno and the next read works; probe names bus and
  * address when the chip is missing or is not what it should be; no fd is
- * left open. Tests are tables of named rows.
+ * left open. The cases of ad799x_cases.h (attribute sets, raw values,
+ * vref_mv, faults) are the emulated suite's own, run here on the i2c-dev
+ * backend. Tests are tables of named rows.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -89,10 +91,28 @@ static void test_probe(void)
 	chipsuite_probe(&i2cdev, SHIM_ADDR, probe_rows, NROWS(probe_rows));
 }
 
+static void test_attribute_sets(void)
+{
+	ad799x_attribute_sets(&i2cdev, SHIM_ADDR);
+}
+
+static void test_raw_values(void)
+{
+	ad799x_raw_values(&i2cdev, SHIM_ADDR);
+}
+
+static void test_vref_invalid(void)
+{
+	ad799x_vref_invalid(&i2cdev, SHIM_ADDR);
+}
+
 static CU_TestInfo shim_ad799x_tests[] = {
 	{ "same text through i2c-dev as emulated, every part", test_same_as_emulated },
 	{ "faults through i2c-dev: error, then recovery", test_faults },
 	{ "probe through i2c-dev", test_probe },
+	{ "attribute sets through i2c-dev", test_attribute_sets },
+	{ "raw values, references, saturation through i2c-dev", test_raw_values },
+	{ "invalid vref_mv refused", test_vref_invalid },
 	CU_TEST_INFO_NULL,
 };
 

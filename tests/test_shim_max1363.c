@@ -8,7 +8,9 @@
  * (I2C_RDWR ioctls, no SMBus) with a mode switch only when needed; faults
  * come back as the same -errno and the next read works; probe without a
  * chip names bus and address; consumers on the stargate2 map get mV; the
- * bus leaves no fd open. Tests are tables of named rows.
+ * bus leaves no fd open. The cases of max1363_cases.h (attribute sets,
+ * saturation, vref_mv, faults, consumers) are the emulated suite's own, run
+ * here on the i2c-dev backend. Tests are tables of named rows.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -118,12 +120,30 @@ static void test_consumer_stargate2(void)
 	max1363_consumer_stargate2(&i2cdev);
 }
 
+static void test_attribute_sets(void)
+{
+	max1363_attribute_sets(&i2cdev);
+}
+
+static void test_saturation(void)
+{
+	max1363_saturation(&i2cdev);
+}
+
+static void test_vref_invalid(void)
+{
+	max1363_vref_invalid(&i2cdev);
+}
+
 static CU_TestInfo shim_max1363_tests[] = {
 	{ "same text through i2c-dev as emulated", test_same_as_emulated },
 	{ "mode switch only when needed (I2C_RDWR count)", test_mode_switch },
 	{ "faults through i2c-dev: error, then recovery", test_faults },
 	{ "probe through i2c-dev", test_probe },
 	{ "consumer API on the stargate2 map", test_consumer_stargate2 },
+	{ "attribute sets through i2c-dev", test_attribute_sets },
+	{ "saturation through i2c-dev", test_saturation },
+	{ "invalid vref_mv refused", test_vref_invalid },
 	CU_TEST_INFO_NULL,
 };
 
