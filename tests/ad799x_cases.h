@@ -4,6 +4,12 @@
  * struct chiptest_backend: attribute sets without datasheet names, raw
  * values at every width and reference, refused vref_mv, and bus faults,
  * each followed by a right read. Header-only, as chipsuite.h.
+ *
+ * Instantiated once per suite: the including file defines
+ * AD799X_CASES_BACKEND (a const struct chiptest_backend *) and
+ * AD799X_CASES_ADDR (where the chip sits) first, and puts
+ * AD799X_CASES_TESTS(where) in its CU_TestInfo table; @where ("" or, e.g.,
+ * " (i2c-dev)") ends each test's name.
  */
 #ifndef IIOWIRE_AD799X_CASES_H
 #define IIOWIRE_AD799X_CASES_H
@@ -113,5 +119,33 @@ static inline void ad799x_faults(const struct chiptest_backend *be, uint16_t add
 {
 	chipsuite_faults(be, addr, ad799x_fault_rows, CHIPSUITE_NROWS(ad799x_fault_rows));
 }
+
+#ifdef AD799X_CASES_BACKEND
+static void ad799x_case_attribute_sets(void)
+{
+	ad799x_attribute_sets(AD799X_CASES_BACKEND, AD799X_CASES_ADDR);
+}
+
+static void ad799x_case_raw_values(void)
+{
+	ad799x_raw_values(AD799X_CASES_BACKEND, AD799X_CASES_ADDR);
+}
+
+static void ad799x_case_vref_invalid(void)
+{
+	ad799x_vref_invalid(AD799X_CASES_BACKEND, AD799X_CASES_ADDR);
+}
+
+static void ad799x_case_faults(void)
+{
+	ad799x_faults(AD799X_CASES_BACKEND, AD799X_CASES_ADDR);
+}
+
+#define AD799X_CASES_TESTS(where)							\
+	{ "attribute sets, no datasheet names" where, ad799x_case_attribute_sets },	\
+	{ "raw values, references, saturation" where, ad799x_case_raw_values },		\
+	{ "invalid vref_mv refused" where, ad799x_case_vref_invalid },			\
+	{ "bus faults: error, then recovery" where, ad799x_case_faults }
+#endif /* AD799X_CASES_BACKEND */
 
 #endif /* IIOWIRE_AD799X_CASES_H */

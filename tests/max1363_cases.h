@@ -4,6 +4,11 @@
  * own struct chiptest_backend: the attribute sets, saturation, refused
  * vref_mv, bus faults and their recovery, and the consumer API on the
  * stargate2 map. Header-only, as chipsuite.h.
+ *
+ * Instantiated once per suite: the including file defines
+ * MAX1363_CASES_BACKEND (a const struct chiptest_backend *) first, and puts
+ * MAX1363_CASES_TESTS(where) in its CU_TestInfo table; @where ("" or, e.g.,
+ * " (i2c-dev)") ends each test's name.
  */
 #ifndef IIOWIRE_MAX1363_CASES_H
 #define IIOWIRE_MAX1363_CASES_H
@@ -158,5 +163,39 @@ static inline void max1363_consumer_stargate2(const struct chiptest_backend *be)
 	if (be->open_fds)
 		CU_ASSERT_EQUAL(be->open_fds(), 0);
 }
+
+#ifdef MAX1363_CASES_BACKEND
+static void max1363_case_attribute_sets(void)
+{
+	max1363_attribute_sets(MAX1363_CASES_BACKEND);
+}
+
+static void max1363_case_saturation(void)
+{
+	max1363_saturation(MAX1363_CASES_BACKEND);
+}
+
+static void max1363_case_vref_invalid(void)
+{
+	max1363_vref_invalid(MAX1363_CASES_BACKEND);
+}
+
+static void max1363_case_consumer(void)
+{
+	max1363_consumer_stargate2(MAX1363_CASES_BACKEND);
+}
+
+static void max1363_case_faults(void)
+{
+	max1363_faults(MAX1363_CASES_BACKEND);
+}
+
+#define MAX1363_CASES_TESTS(where)							\
+	{ "attribute sets of 2/4/8/12-input parts" where, max1363_case_attribute_sets },	\
+	{ "saturation and negative inputs" where, max1363_case_saturation },		\
+	{ "invalid vref_mv refused" where, max1363_case_vref_invalid },			\
+	{ "consumer API on the stargate2 map" where, max1363_case_consumer },		\
+	{ "bus faults: error, then recovery" where, max1363_case_faults }
+#endif /* MAX1363_CASES_BACKEND */
 
 #endif /* IIOWIRE_MAX1363_CASES_H */

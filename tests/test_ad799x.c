@@ -11,9 +11,12 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "ad799x_cases.h"
 
 #define AD799X_TEST_ADDR	0x21
+
+#define AD799X_CASES_BACKEND	(&chiptest_emulated)
+#define AD799X_CASES_ADDR	AD799X_TEST_ADDR
+#include "ad799x_cases.h"
 #define NROWS(a)		CHIPSUITE_NROWS(a)
 
 /* ---- every part ---- */
@@ -92,22 +95,7 @@ static void test_every_part(void)
 
 /* ---- attribute sets: no datasheet names, no differential channels ---- */
 
-static void test_attribute_sets(void)
-{
-	ad799x_attribute_sets(&chiptest_emulated, AD799X_TEST_ADDR);
-}
-
 /* ---- raw values ---- */
-
-static void test_raw_values(void)
-{
-	ad799x_raw_values(&chiptest_emulated, AD799X_TEST_ADDR);
-}
-
-static void test_vref_invalid(void)
-{
-	ad799x_vref_invalid(&chiptest_emulated, AD799X_TEST_ADDR);
-}
 
 /* ---- bus traffic ---- */
 
@@ -133,11 +121,6 @@ static void test_transfers(void)
 
 /* ---- faults ---- */
 
-static void test_faults(void)
-{
-	ad799x_faults(&chiptest_emulated, AD799X_TEST_ADDR);
-}
-
 /* ---- probe failures ---- */
 
 static const struct chipsuite_probe_row probe_rows[] = {
@@ -159,12 +142,9 @@ static void test_probe_failure(void)
 
 static CU_TestInfo ad799x_tests[] = {
 	{ "every part: name, inputs, scale, raw", test_every_part },
-	{ "attribute sets, no datasheet names", test_attribute_sets },
-	{ "raw values, references, saturation", test_raw_values },
-	{ "invalid vref_mv refused", test_vref_invalid },
 	{ "one transfer a conversion", test_transfers },
-	{ "bus faults: error, then recovery", test_faults },
 	{ "probe failures name bus and address", test_probe_failure },
+	AD799X_CASES_TESTS(""),
 	CU_TEST_INFO_NULL,
 };
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#define MAX1363_CASES_BACKEND	(&chiptest_emulated)
 #include "max1363_cases.h"
 
 #define MAX1363_TEST_ADDR	0x35
@@ -113,11 +114,6 @@ static void test_every_part(void)
 }
 
 /* ---- attribute sets and datasheet names ---- */
-
-static void test_attribute_sets(void)
-{
-	max1363_attribute_sets(&chiptest_emulated);
-}
 
 struct dsname_row {
 	const char *attr;
@@ -239,11 +235,6 @@ static void test_raw_values(void)
 }
 
 /* AIN0 at @mv, no vref_mv */
-static void test_saturation(void)
-{
-	max1363_saturation(&chiptest_emulated);
-}
-
 /* ---- external reference ---- */
 
 struct vref_row {
@@ -291,11 +282,6 @@ static void test_vref(void)
 	}
 }
 
-static void test_vref_invalid(void)
-{
-	max1363_vref_invalid(&chiptest_emulated);
-}
-
 /* ---- mode switches only when needed ---- */
 
 /* 2: setup+config then the read; 1: the read only */
@@ -324,17 +310,7 @@ static void test_mode_switch(void)
 
 /* ---- consumers: the stargate2 map ---- */
 
-static void test_consumer_stargate2(void)
-{
-	max1363_consumer_stargate2(&chiptest_emulated);
-}
-
 /* ---- faults ---- */
-
-static void test_faults(void)
-{
-	max1363_faults(&chiptest_emulated);
-}
 
 /* ---- probe failures ---- */
 
@@ -384,18 +360,14 @@ static void test_timestamp_clock(void)
 
 static CU_TestInfo max1363_tests[] = {
 	{ "every part: name, inputs, scale, raw", test_every_part },
-	{ "attribute sets of 2/4/8/12-input parts", test_attribute_sets },
 	{ "datasheet names and scan indices", test_datasheet_names },
 	{ "raw values, single-ended and differential", test_raw_values },
-	{ "saturation and negative inputs", test_saturation },
 	{ "external reference (vref_mv)", test_vref },
-	{ "invalid vref_mv refused", test_vref_invalid },
 	{ "mode switch only when needed", test_mode_switch },
-	{ "consumer API on the stargate2 map", test_consumer_stargate2 },
-	{ "bus faults: error, then recovery", test_faults },
 	{ "probe failures name bus and address", test_probe_failure },
 	{ "unregistered device reads ENODEV", test_unregistered_device },
 	{ "soft timestamp brings current_timestamp_clock", test_timestamp_clock },
+	MAX1363_CASES_TESTS(""),
 	CU_TEST_INFO_NULL,
 };
 

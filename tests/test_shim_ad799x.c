@@ -17,15 +17,20 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "ad799x_cases.h"
 #include "shim/shimchip.h"
 
 #define SHIM_ADDR	0x22
-#define NROWS(a)	CHIPSUITE_NROWS(a)
 
 /* The ad799x family speaks SMBus: one I2C_SMBUS ioctl is one transfer. */
 static const struct chiptest_backend i2cdev =
 	SHIMCHIP_I2C(SHIM_DIR "/i2c-1", 1, SHIM_IOCTL_I2C_SMBUS);
+
+/* the cases the emulated suite runs too, on i2c-dev */
+#define AD799X_CASES_BACKEND	(&i2cdev)
+#define AD799X_CASES_ADDR	SHIM_ADDR
+#include "ad799x_cases.h"
+
+#define NROWS(a)	CHIPSUITE_NROWS(a)
 
 /* ---- same text through both backends, every part ---- */
 
@@ -67,11 +72,6 @@ static void test_same_as_emulated(void)
 
 /* ---- faults ---- */
 
-static void test_faults(void)
-{
-	ad799x_faults(&i2cdev, SHIM_ADDR);
-}
-
 /* ---- probe ---- */
 
 /* With no chip at the address, the model sits at 0x23: the node needs one. */
@@ -91,28 +91,10 @@ static void test_probe(void)
 	chipsuite_probe(&i2cdev, SHIM_ADDR, probe_rows, NROWS(probe_rows));
 }
 
-static void test_attribute_sets(void)
-{
-	ad799x_attribute_sets(&i2cdev, SHIM_ADDR);
-}
-
-static void test_raw_values(void)
-{
-	ad799x_raw_values(&i2cdev, SHIM_ADDR);
-}
-
-static void test_vref_invalid(void)
-{
-	ad799x_vref_invalid(&i2cdev, SHIM_ADDR);
-}
-
 static CU_TestInfo shim_ad799x_tests[] = {
 	{ "same text through i2c-dev as emulated, every part", test_same_as_emulated },
-	{ "faults through i2c-dev: error, then recovery", test_faults },
 	{ "probe through i2c-dev", test_probe },
-	{ "attribute sets through i2c-dev", test_attribute_sets },
-	{ "raw values, references, saturation through i2c-dev", test_raw_values },
-	{ "invalid vref_mv refused", test_vref_invalid },
+	AD799X_CASES_TESTS(" (i2c-dev)"),
 	CU_TEST_INFO_NULL,
 };
 

@@ -17,15 +17,19 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "max1363_cases.h"
 #include "shim/shimchip.h"
 
 #define SHIM_ADDR	0x35
-#define NROWS(a)	CHIPSUITE_NROWS(a)
 
 /* The max1363 family speaks plain I2C: one I2C_RDWR ioctl is one transfer. */
 static const struct chiptest_backend i2cdev =
 	SHIMCHIP_I2C(SHIM_DIR "/i2c-0", 0, SHIM_IOCTL_I2C_RDWR);
+
+/* the cases the emulated suite runs too, on i2c-dev */
+#define MAX1363_CASES_BACKEND	(&i2cdev)
+#include "max1363_cases.h"
+
+#define NROWS(a)	CHIPSUITE_NROWS(a)
 
 /* ---- same text through both backends ---- */
 
@@ -96,11 +100,6 @@ static void test_mode_switch(void)
 	chipsuite_transfers(&i2cdev, "max1238", SHIM_ADDR, in, 2, 1, mode_rows, NROWS(mode_rows));
 }
 
-static void test_faults(void)
-{
-	max1363_faults(&i2cdev);
-}
-
 /* The model sits at 0x36 when there is no chip at the address: the node needs one. */
 static const struct chipsuite_probe_row probe_rows[] = {
 	{ "no chip at the address", "max1238", "max1238", 0x36, EMU_FAULT_NONE, -ENXIO,
@@ -115,35 +114,11 @@ static void test_probe(void)
 	chipsuite_probe(&i2cdev, SHIM_ADDR, probe_rows, NROWS(probe_rows));
 }
 
-static void test_consumer_stargate2(void)
-{
-	max1363_consumer_stargate2(&i2cdev);
-}
-
-static void test_attribute_sets(void)
-{
-	max1363_attribute_sets(&i2cdev);
-}
-
-static void test_saturation(void)
-{
-	max1363_saturation(&i2cdev);
-}
-
-static void test_vref_invalid(void)
-{
-	max1363_vref_invalid(&i2cdev);
-}
-
 static CU_TestInfo shim_max1363_tests[] = {
 	{ "same text through i2c-dev as emulated", test_same_as_emulated },
 	{ "mode switch only when needed (I2C_RDWR count)", test_mode_switch },
-	{ "faults through i2c-dev: error, then recovery", test_faults },
 	{ "probe through i2c-dev", test_probe },
-	{ "consumer API on the stargate2 map", test_consumer_stargate2 },
-	{ "attribute sets through i2c-dev", test_attribute_sets },
-	{ "saturation through i2c-dev", test_saturation },
-	{ "invalid vref_mv refused", test_vref_invalid },
+	MAX1363_CASES_TESTS(" (i2c-dev)"),
 	CU_TEST_INFO_NULL,
 };
 
