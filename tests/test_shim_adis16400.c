@@ -78,7 +78,7 @@ static void test_same_as_emulated(void)
 	uint32_t mode, speed;
 	uint8_t bits;
 	size_t r;
-	int i, n, compared;
+	int n, compared;
 
 	for (r = 0; r < NROWS(rows); r++) {
 		if (sensortest_setup(&emu, BUS_SPI, rows[r].part, ADIS_CS, rows[r].in, rows[r].nin,
@@ -99,17 +99,7 @@ static void test_same_as_emulated(void)
 		}
 		n = iio_device_attr_count(emu.dev);
 		TEST_ROW_ASSERT(iio_device_attr_count(dev.dev) == n, rows[r].part);
-		compared = 0;
-		for (i = 0; i < n; i++) {
-			const struct iio_attr *a = iio_device_attr_at(emu.dev, i);
-			char via_emu[64], via_dev[64];
-			ssize_t n1 = sensortest_read(emu.dev, a->name, via_emu, sizeof(via_emu));
-			ssize_t n2 = sensortest_read(dev.dev, a->name, via_dev, sizeof(via_dev));
-
-			TEST_ROW_ASSERT(n1 > 0 && n1 == n2 && strcmp(via_emu, via_dev) == 0,
-					a->name);
-			compared++;
-		}
+		compared = shimsensor_compare(emu.dev, dev.dev);
 		TEST_ROW_ASSERT(compared > 10, rows[r].part);
 		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_SPI_MESSAGE) > 0, rows[r].part);
 		TEST_ROW_ASSERT(shim_spi_settings(SHIM_NODE, &mode, &speed, &bits) == 0 &&

@@ -51,7 +51,7 @@ static void test_same_as_emulated(void)
 	};
 	struct sensortest emu, dev;
 	size_t r;
-	int i, n;
+	int n;
 
 	for (r = 0; r < NROWS(rows); r++) {
 		struct emu_input in[] = {
@@ -70,15 +70,7 @@ static void test_same_as_emulated(void)
 		}
 		n = iio_device_attr_count(emu.dev);
 		TEST_ROW_ASSERT(n == 6 && iio_device_attr_count(dev.dev) == n, rows[r].name);
-		for (i = 0; i < n; i++) {
-			const struct iio_attr *a = iio_device_attr_at(emu.dev, i);
-			char via_emu[64], via_dev[64];
-			ssize_t n1 = sensortest_read(emu.dev, a->name, via_emu, sizeof(via_emu));
-			ssize_t n2 = sensortest_read(dev.dev, a->name, via_dev, sizeof(via_dev));
-
-			TEST_ROW_ASSERT(n1 > 0 && n1 == n2 && strcmp(via_emu, via_dev) == 0,
-					a->name);
-		}
+		shimsensor_compare(emu.dev, dev.dev);
 		/* SMBus byte and word transactions, as the kernel driver uses */
 		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS) > 0, rows[r].name);
 		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_RDWR) == 0, rows[r].name);

@@ -834,54 +834,51 @@ static mode_t shim_open_mode(int flags, va_list ap)
 	return 0;
 }
 
+/* In an open(..., flags, ...): the mode argument, which is there only with O_CREAT or O_TMPFILE. */
+#define SHIM_OPEN_MODE(flags, mode) do {		\
+	va_list ap;					\
+							\
+	va_start(ap, flags);				\
+	mode = shim_open_mode(flags, ap);		\
+	va_end(ap);					\
+} while (0)
+
 int open(const char *path, int flags, ...)
 {
-	va_list ap;
 	mode_t mode;
 	int fd;
 
-	va_start(ap, flags);
-	mode = shim_open_mode(flags, ap);
-	va_end(ap);
+	SHIM_OPEN_MODE(flags, mode);
 	fd = shim_open_fake(path, flags);
 	return fd != -2 ? fd : shim.real_open(path, flags, mode);
 }
 
 int open64(const char *path, int flags, ...)
 {
-	va_list ap;
 	mode_t mode;
 	int fd;
 
-	va_start(ap, flags);
-	mode = shim_open_mode(flags, ap);
-	va_end(ap);
+	SHIM_OPEN_MODE(flags, mode);
 	fd = shim_open_fake(path, flags);
 	return fd != -2 ? fd : shim.real_open64(path, flags, mode);
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
-	va_list ap;
 	mode_t mode;
 	int fd;
 
-	va_start(ap, flags);
-	mode = shim_open_mode(flags, ap);
-	va_end(ap);
+	SHIM_OPEN_MODE(flags, mode);
 	fd = shim_open_fake(path, flags);
 	return fd != -2 ? fd : shim.real_openat(dirfd, path, flags, mode);
 }
 
 int openat64(int dirfd, const char *path, int flags, ...)
 {
-	va_list ap;
 	mode_t mode;
 	int fd;
 
-	va_start(ap, flags);
-	mode = shim_open_mode(flags, ap);
-	va_end(ap);
+	SHIM_OPEN_MODE(flags, mode);
 	fd = shim_open_fake(path, flags);
 	return fd != -2 ? fd : shim.real_openat64(dirfd, path, flags, mode);
 }

@@ -73,4 +73,23 @@ static inline void shimsensor_refused(const struct sensortest *st, int ret, int 
 	CU_ASSERT_EQUAL(shim_open_fds(), 0);
 }
 
+/**
+ * shimsensor_compare() - every attribute of @emu read through @dev too: the
+ * same text, one row assert each. Return: how many were compared.
+ */
+static inline int shimsensor_compare(struct iio_dev *emu, struct iio_dev *dev)
+{
+	int i, n = iio_device_attr_count(emu);
+
+	for (i = 0; i < n; i++) {
+		const struct iio_attr *a = iio_device_attr_at(emu, i);
+		char via_emu[64], via_dev[64];
+		ssize_t n1 = sensortest_read(emu, a->name, via_emu, sizeof(via_emu));
+		ssize_t n2 = sensortest_read(dev, a->name, via_dev, sizeof(via_dev));
+
+		TEST_ROW_ASSERT(n1 > 0 && n1 == n2 && strcmp(via_emu, via_dev) == 0, a->name);
+	}
+	return n;
+}
+
 #endif /* IIOWIRE_TEST_SHIMSENSOR_H */
