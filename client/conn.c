@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "iiowire_priv.h"
+#include "proto_addr.h"
 
 /* Milliseconds on CLOCK_MONOTONIC. */
 static int64_t iiowire_conn_now_ms(void)
@@ -59,37 +60,19 @@ static int iiowire_conn_remaining(int64_t deadline)
 	return left > INT32_MAX ? INT32_MAX : (int)left;
 }
 
-/* Digits only, 1..65535. */
-static int iiowire_conn_parse_port(const char *s, size_t n, char *out, size_t outlen)
-{
-	unsigned long port = 0;
-	size_t i;
-
-	if (n == 0 || n > 5 || n >= outlen)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -EINVAL;
-		port = port * 10 + (unsigned long)(s[i] - '0');
-	}
-	if (port == 0 || port > 65535)
-		return -EINVAL;
-	snprintf(out, outlen, "%lu", port);
-	return 0;
-}
-
 /**
  * iiowire_conn_parse_address() - parse an address as iiowire_connect() takes
  * it; NULL or "" means $IIOWIRE_ADDRESS, else IIOWIRE_DEFAULT_ADDRESS.
  * Forms: "unix:/path", "[v6]:port", "[v6]", "host:port", "host", and a bare
  * IPv6 literal with more than one ':' ("::1"), which takes the default port.
+ * The split is protocol/proto_addr.c's, shared with the daemon; the client's
+ * policy is here: a host is required, a port is 1 to 65535 in at most 5 digits.
  * Return: 0 with @addr filled, -EINVAL for a malformed address,
  * -ENAMETOOLONG for one longer than the limits.
  */
 int iiowire_conn_parse_address(const char *text, struct iiowire_addr *addr)
 {
-	const char *colon, *close;
-	size_t n, hostlen;
+	struct proto_addr pa;
 	int ret;
 
 	memset(addr, 0, sizeof(*addr));
@@ -98,63 +81,29 @@ int iiowire_conn_parse_address(const char *text, struct iiowire_addr *addr)
 		if (!text || !*text)
 			text = IIOWIRE_DEFAULT_ADDRESS;
 	}
-	n = strlen(text);
-	if (n >= IIOWIRE_ADDRESS_MAX_BYTES)
+	if (strlen(text) >= IIOWIRE_ADDRESS_MAX_BYTES)
 		return -ENAMETOOLONG;
-
-	if (strncmp(text, "unix:", 5) == 0) {
-		const char *path = text + 5;
-
+	ret = proto_addr_parse(text, PROTO_ADDR_UNIX | PROTO_ADDR_PORT_OPTIONAL, &pa);
+	if (ret < 0)
+		return ret;
+	if (pa.is_unix) {
 		/* sun_path holds 108 bytes with the NUL; abstract sockets are not offered */
-		if (!*path)
-			return -EINVAL;
-		if (strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+		if (strlen(pa.host) >= sizeof(((struct sockaddr_un *)0)->sun_path))
 			return -ENAMETOOLONG;
 		addr->is_unix = true;
-		snprintf(addr->host, sizeof(addr->host), "%s", path);
-		snprintf(addr->normal, sizeof(addr->normal), "unix:%s", path);
+		snprintf(addr->host, sizeof(addr->host), "%s", pa.host);
+		snprintf(addr->normal, sizeof(addr->normal), "unix:%s", pa.host);
 		return 0;
 	}
-
-	snprintf(addr->port, sizeof(addr->port), "%d", IIOWIRE_DEFAULT_PORT);
-	if (text[0] == '[') {
-		close = strchr(text, ']');
-		if (!close || close == text + 1)
-			return -EINVAL;
-		hostlen = (size_t)(close - text - 1);
-		memcpy(addr->host, text + 1, hostlen);
-		addr->host[hostlen] = '\0';
-		if (close[1] == ':') {
-			ret = iiowire_conn_parse_port(close + 2, strlen(close + 2), addr->port,
-						      sizeof(addr->port));
-			if (ret < 0)
-				return ret;
-		} else if (close[1] != '\0') {
-			return -EINVAL;
-		}
-		snprintf(addr->normal, sizeof(addr->normal), "[%s]:%s", addr->host, addr->port);
-		return 0;
-	}
-
-	colon = strchr(text, ':');
-	if (colon && strchr(colon + 1, ':')) {
-		/* a bare IPv6 literal: no port can be told apart, so none is taken */
-		snprintf(addr->host, sizeof(addr->host), "%s", text);
-		snprintf(addr->normal, sizeof(addr->normal), "[%s]:%s", addr->host, addr->port);
-		return 0;
-	}
-	hostlen = colon ? (size_t)(colon - text) : n;
-	if (hostlen == 0 || strpbrk(text, " \t\r\n/"))
+	if (!pa.host[0] || (pa.port[0] && (strlen(pa.port) > 5 || pa.port_num == 0)))
 		return -EINVAL;
-	memcpy(addr->host, text, hostlen);
-	addr->host[hostlen] = '\0';
-	if (colon) {
-		ret = iiowire_conn_parse_port(colon + 1, strlen(colon + 1), addr->port,
-					      sizeof(addr->port));
-		if (ret < 0)
-			return ret;
-	}
-	snprintf(addr->normal, sizeof(addr->normal), "%s:%s", addr->host, addr->port);
+	if (!pa.v6 && strpbrk(text, " \t\r\n/"))
+		return -EINVAL;
+	snprintf(addr->host, sizeof(addr->host), "%s", pa.host);
+	snprintf(addr->port, sizeof(addr->port), "%u",
+		 pa.port[0] ? pa.port_num : (unsigned int)IIOWIRE_DEFAULT_PORT);
+	snprintf(addr->normal, sizeof(addr->normal), pa.v6 ? "[%s]:%s" : "%s:%s", addr->host,
+		 addr->port);
 	return 0;
 }
 

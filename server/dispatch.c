@@ -95,16 +95,14 @@ void srv_dispatch_error(struct srv_session *s, const struct proto_request *req, 
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (srv_dispatch_verror(s->srv, srv_session_out(s), req, err, fmt, ap) < 0)
-		s->broken = true;
+	srv_session_check(s, srv_dispatch_verror(s->srv, srv_session_out(s), req, err, fmt, ap));
 	va_end(ap);
 }
 
 /* An encoder ran out of memory: the session cannot be answered correctly any more. */
 static void srv_dispatch_check(struct srv_session *s, int ret)
 {
-	if (ret < 0)
-		s->broken = true;
+	srv_session_check(s, ret);
 }
 
 /* ---- lookups ---- */
@@ -326,8 +324,7 @@ static void srv_io_job_done(struct srv_job *job, int status)
 
 	if (!slot)
 		return;		/* the session closed; the result has nowhere to go */
-	if (srv_io_reply(s->srv, &slot->text, io, status) < 0)
-		s->broken = true;
+	srv_session_check(s, srv_io_reply(s->srv, &slot->text, io, status));
 	srv_session_slot_done(s, slot);
 }
 
@@ -425,35 +422,35 @@ struct srv_memo {
 	char line[SRV_MEMO_LINE_MAX_BYTES];
 };
 
-void srv_dispatch_session_fini(struct srv_session *s)
+static void srv_dispatch_session_fini(struct srv_session *s)
 {
-	if (!s->memo)
+	if (!s->native.memo)
 		return;
-	proto_request_fini(&s->memo->req);
-	free(s->memo);
-	s->memo = NULL;
+	proto_request_fini(&s->native.memo->req);
+	free(s->native.memo);
+	s->native.memo = NULL;
 }
 
 /* Keep @req (moved: the caller's copy is left empty) as the session's memo. */
 static struct proto_request *srv_dispatch_memo_set(struct srv_session *s, struct proto_request *req,
 						   struct iio_dev *dev, const struct iio_attr *attr)
 {
-	struct srv_memo *m = s->memo;
+	struct srv_memo *m = s->native.memo;
 
-	if (req->flags & PROTO_REQ_JSON || s->cur_len > SRV_MEMO_LINE_MAX_BYTES)
+	if (req->flags & PROTO_REQ_JSON || s->native.cur_len > SRV_MEMO_LINE_MAX_BYTES)
 		return req;
 	if (!m) {
 		m = malloc(sizeof(*m));
 		if (!m)
 			return req;	/* only an optimisation: go without */
-		s->memo = m;
+		s->native.memo = m;
 	} else {
 		proto_request_fini(&m->req);
 	}
 	memcpy(&m->req, req, sizeof(*req));
 	req->store = NULL;
-	memcpy(m->line, s->cur_line, s->cur_len);
-	m->len = s->cur_len;
+	memcpy(m->line, s->native.cur_line, s->native.cur_len);
+	m->len = s->native.cur_len;
 	m->gen = s->srv->board_gen;
 	m->dev = dev;
 	m->attr = attr;
@@ -463,7 +460,7 @@ static struct proto_request *srv_dispatch_memo_set(struct srv_session *s, struct
 /* Answer @line from the memo if it is the same READ. Return: true if answered. */
 static bool srv_dispatch_memo_hit(struct srv_session *s, const char *line, size_t len)
 {
-	struct srv_memo *m = s->memo;
+	struct srv_memo *m = s->native.memo;
 	struct srv_busq *q;
 	struct srv_io io;
 
@@ -854,7 +851,7 @@ static void srv_dispatch_stats(struct srv_session *s, struct proto_request *req)
 		nbus++;
 	srv_list_for_each_safe(pos, tmp, &srv->sessions) {
 		o = srv_container_of(pos, struct srv_session, node);
-		watches += o->nwatches;
+		watches += o->native.nwatches;
 	}
 	st = calloc((size_t)(SRV_STATS_FIXED + nbus * SRV_STATS_PER_BUS), sizeof(*st));
 	names = calloc((size_t)(nbus * SRV_STATS_PER_BUS) + 1, sizeof(*names));
@@ -931,12 +928,11 @@ static void srv_authfail_timer_cb(uv_timer_t *timer)
 	struct srv_slot *slot = af->slot;
 
 	if (slot) {
-		if (srv_dispatch_error_to(s->srv, &slot->text, &af->req, -EACCES,
-					  af->last ? "wrong token; closing" : "wrong token") < 0)
-			s->broken = true;
-		s->auth_pending = false;
+		srv_session_check(s, srv_dispatch_error_to(s->srv, &slot->text, &af->req, -EACCES,
+							   af->last ? "wrong token; closing" :
+							   "wrong token"));
 		srv_session_slot_done(s, slot);
-		if (af->last && !s->closing) {
+		if (af->last && !srv_session_closing(s)) {
 			srv_session_finish(s);
 			srv_session_flush(s);
 		}
@@ -951,13 +947,13 @@ static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
 
 	if (!srv->auth_token_len ||
 	    srv_dispatch_token_eq(srv->auth_token, srv->auth_token_len, req->token)) {
-		s->authed = true;
+		s->native.authed = true;
 		srv_dispatch_check(s, proto_reply_ok(srv_session_out(s), req));
 		return;
 	}
-	s->auth_failures++;
+	s->native.auth_failures++;
 	srv_warn(&srv->log, "session %llu (%s): wrong AUTH token (%u of %d)",
-		 (unsigned long long)s->id, s->peer, s->auth_failures, SRV_AUTH_ATTEMPTS_MAX);
+		 (unsigned long long)s->id, s->peer, s->native.auth_failures, SRV_AUTH_ATTEMPTS_MAX);
 	af = calloc(1, sizeof(*af));
 	if (!af) {
 		srv_dispatch_error(s, req, -ENOMEM, NULL);
@@ -965,7 +961,7 @@ static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
 	}
 	uv_timer_init(&srv->loop, &af->timer);
 	af->s = s;
-	af->last = s->auth_failures >= SRV_AUTH_ATTEMPTS_MAX;
+	af->last = s->native.auth_failures >= SRV_AUTH_ATTEMPTS_MAX;
 	memcpy(&af->req, req, sizeof(*req));
 	req->store = NULL;
 	if (!srv_session_slot_new(s, &af->slot)) {
@@ -973,11 +969,10 @@ static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
 		uv_close((uv_handle_t *)&af->timer, srv_authfail_close_cb);
 		return;
 	}
-	s->auth_pending = true;
 	uv_timer_start(&af->timer, srv_authfail_timer_cb, SRV_AUTH_FAIL_DELAY_MS, 0);
 	if (af->last) {
 		/* no further requests: the answer comes, then the connection ends */
-		s->close_after_flush = true;
+		srv_session_finish(s);
 	}
 }
 
@@ -1018,7 +1013,7 @@ static const struct srv_dispatch_row srv_dispatch_table[PROTO_OP_COUNT] = {
 	[PROTO_OP_QUIT] = { srv_dispatch_quit, true },
 };
 
-void srv_dispatch_line(struct srv_session *s, const char *line, size_t len)
+static void srv_dispatch_line(struct srv_session *s, const char *line, size_t len)
 {
 	struct srv *srv = s->srv;
 	const struct srv_dispatch_row *row;
@@ -1045,13 +1040,76 @@ void srv_dispatch_line(struct srv_session *s, const char *line, size_t len)
 		srv_dispatch_error(s, &req, -ENOSYS, NULL);
 		goto out;
 	}
-	if (srv->auth_token_len && !s->authed && !row->open) {
+	if (srv->auth_token_len && !s->native.authed && !row->open) {
 		srv_dispatch_error(s, &req, -EACCES, "authentication required");
 		goto out;
 	}
-	s->cur_line = line;
-	s->cur_len = len;
+	s->native.cur_line = line;
+	s->native.cur_len = len;
 	row->fn(s, &req);
 out:
 	proto_request_fini(&req);
 }
+
+/* ---- the row ---- */
+
+/* Cut and answer the lines of @data as far as the session may go on. */
+static size_t srv_native_feed(struct srv_session *s, const char *data, size_t len)
+{
+	const char *line;
+	size_t left = len, line_len;
+
+	while (left && srv_session_take(s)) {
+		if (srv_session_line(s, &data, &left, &line, &line_len) <= 0)
+			break;
+		srv_dispatch_line(s, line, line_len);
+	}
+	return len - left;
+}
+
+/* A last line without its LF (printf 'devices' | nc -N) is still a request. */
+static void srv_native_on_eof(struct srv_session *s)
+{
+	const char *line;
+	size_t len;
+
+	if (proto_splitter_flush(&s->sp, &line, &len) == 1) {
+		s->last_request_ms = uv_now(&s->srv->loop);
+		srv_dispatch_line(s, line, len);
+	}
+}
+
+static void srv_native_error(struct srv_session *s, int err, const char *msg)
+{
+	srv_dispatch_error(s, NULL, err, msg ? "%s" : NULL, msg);
+}
+
+static void srv_native_open(struct srv_session *s)
+{
+	srv_list_init(&s->native.watches);
+}
+
+/* A session with watches is not idle: it receives events. */
+static bool srv_native_keeps_alive(const struct srv_session *s)
+{
+	return s->native.nwatches != 0;
+}
+
+static void srv_native_close(struct srv_session *s)
+{
+	srv_watch_stop_all(s);
+	srv_dispatch_session_fini(s);
+}
+
+const struct srv_proto_ops srv_proto_native = {
+	.name = "",
+	.listening = "",
+	.line_max = PROTO_LINE_MAX_BYTES,
+	.inflight_max = SRV_SESSION_INFLIGHT_MAX,
+	.open = srv_native_open,
+	.feed = srv_native_feed,
+	.on_eof = srv_native_on_eof,
+	.error = srv_native_error,
+	.keeps_alive = srv_native_keeps_alive,
+	.close = srv_native_close,
+};

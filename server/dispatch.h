@@ -6,20 +6,25 @@
  * answered at once from the registry; attribute and consumer-channel I/O
  * runs on the loop for devices that cannot block and on the bus worker
  * (busq.c) for those that can, its reply slot filled when the result comes
- * back. Place in the flow: session -> *dispatch* -> core / busq. It never
- * touches sockets: replies go to srv_session_out() or a reply slot.
+ * back. It is the native protocol's row of the session (srv_proto_native):
+ * the session hands it chunks, it cuts and answers lines. Place in the
+ * flow: session -> *dispatch* -> core / busq. It never touches sockets:
+ * replies go to srv_session_out() or a reply slot.
  */
 #ifndef IIOWIRE_SRV_DISPATCH_H
 #define IIOWIRE_SRV_DISPATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "list.h"
 #include "proto.h"
 
 struct srv;
 struct srv_session;
 struct srv_busq;
 struct iio_dev;
+struct srv_memo;
 
 /* Wrong AUTH tokens a connection may send before it is closed. */
 #define SRV_AUTH_ATTEMPTS_MAX		3
@@ -30,13 +35,24 @@ struct iio_dev;
 #define SRV_MEMO_LINE_MAX_BYTES		96
 
 /**
- * srv_dispatch_line() - decode and answer one request line of @s.
- * @line/@len: borrowed for the call (the splitter's).
+ * struct srv_native_conn - a native-protocol session's own state.
+ * @watches: its WATCHes (watch.c); @nwatches how many.
+ * @memo: the last READ line, decoded (owned).
+ * @cur_line: the line being answered (borrowed, for the call); @cur_len its bytes.
+ * @auth_failures: wrong AUTH tokens so far; @authed: a right one came.
  */
-void srv_dispatch_line(struct srv_session *s, const char *line, size_t len);
+struct srv_native_conn {
+	struct srv_list watches;
+	unsigned int nwatches;
+	struct srv_memo *memo;
+	const char *cur_line;
+	size_t cur_len;
+	unsigned int auth_failures;
+	bool authed;
+};
 
-/** srv_dispatch_session_fini() - free what dispatch keeps per session (its memo). */
-void srv_dispatch_session_fini(struct srv_session *s);
+/* The native text/JSON protocol's row (session.h's struct srv_proto_ops). */
+extern const struct srv_proto_ops srv_proto_native;
 
 /**
  * srv_dispatch_error() - append an error reply in @req's spelling (a plain

@@ -1,5 +1,6 @@
 /*
- * listener.c - parse listen specs, bind, listen, accept into sessions.
+ * listener.c - listen options, bind, listen, accept into sessions, for
+ * every protocol (see listener.h).
  *
  * Names are resolved once, at start, before the loop runs (getaddrinfo may
  * block; nothing is being served yet). IPv6 sockets are IPv6-only so that
@@ -13,14 +14,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "iiod_proto.h"
 #include "listener.h"
+#include "proto_addr.h"
 #include "session.h"
 #include "srv.h"
+
+const struct srv_listen_opt srv_listen_native = {
+	.option = "--listen",
+	.forms = "HOST:PORT (port 0 to 65535), [IPV6]:PORT or unix:PATH",
+	.addr_flags = PROTO_ADDR_UNIX,
+	.empty_is_loopback = false,
+	.proto = &srv_proto_native,
+};
+
+const struct srv_listen_opt srv_listen_iiod = {
+	.option = "--iiod-listen",
+	.forms = "PORT, :PORT, HOST:PORT or [IPV6]:PORT",
+	.addr_flags = PROTO_ADDR_BARE_PORT,
+	.empty_is_loopback = true,
+	.proto = &srv_proto_iiod,
+};
 
 static void srv_listener_connection_cb(uv_stream_t *server, int status)
 {
@@ -31,7 +49,7 @@ static void srv_listener_connection_cb(uv_stream_t *server, int status)
 		srv_warn(&l->srv->log, "accept on %s: %s", l->name, uv_strerror(status));
 		return;
 	}
-	srv_session_accept(l->srv, server, l->is_unix);
+	srv_session_accept(l);
 }
 
 static void srv_listener_close_cb(uv_handle_t *handle)
@@ -58,24 +76,47 @@ void srv_listener_close_all(struct srv *srv)
 		srv_listener_close(srv_container_of(pos, struct srv_listener, node));
 }
 
+void srv_sockaddr_name(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char host[48] = "?";
+
+	if (sa->sa_family == AF_INET6) {
+		uv_ip6_name((const struct sockaddr_in6 *)sa, host, sizeof(host));
+		snprintf(buf, len, "[%s]:%u", host,
+			 ntohs(((const struct sockaddr_in6 *)sa)->sin6_port));
+	} else if (sa->sa_family == AF_INET) {
+		uv_ip4_name((const struct sockaddr_in *)sa, host, sizeof(host));
+		snprintf(buf, len, "%s:%u", host, ntohs(((const struct sockaddr_in *)sa)->sin_port));
+	}
+}
+
+/* A listener for @proto, not yet on srv->listeners nor initialised as a handle. */
+static struct srv_listener *srv_listener_new(struct srv *srv, const struct srv_proto_ops *proto)
+{
+	struct srv_listener *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
+	l->srv = srv;
+	l->proto = proto;
+	srv_list_init(&l->node);
+	return l;
+}
+
 /* The name of a bound TCP socket, with the port the kernel picked for port 0. */
-static void srv_listener_name(struct srv_listener *l)
+static void srv_listener_name(struct srv_listener *l, const struct sockaddr *bound)
 {
 	struct sockaddr_storage ss;
 	int len = sizeof(ss);
-	char host[48] = "?";
 
-	if (uv_tcp_getsockname(&l->h.tcp, (struct sockaddr *)&ss, &len) < 0)
-		return;
-	if (ss.ss_family == AF_INET6) {
-		uv_ip6_name((struct sockaddr_in6 *)&ss, host, sizeof(host));
-		snprintf(l->name, sizeof(l->name), "[%s]:%u", host,
-			 ntohs(((struct sockaddr_in6 *)&ss)->sin6_port));
-	} else {
-		uv_ip4_name((struct sockaddr_in *)&ss, host, sizeof(host));
-		snprintf(l->name, sizeof(l->name), "%s:%u", host,
-			 ntohs(((struct sockaddr_in *)&ss)->sin_port));
-	}
+	srv_sockaddr_name(bound, l->name, sizeof(l->name));
+	if (uv_tcp_getsockname(&l->h.tcp, (struct sockaddr *)&ss, &len) == 0)
+		srv_sockaddr_name((struct sockaddr *)&ss, l->name, sizeof(l->name));
+}
+
+static void srv_listener_announce(struct srv_listener *l)
+{
+	srv_info(&l->srv->log, "listening %son %s", l->proto->listening, l->name);
 }
 
 /* Remove a stale socket file: only when nobody answers on it. */
@@ -105,25 +146,19 @@ static int srv_listener_unix_stale(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-static int srv_listener_open_unix(struct srv *srv, const char *path, char *err, size_t errlen)
+static int srv_listener_open_unix(struct srv *srv, const struct srv_proto_ops *proto,
+				  const char *path, char *err, size_t errlen)
 {
 	struct srv_listener *l;
 	int ret;
 
-	if (!*path || strlen(path) >= sizeof(l->path)) {
-		snprintf(err, errlen, "unix:%s: path empty or longer than %zu bytes", path,
-			 sizeof(l->path) - 1);
-		return -EINVAL;
-	}
 	ret = srv_listener_unix_stale(path, err, errlen);
 	if (ret < 0)
 		return ret;
-	l = calloc(1, sizeof(*l));
+	l = srv_listener_new(srv, proto);
 	if (!l)
 		return -ENOMEM;
-	l->srv = srv;
 	l->is_unix = true;
-	srv_list_init(&l->node);
 	snprintf(l->name, sizeof(l->name), "unix:%s", path);
 	ret = uv_pipe_init(&srv->loop, &l->h.pipe, 0);
 	if (ret < 0) {
@@ -138,7 +173,7 @@ static int srv_listener_open_unix(struct srv *srv, const char *path, char *err, 
 	ret = uv_listen(&l->h.stream, SRV_LISTEN_BACKLOG, srv_listener_connection_cb);
 	if (ret < 0)
 		goto err_close;
-	srv_info(&srv->log, "listening on %s", l->name);
+	srv_listener_announce(l);
 	return 1;
 
 err_close:
@@ -148,124 +183,130 @@ err_msg:
 	return ret;
 }
 
-/* Split "host:port" / "[v6]:port"; @host gets the host ("" when none). */
-static int srv_listener_split(const char *spec, char *host, size_t hostlen, char *port,
-			      size_t portlen)
-{
-	const char *colon, *h = spec, *hend;
-
-	if (spec[0] == '[') {
-		hend = strchr(spec, ']');
-		if (!hend || hend[1] != ':')
-			return -EINVAL;
-		h = spec + 1;
-		colon = hend + 1;
-	} else {
-		colon = strrchr(spec, ':');
-		if (!colon || memchr(spec, ':', (size_t)(colon - spec)))
-			return -EINVAL;	/* a bare IPv6 address needs brackets */
-		hend = colon;
-	}
-	if ((size_t)(hend - h) >= hostlen || strlen(colon + 1) >= portlen || !colon[1])
-		return -EINVAL;
-	memcpy(host, h, (size_t)(hend - h));
-	host[hend - h] = '\0';
-	strcpy(port, colon + 1);
-	if (strspn(port, "0123456789") != strlen(port) || atol(port) > 65535)
-		return -EINVAL;
-	return 0;
-}
-
-int srv_listener_check(const char *spec, char *err, size_t errlen)
-{
-	char host[256], port[8];
-	size_t max = sizeof(((struct srv_listener *)NULL)->path);
-
-	if (strncmp(spec, "unix:", 5) == 0) {
-		if (!spec[5] || strlen(spec + 5) >= max) {
-			snprintf(err, errlen, "%s: path empty or longer than %zu bytes", spec,
-				 max - 1);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (srv_listener_split(spec, host, sizeof(host), port, sizeof(port)) < 0) {
-		snprintf(err, errlen, "%s: not HOST:PORT (port 0 to 65535), [IPV6]:PORT or "
-			 "unix:PATH", spec);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static bool srv_listener_unavailable(int ret)
 {
 	return ret == UV_EADDRNOTAVAIL || ret == UV_EAFNOSUPPORT;
 }
 
-int srv_listener_open(struct srv *srv, const char *spec, bool quiet_unavailable,
-		      char *err, size_t errlen)
+/* Bind one resolved address. Return: 1, 0 (unavailable and @quiet), or a libuv error. */
+static int srv_listener_bind(struct srv *srv, const struct srv_proto_ops *proto,
+			     const struct addrinfo *ai, bool quiet)
+{
+	struct srv_listener *l = srv_listener_new(srv, proto);
+	int ret;
+
+	if (!l)
+		return -ENOMEM;
+	ret = uv_tcp_init_ex(&srv->loop, &l->h.tcp, (unsigned int)ai->ai_family);
+	if (ret < 0) {
+		free(l);
+		return quiet && srv_listener_unavailable(ret) ? 0 : ret;
+	}
+	srv_list_add_tail(&srv->listeners, &l->node);
+	ret = uv_tcp_bind(&l->h.tcp, ai->ai_addr, ai->ai_family == AF_INET6 ? UV_TCP_IPV6ONLY : 0);
+	if (ret == 0)
+		ret = uv_listen(&l->h.stream, SRV_LISTEN_BACKLOG, srv_listener_connection_cb);
+	if (ret < 0) {
+		srv_listener_close(l);
+		if (quiet && srv_listener_unavailable(ret)) {
+			srv_debug(&srv->log, "not listening on an address: %s", uv_strerror(ret));
+			return 0;
+		}
+		return ret;
+	}
+	srv_listener_name(l, ai->ai_addr);
+	srv_listener_announce(l);
+	return 1;
+}
+
+/*
+ * Bind every address @host (NULL: any) resolves to. @quiet: an address
+ * family the host lacks is not an error. @what names it in @err.
+ */
+static int srv_listener_open_tcp(struct srv *srv, const struct srv_proto_ops *proto,
+				 const char *host, const char *port, bool quiet, const char *what,
+				 char *err, size_t errlen)
 {
 	struct addrinfo hints = {
 		.ai_flags = AI_PASSIVE | AI_NUMERICSERV,
 		.ai_socktype = SOCK_STREAM,
 	};
 	struct addrinfo *res, *ai;
-	struct srv_listener *l;
-	char host[256], port[8];
 	int ret, opened = 0;
 
-	if (strncmp(spec, "unix:", 5) == 0)
-		return srv_listener_open_unix(srv, spec + 5, err, errlen);
-	if (srv_listener_split(spec, host, sizeof(host), port, sizeof(port)) < 0) {
-		snprintf(err, errlen, "%s: not HOST:PORT (port 0 to 65535), [IPV6]:PORT or "
-			 "unix:PATH", spec);
-		return -EINVAL;
-	}
-	ret = getaddrinfo(host[0] && strcmp(host, "*") ? host : NULL, port, &hints, &res);
+	ret = getaddrinfo(host, port, &hints, &res);
 	if (ret) {
-		snprintf(err, errlen, "%s: %s", spec, gai_strerror(ret));
+		snprintf(err, errlen, "%s: %s", what, gai_strerror(ret));
 		return -EINVAL;
 	}
 	for (ai = res; ai; ai = ai->ai_next) {
-		l = calloc(1, sizeof(*l));
-		if (!l) {
-			ret = -ENOMEM;
-			goto err_free_res;
-		}
-		l->srv = srv;
-		srv_list_init(&l->node);
-		ret = uv_tcp_init_ex(&srv->loop, &l->h.tcp, (unsigned int)ai->ai_family);
+		ret = srv_listener_bind(srv, proto, ai, quiet);
 		if (ret < 0) {
-			free(l);
-			if (quiet_unavailable && srv_listener_unavailable(ret))
-				continue;
-			goto err_msg;
+			snprintf(err, errlen, "%s: %s", what, uv_strerror(ret));
+			freeaddrinfo(res);
+			return ret;
 		}
-		srv_list_add_tail(&srv->listeners, &l->node);
-		ret = uv_tcp_bind(&l->h.tcp, ai->ai_addr,
-				  ai->ai_family == AF_INET6 ? UV_TCP_IPV6ONLY : 0);
-		if (ret == 0)
-			ret = uv_listen(&l->h.stream, SRV_LISTEN_BACKLOG,
-					srv_listener_connection_cb);
-		if (ret < 0) {
-			srv_listener_close(l);
-			if (quiet_unavailable && srv_listener_unavailable(ret)) {
-				srv_debug(&srv->log, "not listening on %s: %s", spec,
-					  uv_strerror(ret));
-				continue;
-			}
-			goto err_msg;
-		}
-		srv_listener_name(l);
-		srv_info(&srv->log, "listening on %s", l->name);
-		opened++;
+		opened += ret;
 	}
 	freeaddrinfo(res);
 	return opened;
+}
 
-err_msg:
-	snprintf(err, errlen, "%s: %s", spec, uv_strerror(ret));
-err_free_res:
-	freeaddrinfo(res);
-	return ret;
+int srv_listener_open_loopback(struct srv *srv, const struct srv_proto_ops *proto,
+			       const char *port, char *err, size_t errlen)
+{
+	char what[64];
+	int ret, opened;
+
+	snprintf(what, sizeof(what), "127.0.0.1:%s", port);
+	opened = srv_listener_open_tcp(srv, proto, "127.0.0.1", port, false, what, err, errlen);
+	if (opened < 0)
+		return opened;
+	snprintf(what, sizeof(what), "[::1]:%s", port);
+	ret = srv_listener_open_tcp(srv, proto, "::1", port, true, what, err, errlen);
+	return ret < 0 ? ret : opened + ret;
+}
+
+/* Split @spec as @opt takes it. Return: 0, or -EINVAL with @err set. */
+static int srv_listener_parse(const struct srv_listen_opt *opt, const char *spec,
+			      struct proto_addr *addr, char *err, size_t errlen)
+{
+	size_t max = sizeof(((struct srv_listener *)NULL)->path);
+
+	if (proto_addr_parse(spec, opt->addr_flags, addr) < 0 && !addr->is_unix) {
+		snprintf(err, errlen, "%s %s: not %s", opt->option, spec, opt->forms);
+		return -EINVAL;
+	}
+	if (addr->is_unix && (!addr->host[0] || strlen(addr->host) >= max)) {
+		snprintf(err, errlen, "%s %s: path empty or longer than %zu bytes", opt->option,
+			 spec, max - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int srv_listener_check(const struct srv_listen_opt *opt, const char *spec, char *err,
+		       size_t errlen)
+{
+	struct proto_addr addr;
+
+	return srv_listener_parse(opt, spec, &addr, err, errlen);
+}
+
+int srv_listener_open(struct srv *srv, const struct srv_listen_opt *opt, const char *spec,
+		      char *err, size_t errlen)
+{
+	struct proto_addr addr;
+	int ret;
+
+	ret = srv_listener_parse(opt, spec, &addr, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (addr.is_unix)
+		return srv_listener_open_unix(srv, opt->proto, addr.host, err, errlen);
+	if (!addr.host[0] && opt->empty_is_loopback)
+		return srv_listener_open_loopback(srv, opt->proto, addr.port, err, errlen);
+	return srv_listener_open_tcp(srv, opt->proto,
+				     addr.host[0] && strcmp(addr.host, "*") ? addr.host : NULL,
+				     addr.port, false, spec, err, errlen);
 }

@@ -1,9 +1,12 @@
 /*
- * listener.h - the sockets iiowired accepts clients on.
+ * listener.h - the sockets iiowired accepts clients on, for every protocol.
  *
- * A listen spec is "HOST:PORT", "[V6ADDR]:PORT" or "unix:PATH"; HOST may
- * be a name (every address it resolves to is bound). Each bound address is
- * one struct srv_listener on srv->listeners, accepting into sessions with a
+ * A listen option (--listen, --iiod-listen) is a row of struct
+ * srv_listen_opt: the address forms it takes, what an empty host means and
+ * the protocol its connections speak. Addresses are split by the shared
+ * parser (protocol/proto_addr.h); HOST may be a name (every address it
+ * resolves to is bound). Each bound address is one struct srv_listener on
+ * srv->listeners, accepting into sessions that speak its protocol, with a
  * backlog of SRV_LISTEN_BACKLOG. Place in the flow: wire -> *listener* ->
  * session. A listener is freed only in its close callback; a unix socket's
  * file is removed when it closes.
@@ -13,11 +16,33 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 #include <uv.h>
 
 #include "list.h"
 
 struct srv;
+struct srv_proto_ops;
+
+/**
+ * struct srv_listen_opt - one kind of listen option.
+ * @option: its name on the command line, for messages ("--listen").
+ * @forms: the forms it takes, for messages.
+ * @addr_flags: enum proto_addr_flag: the forms it takes.
+ * @empty_is_loopback: ":PORT" / "PORT" is 127.0.0.1 and [::1]; else any address.
+ * @proto: what connections accepted there speak.
+ */
+struct srv_listen_opt {
+	const char *option;
+	const char *forms;
+	unsigned int addr_flags;
+	bool empty_is_loopback;
+	const struct srv_proto_ops *proto;
+};
+
+/* --listen: the native protocol; --iiod-listen: libiio's iiod 0.24. */
+extern const struct srv_listen_opt srv_listen_native;
+extern const struct srv_listen_opt srv_listen_iiod;
 
 struct srv_listener {
 	union {
@@ -27,6 +52,7 @@ struct srv_listener {
 		uv_pipe_t pipe;
 	} h;
 	struct srv *srv;
+	const struct srv_proto_ops *proto;
 	struct srv_list node;		/* srv->listeners */
 	bool is_unix;
 	char name[128];			/* "127.0.0.1:30432", "unix:/run/iiowired.sock" */
@@ -34,25 +60,38 @@ struct srv_listener {
 };
 
 /**
+ * srv_listener_check() - is @spec well formed for @opt (the command line's
+ * check, before anything is loaded or bound)? Names are not resolved here.
+ * Return: 0, or -EINVAL with @err saying why ("--listen X: not ...").
+ */
+int srv_listener_check(const struct srv_listen_opt *opt, const char *spec, char *err,
+		       size_t errlen);
+
+/**
  * srv_listener_open() - bind and listen on every address of @spec.
- * @quiet_unavailable: an address family the host lacks (no IPv6) is not an
- *	error: return 0 with nothing bound (the default [::1] listener).
  * @err: a one-line reason on failure.
  * Return: the number of listeners opened (>= 0), or -errno (-EINVAL for a
- * malformed spec, -EADDRINUSE, -EACCES, ...). Listeners opened before a
- * failure stay on srv->listeners (srv_listener_close_all() ends them).
+ * malformed spec or a name that does not resolve, -EADDRINUSE, -EACCES,
+ * ...). Listeners opened before a failure stay on srv->listeners
+ * (srv_listener_close_all() ends them).
  */
-int srv_listener_open(struct srv *srv, const char *spec, bool quiet_unavailable,
+int srv_listener_open(struct srv *srv, const struct srv_listen_opt *opt, const char *spec,
 		      char *err, size_t errlen);
 
 /**
- * srv_listener_check() - is @spec well formed (the command line's check,
- * before anything is loaded or bound)? Names are not resolved here.
- * Return: 0, or -EINVAL with @err saying why.
+ * srv_listener_open_loopback() - 127.0.0.1:@port and, when the host has
+ * IPv6, [::1]:@port, speaking @proto. Return: as srv_listener_open().
  */
-int srv_listener_check(const char *spec, char *err, size_t errlen);
+int srv_listener_open_loopback(struct srv *srv, const struct srv_proto_ops *proto,
+			       const char *port, char *err, size_t errlen);
 
 /** srv_listener_close_all() - stop accepting; memory goes in close callbacks. */
 void srv_listener_close_all(struct srv *srv);
+
+/**
+ * srv_sockaddr_name() - "127.0.0.1:30432" or "[::1]:30432" for an AF_INET
+ * or AF_INET6 @sa; @buf is left as it was for any other family.
+ */
+void srv_sockaddr_name(const struct sockaddr *sa, char *buf, size_t len);
 
 #endif /* IIOWIRE_SRV_LISTENER_H */

@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@
 #include "acl.h"
 #include "board.h"
 #include "busq.h"
-#include "iiod_session.h"
+#include "iiod_proto.h"
 #include "listener.h"
 #include "proto.h"
 #include "session.h"
@@ -30,37 +31,6 @@
 #define SRV_MAIN_EXIT_USAGE	2
 /* descriptors kept for listeners, logs, bus devices and libuv's own use */
 #define SRV_MAIN_FD_RESERVE	64
-
-enum {
-	SRV_OPT_READ_ONLY = 0x100,
-	SRV_OPT_MAX_CLIENTS,
-	SRV_OPT_LOG_LEVEL,
-	SRV_OPT_AUTH_TOKEN_FILE,
-	SRV_OPT_IO_TIMEOUT,
-	SRV_OPT_LINE_TIMEOUT,
-	SRV_OPT_IDLE_TIMEOUT,
-	SRV_OPT_IIOD_LISTEN,
-	SRV_OPT_IIOD_UNAUTH,
-	SRV_OPT_ALLOW_WRITE,
-};
-
-static const struct option srv_main_options[] = {
-	{ "listen", required_argument, NULL, 'l' },
-	{ "board", required_argument, NULL, 'b' },
-	{ "read-only", no_argument, NULL, SRV_OPT_READ_ONLY },
-	{ "allow-write", required_argument, NULL, SRV_OPT_ALLOW_WRITE },
-	{ "max-clients", required_argument, NULL, SRV_OPT_MAX_CLIENTS },
-	{ "log-level", required_argument, NULL, SRV_OPT_LOG_LEVEL },
-	{ "auth-token-file", required_argument, NULL, SRV_OPT_AUTH_TOKEN_FILE },
-	{ "io-timeout-ms", required_argument, NULL, SRV_OPT_IO_TIMEOUT },
-	{ "line-timeout-ms", required_argument, NULL, SRV_OPT_LINE_TIMEOUT },
-	{ "idle-timeout-ms", required_argument, NULL, SRV_OPT_IDLE_TIMEOUT },
-	{ "iiod-listen", required_argument, NULL, SRV_OPT_IIOD_LISTEN },
-	{ "iiod-unauthenticated", no_argument, NULL, SRV_OPT_IIOD_UNAUTH },
-	{ "version", no_argument, NULL, 'V' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static void srv_main_usage(FILE *out, const char *default_board)
 {
@@ -116,103 +86,158 @@ static int srv_main_uint(const char *opt, const char *arg, unsigned long min, un
 	return 0;
 }
 
-/* Return: 0 to run, 1 when --help/--version answered, -EINVAL on a bad option. */
-static int srv_main_parse(struct srv_config *cfg, struct srv_iiod_config *iiod, int argc,
-			  char **argv, const char *default_board)
+/*
+ * struct srv_main_opt - one long option and what it does to the
+ * configuration. @set: NULL for a number in [@min, @max] stored at @off
+ * (an unsigned int of struct srv_config); @val: getopt's code ('l', or a
+ * code past the characters).
+ */
+struct srv_main_opt {
+	const char *name;
+	int has_arg;
+	int val;
+	int (*set)(struct srv_config *cfg, const char *arg);
+	unsigned long min, max;
+	size_t off;
+};
+
+/* Append @arg to @list (at most @max, counted in *@n), checked as @opt's address. */
+static int srv_main_listen(const struct srv_listen_opt *opt, const char **list, int *n, int max,
+			   const char *arg)
 {
 	char err[256];
-	int c, lvl;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":l:b:Vh", srv_main_options, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			if (cfg->nlisten == SRV_LISTEN_MAX) {
-				fprintf(stderr, "iiowired: at most %d --listen options\n",
-					SRV_LISTEN_MAX);
-				return -EINVAL;
-			}
-			if (srv_listener_check(optarg, err, sizeof(err))) {
-				fprintf(stderr, "iiowired: --listen %s\n", err);
-				return -EINVAL;
-			}
-			cfg->listen[cfg->nlisten++] = optarg;
-			break;
-		case 'b':
-			cfg->board_path = optarg;
-			break;
-		case SRV_OPT_READ_ONLY:
-			cfg->read_only = true;
-			break;
-		case SRV_OPT_ALLOW_WRITE:
-			if (cfg->nallow_write == SRV_ALLOW_WRITE_MAX) {
-				fprintf(stderr, "iiowired: at most %d --allow-write options\n",
-					SRV_ALLOW_WRITE_MAX);
-				return -EINVAL;
-			}
-			if (srv_acl_check(optarg, err, sizeof(err))) {
-				fprintf(stderr, "iiowired: %s\n", err);
-				return -EINVAL;
-			}
-			cfg->allow_write[cfg->nallow_write++] = optarg;
-			break;
-		case SRV_OPT_MAX_CLIENTS:
-			if (srv_main_uint("max-clients", optarg, 1, SRV_MAX_CLIENTS_LIMIT,
-					  &cfg->max_clients))
-				return -EINVAL;
-			break;
-		case SRV_OPT_LOG_LEVEL:
-			lvl = srv_log_level_parse(optarg);
-			if (lvl < 0) {
-				fprintf(stderr, "iiowired: --log-level: '%s' is not error, warn, "
-					"info or debug\n", optarg);
-				return -EINVAL;
-			}
-			cfg->log_level = (enum srv_log_level)lvl;
-			break;
-		case SRV_OPT_AUTH_TOKEN_FILE:
-			cfg->auth_token_file = optarg;
-			break;
-		case SRV_OPT_IO_TIMEOUT:
-			if (srv_main_uint("io-timeout-ms", optarg, 1, SRV_TIMEOUT_MS_LIMIT,
-					  &cfg->io_timeout_ms))
-				return -EINVAL;
-			break;
-		case SRV_OPT_LINE_TIMEOUT:
-			if (srv_main_uint("line-timeout-ms", optarg, 0, SRV_TIMEOUT_MS_LIMIT,
-					  &cfg->line_timeout_ms))
-				return -EINVAL;
-			break;
-		case SRV_OPT_IDLE_TIMEOUT:
-			if (srv_main_uint("idle-timeout-ms", optarg, 0, SRV_TIMEOUT_MS_LIMIT,
-					  &cfg->idle_timeout_ms))
-				return -EINVAL;
-			break;
-		case SRV_OPT_IIOD_LISTEN:
-			if (srv_iiod_config_add(iiod, optarg, err, sizeof(err))) {
-				fprintf(stderr, "iiowired: %s\n", err);
-				return -EINVAL;
-			}
-			break;
-		case SRV_OPT_IIOD_UNAUTH:
-			iiod->unauthenticated = true;
-			break;
-		case 'V':
-			printf("iiowired %s (protocol %d.%d)\n", IIOWIRE_VERSION,
-			       PROTO_VERSION_MAJOR, PROTO_VERSION_MINOR);
-			return 1;
-		case 'h':
-			srv_main_usage(stdout, default_board);
-			srv_iiod_usage(stdout);
-			return 1;
-		default:
-			/* getopt is silenced (opterr = 0): one line, ours */
-			fprintf(stderr, "iiowired: %s '%s' (try --help)\n",
-				c == ':' ? "missing argument to" : "unknown option",
-				argv[optind - 1]);
-			return -EINVAL;
-		}
+	if (*n == max) {
+		fprintf(stderr, "iiowired: at most %d %s options\n", max, opt->option);
+		return -EINVAL;
 	}
+	if (srv_listener_check(opt, arg, err, sizeof(err))) {
+		fprintf(stderr, "iiowired: %s\n", err);
+		return -EINVAL;
+	}
+	list[(*n)++] = arg;
+	return 0;
+}
+
+static int srv_main_set_listen(struct srv_config *cfg, const char *arg)
+{
+	return srv_main_listen(&srv_listen_native, cfg->listen, &cfg->nlisten, SRV_LISTEN_MAX, arg);
+}
+
+static int srv_main_set_iiod_listen(struct srv_config *cfg, const char *arg)
+{
+	return srv_main_listen(&srv_listen_iiod, cfg->iiod_listen, &cfg->niiod_listen,
+			       SRV_IIOD_LISTEN_MAX, arg);
+}
+
+static int srv_main_set_board(struct srv_config *cfg, const char *arg)
+{
+	cfg->board_path = arg;
+	return 0;
+}
+
+static int srv_main_set_read_only(struct srv_config *cfg, const char *arg)
+{
+	(void)arg;
+	cfg->read_only = true;
+	return 0;
+}
+
+static int srv_main_set_allow_write(struct srv_config *cfg, const char *arg)
+{
+	char err[256];
+
+	if (cfg->nallow_write == SRV_ALLOW_WRITE_MAX) {
+		fprintf(stderr, "iiowired: at most %d --allow-write options\n",
+			SRV_ALLOW_WRITE_MAX);
+		return -EINVAL;
+	}
+	if (srv_acl_check(arg, err, sizeof(err))) {
+		fprintf(stderr, "iiowired: %s\n", err);
+		return -EINVAL;
+	}
+	cfg->allow_write[cfg->nallow_write++] = arg;
+	return 0;
+}
+
+static int srv_main_set_log_level(struct srv_config *cfg, const char *arg)
+{
+	int lvl = srv_log_level_parse(arg);
+
+	if (lvl < 0) {
+		fprintf(stderr, "iiowired: --log-level: '%s' is not error, warn, info or debug\n",
+			arg);
+		return -EINVAL;
+	}
+	cfg->log_level = (enum srv_log_level)lvl;
+	return 0;
+}
+
+static int srv_main_set_auth_token_file(struct srv_config *cfg, const char *arg)
+{
+	cfg->auth_token_file = arg;
+	return 0;
+}
+
+static int srv_main_set_iiod_unauth(struct srv_config *cfg, const char *arg)
+{
+	(void)arg;
+	cfg->iiod_unauthenticated = true;
+	return 0;
+}
+
+#define SRV_MAIN_UINT(nm, lo, hi, field)						\
+	{ .name = (nm), .has_arg = required_argument, .min = (lo), .max = (hi),		\
+	  .off = offsetof(struct srv_config, field) }
+
+/* Every option; getopt's codes for those without a letter are 0x100 + row. */
+static const struct srv_main_opt srv_main_opts[] = {
+	{ "listen", required_argument, 'l', srv_main_set_listen },
+	{ "board", required_argument, 'b', srv_main_set_board },
+	{ "read-only", no_argument, 0, srv_main_set_read_only },
+	{ "allow-write", required_argument, 0, srv_main_set_allow_write },
+	SRV_MAIN_UINT("max-clients", 1, SRV_MAX_CLIENTS_LIMIT, max_clients),
+	{ "log-level", required_argument, 0, srv_main_set_log_level },
+	{ "auth-token-file", required_argument, 0, srv_main_set_auth_token_file },
+	SRV_MAIN_UINT("io-timeout-ms", 1, SRV_TIMEOUT_MS_LIMIT, io_timeout_ms),
+	SRV_MAIN_UINT("line-timeout-ms", 0, SRV_TIMEOUT_MS_LIMIT, line_timeout_ms),
+	SRV_MAIN_UINT("idle-timeout-ms", 0, SRV_TIMEOUT_MS_LIMIT, idle_timeout_ms),
+	{ "iiod-listen", required_argument, 0, srv_main_set_iiod_listen },
+	{ "iiod-unauthenticated", no_argument, 0, srv_main_set_iiod_unauth },
+	{ "version", no_argument, 'V', NULL },
+	{ "help", no_argument, 'h', NULL },
+};
+
+#define SRV_MAIN_NOPTS	(sizeof(srv_main_opts) / sizeof(srv_main_opts[0]))
+#define SRV_MAIN_OPT_BASE	0x100
+
+/* getopt's code for row @i. */
+static int srv_main_opt_val(size_t i)
+{
+	return srv_main_opts[i].val ? srv_main_opts[i].val : SRV_MAIN_OPT_BASE + (int)i;
+}
+
+/* Apply the option getopt returned as @c. Return: 0, or -EINVAL (said on stderr). */
+static int srv_main_apply(struct srv_config *cfg, int c, const char *arg)
+{
+	const struct srv_main_opt *o;
+	size_t i;
+
+	for (i = 0; i < SRV_MAIN_NOPTS; i++) {
+		if (srv_main_opt_val(i) != c)
+			continue;
+		o = &srv_main_opts[i];
+		if (o->set)
+			return o->set(cfg, arg);
+		return srv_main_uint(o->name, arg, o->min, o->max,
+				     (unsigned int *)((char *)cfg + o->off));
+	}
+	return -EINVAL;
+}
+
+/* The rules between options, once all are read. Return: 0 or -EINVAL. */
+static int srv_main_check(const struct srv_config *cfg, int argc, char **argv)
+{
 	if (optind < argc) {
 		fprintf(stderr, "iiowired: unexpected argument '%s' (try --help)\n", argv[optind]);
 		return -EINVAL;
@@ -223,6 +248,43 @@ static int srv_main_parse(struct srv_config *cfg, struct srv_iiod_config *iiod, 
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* Return: 0 to run, 1 when --help/--version answered, -EINVAL on a bad option. */
+static int srv_main_parse(struct srv_config *cfg, int argc, char **argv,
+			  const char *default_board)
+{
+	struct option lopts[SRV_MAIN_NOPTS + 1];
+	size_t i;
+	int c;
+
+	for (i = 0; i < SRV_MAIN_NOPTS; i++)
+		lopts[i] = (struct option){ srv_main_opts[i].name, srv_main_opts[i].has_arg, NULL,
+					    srv_main_opt_val(i) };
+	lopts[i] = (struct option){ NULL, 0, NULL, 0 };
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":l:b:Vh", lopts, NULL)) != -1) {
+		if (c == 'V') {
+			printf("iiowired %s (protocol %d.%d)\n", IIOWIRE_VERSION,
+			       PROTO_VERSION_MAJOR, PROTO_VERSION_MINOR);
+			return 1;
+		}
+		if (c == 'h') {
+			srv_main_usage(stdout, default_board);
+			srv_iiod_usage(stdout);
+			return 1;
+		}
+		if (c == ':' || c == '?') {
+			/* getopt is silenced (opterr = 0): one line, ours */
+			fprintf(stderr, "iiowired: %s '%s' (try --help)\n",
+				c == ':' ? "missing argument to" : "unknown option",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (srv_main_apply(cfg, c, optarg))
+			return -EINVAL;
+	}
+	return srv_main_check(cfg, argc, argv);
 }
 
 /* Raise the soft open-file limit to the hard one; cap max_clients by it. */
@@ -260,17 +322,15 @@ int main(int argc, char **argv)
 		.idle_timeout_ms = SRV_DEFAULT_IDLE_TIMEOUT_MS,
 	};
 	char default_board[PATH_MAX], err[BOARD_ERR_MAX + 64];
-	struct srv_iiod_config iiod_cfg = { .nlisten = 0 };
-	struct srv_iiod *iiod;
 	struct srv *srv;
-	int ret, iiod_ret;
+	int ret;
 
 	if (board_default_path(default_board, sizeof(default_board)) < 0)
 		snprintf(default_board, sizeof(default_board), "demo.json");
-	ret = srv_main_parse(&cfg, &iiod_cfg, argc, argv, default_board);
+	ret = srv_main_parse(&cfg, argc, argv, default_board);
 	if (ret)
 		return ret > 0 ? 0 : SRV_MAIN_EXIT_USAGE;
-	if (srv_iiod_config_check(&iiod_cfg, &cfg, err, sizeof(err))) {
+	if (srv_iiod_config_check(&cfg, err, sizeof(err))) {
 		fprintf(stderr, "iiowired: %s\n", err);
 		return SRV_MAIN_EXIT_USAGE;
 	}
@@ -291,11 +351,7 @@ int main(int argc, char **argv)
 		srv_destroy(srv);
 		return 1;
 	}
-	iiod_ret = srv_iiod_start(srv, &iiod_cfg, &iiod);
-	if (iiod_ret < 0)
-		srv_stop(srv);	/* nothing served yet: close what srv_start() opened */
 	ret = srv_run(srv);
-	srv_iiod_destroy(iiod);
 	srv_destroy(srv);
-	return ret < 0 || iiod_ret < 0 ? 1 : 0;
+	return ret < 0 ? 1 : 0;
 }

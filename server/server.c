@@ -26,6 +26,7 @@
 #include "acl.h"
 #include "board.h"
 #include "busq.h"
+#include "iiod_proto.h"
 #include "iio_registry.h"
 #include "listener.h"
 #include "session.h"
@@ -159,7 +160,7 @@ void srv_stop(struct srv *srv)
 	uv_timer_start(&srv->grace, srv_grace_cb, SRV_SHUTDOWN_GRACE_MS, 0);
 	srv_list_for_each_safe(pos, tmp, &srv->sessions) {
 		s = srv_container_of(pos, struct srv_session, node);
-		if (s->closing)
+		if (srv_session_closing(s))
 			continue;
 		srv_session_finish(s);
 		srv_session_flush(s);
@@ -343,36 +344,59 @@ err_free_srv:
 	return ret;
 }
 
+/*
+ * Bind every listen option: --listen (or the loopback defaults), then
+ * --iiod-listen, one listener path for both. Return: 0, or -errno with @err.
+ */
+static int srv_start_listeners(struct srv *srv, char *err, size_t errlen)
+{
+	char port[8];
+	int i, ret, opened = 0;
+
+	if (srv->cfg.nlisten == 0) {
+		snprintf(port, sizeof(port), "%d", SRV_DEFAULT_PORT);
+		ret = srv_listener_open_loopback(srv, &srv_proto_native, port, err, errlen);
+		if (ret < 0)
+			return ret;
+		opened += ret;
+	}
+	for (i = 0; i < srv->cfg.nlisten; i++) {
+		ret = srv_listener_open(srv, &srv_listen_native, srv->cfg.listen[i], err, errlen);
+		if (ret < 0)
+			return ret;
+		opened += ret;
+	}
+	ret = srv_iiod_start(srv);
+	if (ret < 0) {
+		snprintf(err, errlen, "--iiod-listen: %s", strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < srv->cfg.niiod_listen; i++) {
+		ret = srv_listener_open(srv, &srv_listen_iiod, srv->cfg.iiod_listen[i], err, errlen);
+		if (ret < 0)
+			return ret;
+		opened += ret;
+	}
+	if (!opened) {
+		snprintf(err, errlen, "no address to listen on");
+		return -EADDRNOTAVAIL;
+	}
+	return 0;
+}
+
 int srv_start(struct srv *srv)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	uv_signal_t *handles[] = { &srv->sig_term, &srv->sig_int, &srv->sig_hup };
-	char err[256], spec[64];
+	char err[256];
 	size_t i;
-	int ret, opened = 0;
+	int ret;
 
-	if (srv->cfg.nlisten == 0) {
-		snprintf(spec, sizeof(spec), "127.0.0.1:%d", SRV_DEFAULT_PORT);
-		ret = srv_listener_open(srv, spec, false, err, sizeof(err));
-		if (ret < 0)
-			goto err_listen;
-		opened += ret;
-		snprintf(spec, sizeof(spec), "[::1]:%d", SRV_DEFAULT_PORT);
-		ret = srv_listener_open(srv, spec, true, err, sizeof(err));
-		if (ret < 0)
-			goto err_listen;
-		opened += ret;
-	}
-	for (i = 0; i < (size_t)srv->cfg.nlisten; i++) {
-		ret = srv_listener_open(srv, srv->cfg.listen[i], false, err, sizeof(err));
-		if (ret < 0)
-			goto err_listen;
-		opened += ret;
-	}
-	if (!opened) {
-		snprintf(err, sizeof(err), "no address to listen on");
-		ret = -EADDRNOTAVAIL;
-		goto err_listen;
+	ret = srv_start_listeners(srv, err, sizeof(err));
+	if (ret < 0) {
+		srv_err(&srv->log, "listen: %s", err);
+		srv_listener_close_all(srv);
+		return ret;
 	}
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		uv_signal_init(&srv->loop, handles[i]);
@@ -393,11 +417,6 @@ int srv_start(struct srv *srv)
 		 srv->cfg.read_only ? ", read-only" : "");
 	srv_acl_report(srv);
 	return 0;
-
-err_listen:
-	srv_err(&srv->log, "listen: %s", err);
-	srv_listener_close_all(srv);
-	return ret;
 }
 
 int srv_run(struct srv *srv)
@@ -427,6 +446,7 @@ void srv_destroy(struct srv *srv)
 		/* a worker may still hold a device lock: unregistering would wait on it */
 		return;
 	}
+	srv_iiod_fini(srv);
 	board_destroy(srv->board);
 	board_destroy(srv->reload_new);
 	free(srv->rdbuf);

@@ -1,6 +1,7 @@
 /*
- * session.c - one client connection: reading, line splitting, ordered
- * replies, bounded output, half-close, timeouts (see session.h).
+ * session.c - one client connection of any protocol: reading, ordered
+ * replies, bounded output, half-close, timeouts, accept and close (see
+ * session.h and server/README.md).
  *
  * Reading uses the server's one shared buffer (a read callback always
  * follows its alloc callback on the same stream), so an idle connection
@@ -8,19 +9,19 @@
  * unfinished line. Writing tries uv_try_write first and hands any rest to
  * one uv_write, so there is at most one write request per session and the
  * queued byte count is out.len plus libuv's write_queue_size. The shape of
- * the limits follows Redis's networking.c (a pause, a soft limit held for a
- * while, a hard one, a burst per wakeup); the code is our own.
- * It must not decode requests (dispatch.c does) and never frees a session
- * outside srv_session_close_cb().
+ * the limits follows Redis's networking.c (one client struct whose
+ * protocol is a field; a pause, a soft limit held for a while, a hard one,
+ * a burst per wakeup); the code is our own. It must not decode requests
+ * (the protocol rows do) and never frees a session outside
+ * srv_session_close_cb().
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dispatch.h"
+#include "listener.h"
 #include "session.h"
 #include "srv.h"
-#include "watch.h"
 
 static void srv_session_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf);
 
@@ -29,9 +30,16 @@ static struct srv_session *srv_session_of(uv_handle_t *handle)
 	return srv_container_of(handle, struct srv_session, h.handle);
 }
 
+/* The one place the state moves; it only ever moves forward. */
+static void srv_session_set_state(struct srv_session *s, enum srv_conn_state state)
+{
+	assert(state > s->state);
+	s->state = state;
+}
+
 size_t srv_session_queued(const struct srv_session *s)
 {
-	return s->out.len + (s->writing ? s->h.stream.write_queue_size : 0);
+	return s->out.len + ((s->flags & SRV_CONN_WRITING) ? s->h.stream.write_queue_size : 0);
 }
 
 /* Output held in reply slots (ready text behind a slot still waiting). */
@@ -48,11 +56,47 @@ static size_t srv_session_slot_bytes(const struct srv_session *s)
 /* True while a limit says: take no further request for now. */
 static bool srv_session_must_wait(const struct srv_session *s)
 {
-	if (s->inflight >= SRV_SESSION_INFLIGHT_MAX)
+	if (s->inflight >= s->proto->inflight_max)
 		return true;
 	if (srv_session_queued(s) >= SRV_OUT_PAUSE_BYTES)
 		return true;
 	return s->slots_head && srv_session_slot_bytes(s) >= SRV_OUT_PAUSE_BYTES;
+}
+
+bool srv_session_take(struct srv_session *s)
+{
+	if (s->state != SRV_CONN_OPEN || (s->flags & SRV_CONN_BROKEN))
+		return false;
+	if (srv_session_must_wait(s))
+		return false;
+	return s->out.len - s->feed_out0 < SRV_WRITE_BURST_BYTES;
+}
+
+int srv_session_line(struct srv_session *s, const char **data, size_t *left, const char **line,
+		     size_t *len)
+{
+	char msg[64];
+	size_t used;
+	int ret;
+
+	ret = proto_splitter_next(&s->sp, *data, *left, &used, line, len);
+	*data += used;
+	*left -= used;
+	if (ret > 0) {
+		s->last_request_ms = uv_now(&s->srv->loop);
+		return ret;
+	}
+	if (ret == 0)
+		return 0;
+	if (ret == -E2BIG) {
+		srv_session_log(SRV_LOG_INFO, s, "request line too long, closing");
+		snprintf(msg, sizeof(msg), "request line longer than %zu bytes", s->proto->line_max);
+		s->proto->error(s, ret, msg);
+	} else {
+		s->proto->error(s, ret, NULL);
+	}
+	srv_session_finish(s);
+	return ret;
 }
 
 static void srv_session_alloc_cb(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
@@ -68,24 +112,23 @@ static void srv_session_read_start(struct srv_session *s)
 {
 	int ret;
 
-	if (s->reading || s->closing || s->eof || s->close_after_flush)
+	if (s->state != SRV_CONN_OPEN || (s->flags & (SRV_CONN_READING | SRV_CONN_EOF)))
 		return;
 	ret = uv_read_start(&s->h.stream, srv_session_alloc_cb, srv_session_read_cb);
 	if (ret < 0) {
-		srv_debug(&s->srv->log, "session %llu: read: %s", (unsigned long long)s->id,
-			  uv_strerror(ret));
+		srv_session_log(SRV_LOG_DEBUG, s, "read: %s", uv_strerror(ret));
 		srv_session_close(s);
 		return;
 	}
-	s->reading = true;
+	s->flags |= SRV_CONN_READING;
 }
 
 static void srv_session_read_stop(struct srv_session *s)
 {
-	if (!s->reading)
+	if (!(s->flags & SRV_CONN_READING))
 		return;
 	uv_read_stop(&s->h.stream);
-	s->reading = false;
+	s->flags &= ~SRV_CONN_READING;
 }
 
 /* The loop's next turn: sessions that used up their burst go on, oldest first. */
@@ -119,80 +162,53 @@ static void srv_session_yield(struct srv_session *s)
 }
 
 /*
- * Split and answer what @data holds, as far as limits allow: the session's
- * queued output (pause), its requests on a bus, and the output this one
- * call may produce (the write burst; the rest waits for the loop's next
- * turn, so one pipelining client cannot hold the loop). Reading stops when
- * something is left over.
+ * Hand @data to the protocol row, which takes requests as far as limits
+ * allow: the session's queued output (pause), its requests on a bus, and
+ * the output this one call may produce (the write burst; the rest waits for
+ * the loop's next turn, so one pipelining client cannot hold the loop).
+ * Reading stops when something is left over.
  * Return: the number of bytes of @data consumed.
  */
 static size_t srv_session_feed(struct srv_session *s, const char *data, size_t len)
 {
-	struct srv *srv = s->srv;
-	size_t line_len, used, left = len, out0 = s->out.len;
-	const char *line;
-	bool burst = false;
-	int ret;
+	size_t used;
+	bool partial;
 
-	s->in_feed = true;
-	while (left && !s->closing && !s->close_after_flush) {
-		if (srv_session_must_wait(s))
-			break;
-		if (s->out.len - out0 >= SRV_WRITE_BURST_BYTES) {
-			burst = true;
-			break;
-		}
-		ret = proto_splitter_next(&s->sp, data, left, &used, &line, &line_len);
-		data += used;
-		left -= used;
-		if (ret == 0)
-			break;
-		if (ret < 0) {
-			if (ret == -E2BIG)
-				srv_dispatch_error(s, NULL, -E2BIG,
-						   "request line longer than %d bytes",
-						   PROTO_LINE_MAX_BYTES);
-			else
-				srv_dispatch_error(s, NULL, ret, NULL);
-			srv_session_finish(s);
-			break;
-		}
-		s->last_request_ms = uv_now(&srv->loop);
-		srv_dispatch_line(s, line, line_len);
-	}
-	if (proto_splitter_pending(&s->sp)) {
-		if (!s->partial_since_ms)
-			s->partial_since_ms = uv_now(&srv->loop);
-	} else {
+	s->flags |= SRV_CONN_IN_FEED;
+	s->feed_out0 = s->out.len;
+	used = s->proto->feed(s, data, len);
+	partial = proto_splitter_pending(&s->sp) || (s->proto->partial && s->proto->partial(s));
+	if (!partial)
 		s->partial_since_ms = 0;
-	}
-	s->in_feed = false;
-	if (s->closing || s->close_after_flush)
+	else if (!s->partial_since_ms)
+		s->partial_since_ms = uv_now(&s->srv->loop);
+	s->flags &= ~SRV_CONN_IN_FEED;
+	if (s->state != SRV_CONN_OPEN)
 		return len;	/* what follows a last request is dropped */
-	if (left) {
+	if (used < len) {
 		srv_session_read_stop(s);
-		if (burst)
-			srv_session_yield(s);
+		if (srv_session_must_wait(s))
+			s->flags |= SRV_CONN_PAUSED;
 		else
-			s->paused = true;
+			srv_session_yield(s);
 	}
-	return len - left;
+	return used;
 }
 
-static void srv_session_on_eof(struct srv_session *s)
+/* After EOF, once all input before it is answered: the row's last word. */
+static void srv_session_eof_tail(struct srv_session *s)
 {
-	const char *line;
-	size_t line_len;
-
-	s->eof = true;
-	s->reading = false;	/* libuv stopped reading at EOF: no busy loop on a half-close */
-	/* a last line without its LF (printf 'devices' | nc -N) is still a request */
-	if (!s->close_after_flush && proto_splitter_flush(&s->sp, &line, &line_len) == 1) {
-		s->last_request_ms = uv_now(&s->srv->loop);
-		srv_dispatch_line(s, line, line_len);
+	if (!(s->flags & SRV_CONN_EOF) || (s->flags & SRV_CONN_EOF_DONE) || s->deferred)
+		return;
+	if (s->state != SRV_CONN_OPEN)
+		return;
+	if (srv_session_must_wait(s)) {
+		s->flags |= SRV_CONN_PAUSED;	/* resumed when the limit clears */
+		return;
 	}
+	s->flags |= SRV_CONN_EOF_DONE;
+	s->proto->on_eof(s);
 	s->partial_since_ms = 0;
-	srv_session_flush(s);
 }
 
 static void srv_session_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
@@ -207,7 +223,7 @@ static void srv_session_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf
 			/* the shared buffer is reused by the next read: keep the rest */
 			s->deferred = malloc((size_t)nread - used);
 			if (!s->deferred) {
-				s->broken = true;
+				srv_session_broken(s);
 			} else {
 				memcpy(s->deferred, buf->base + used, (size_t)nread - used);
 				s->deferred_len = (size_t)nread - used;
@@ -215,10 +231,13 @@ static void srv_session_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf
 		}
 		srv_session_flush(s);
 	} else if (nread == UV_EOF) {
-		srv_session_on_eof(s);
+		/* libuv stopped reading at EOF: no busy loop on a half-close */
+		s->flags |= SRV_CONN_EOF;
+		s->flags &= ~SRV_CONN_READING;
+		srv_session_eof_tail(s);
+		srv_session_flush(s);
 	} else if (nread < 0) {
-		srv_debug(&s->srv->log, "session %llu (%s): %s", (unsigned long long)s->id,
-			  s->peer, uv_strerror((int)nread));
+		srv_session_log(SRV_LOG_DEBUG, s, "%s", uv_strerror((int)nread));
 		srv_session_close(s);
 	}
 }
@@ -226,13 +245,13 @@ static void srv_session_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf
 /* Close once a finishing or half-closed session has nothing left to send. */
 static void srv_session_check_done(struct srv_session *s)
 {
-	if (s->closing)
+	if (s->state == SRV_CONN_CLOSING)
 		return;
-	if (!s->eof && !s->close_after_flush)
+	if (!(s->flags & SRV_CONN_EOF) && s->state != SRV_CONN_FINISHING)
 		return;
-	if (s->slots_head || s->writing || s->out.len)
+	if (s->slots_head || (s->flags & SRV_CONN_WRITING) || s->out.len)
 		return;
-	if (s->deferred && !s->close_after_flush)
+	if (s->state == SRV_CONN_OPEN && (s->deferred || !(s->flags & SRV_CONN_EOF_DONE)))
 		return;
 	srv_session_close(s);
 }
@@ -243,132 +262,139 @@ static void srv_session_write_cb(uv_write_t *req, int status)
 
 	free(s->wdata);
 	s->wdata = NULL;
-	s->writing = false;
-	if (s->closing)
+	s->flags &= ~SRV_CONN_WRITING;
+	if (s->state == SRV_CONN_CLOSING)
 		return;		/* -ECANCELED from uv_close: the close callback follows */
 	if (status < 0) {
-		srv_debug(&s->srv->log, "session %llu (%s): write: %s",
-			  (unsigned long long)s->id, s->peer, uv_strerror(status));
+		srv_session_log(SRV_LOG_DEBUG, s, "write: %s", uv_strerror(status));
 		srv_session_close(s);
 		return;
 	}
 	srv_session_flush(s);
-	if (!s->closing && s->paused && srv_session_queued(s) < SRV_OUT_RESUME_BYTES)
+	if (s->state != SRV_CONN_CLOSING && (s->flags & SRV_CONN_PAUSED) &&
+	    srv_session_queued(s) < SRV_OUT_RESUME_BYTES)
 		srv_session_resume(s);
 }
 
-int srv_out_send(uv_stream_t *stream, struct proto_buf *out, uv_write_t *wreq, uv_write_cb cb,
-		 char **wdata, uint64_t *bytes_out)
+/*
+ * Put what @s->out holds on the wire: a uv_try_write first, and what the
+ * kernel does not take in the session's one write request, whose buffer
+ * moves to s->wdata until the write callback frees it.
+ * Return: 0, or a negative libuv error (the caller closes).
+ */
+static int srv_session_send(struct srv_session *s)
 {
+	struct proto_buf *out = &s->out;
 	uv_buf_t b;
 	size_t len;
 	char *data;
 	int n, ret;
 
-	if (!out->len)
-		return 0;
 	b = uv_buf_init(out->data, (unsigned int)out->len);
-	n = uv_try_write(stream, &b, 1);
+	n = uv_try_write(&s->h.stream, &b, 1);
 	if (n == UV_EAGAIN)
 		n = 0;
 	if (n < 0)
 		return n;
-	*bytes_out += (uint64_t)n;
+	s->srv->stats.bytes_out += (uint64_t)n;
 	if ((size_t)n == out->len) {
 		out->len = 0;
 		if (out->cap > SRV_OUT_KEEP_BYTES)
 			proto_buf_fini(out);
 		return 0;
 	}
-	/* the kernel is full: the rest goes in one write request the caller owns */
+	/* the kernel is full: the rest goes in the one write request */
 	data = proto_buf_steal(out, &len);
 	b = uv_buf_init(data + n, (unsigned int)(len - (size_t)n));
-	ret = uv_write(wreq, stream, &b, 1, cb);
+	ret = uv_write(&s->wreq, &s->h.stream, &b, 1, srv_session_write_cb);
 	if (ret < 0) {
 		free(data);
 		return ret;
 	}
-	*bytes_out += len - (size_t)n;
-	*wdata = data;
-	return 1;
+	s->srv->stats.bytes_out += len - (size_t)n;
+	s->wdata = data;
+	s->flags |= SRV_CONN_WRITING;
+	return 0;
 }
 
 void srv_session_flush(struct srv_session *s)
 {
-	struct srv *srv = s->srv;
 	int ret;
 
-	if (s->closing)
+	if (s->state == SRV_CONN_CLOSING)
 		return;
-	if (s->broken) {
-		srv_warn(&srv->log, "session %llu (%s): out of memory, closing",
-			 (unsigned long long)s->id, s->peer);
+	if (s->flags & SRV_CONN_BROKEN) {
+		srv_session_log(SRV_LOG_WARN, s, "out of memory, closing");
 		srv_session_close(s);
 		return;
 	}
-	if (!s->writing && s->out.len) {
-		ret = srv_out_send(&s->h.stream, &s->out, &s->wreq, srv_session_write_cb,
-				   &s->wdata, &srv->stats.bytes_out);
+	if (!(s->flags & SRV_CONN_WRITING) && s->out.len) {
+		ret = srv_session_send(s);
 		if (ret < 0) {
-			srv_debug(&srv->log, "session %llu (%s): write: %s",
-				  (unsigned long long)s->id, s->peer, uv_strerror(ret));
+			srv_session_log(SRV_LOG_DEBUG, s, "write: %s", uv_strerror(ret));
 			srv_session_close(s);
 			return;
 		}
-		s->writing = ret > 0;
 	}
 	if (srv_session_queued(s) > SRV_OUT_HARD_BYTES) {
-		srv_warn(&srv->log,
-			 "session %llu (%s): %zu bytes of output queued (limit %d), closing",
-			 (unsigned long long)s->id, s->peer, srv_session_queued(s),
-			 SRV_OUT_HARD_BYTES);
+		srv_session_log(SRV_LOG_WARN, s, "%zu bytes of output queued (limit %d), closing",
+				srv_session_queued(s), SRV_OUT_HARD_BYTES);
 		srv_session_close(s);
 		return;
 	}
 	srv_session_check_done(s);
 }
 
+/* Feed what was deferred; what is left stays in place (no copy per turn). */
+static void srv_session_feed_deferred(struct srv_session *s)
+{
+	char *data = s->deferred;
+	size_t used, len = s->deferred_len;
+
+	/* detached while fed: a request in it may finish or close the session */
+	s->deferred = NULL;
+	s->deferred_len = 0;
+	used = srv_session_feed(s, data, len);
+	if (used < len && s->state == SRV_CONN_OPEN) {
+		memmove(data, data + used, len - used);
+		s->deferred = data;
+		s->deferred_len = len - used;
+	} else {
+		free(data);
+	}
+	srv_session_flush(s);
+}
+
 void srv_session_resume(struct srv_session *s)
 {
-	size_t used, len;
-	char *data;
-
-	if (s->closing || s->in_feed)
+	if (s->state == SRV_CONN_CLOSING || (s->flags & SRV_CONN_IN_FEED))
 		return;
 	srv_list_del(&s->yield_node);
 	if (srv_session_must_wait(s)) {
-		s->paused = true;
+		s->flags |= SRV_CONN_PAUSED;
 		return;
 	}
-	s->paused = false;
+	s->flags &= ~SRV_CONN_PAUSED;
 	if (s->deferred) {
-		/* detached while fed: a request in it may finish or close the session */
-		data = s->deferred;
-		len = s->deferred_len;
-		s->deferred = NULL;
-		s->deferred_len = 0;
-		used = srv_session_feed(s, data, len);
-		if (used < len) {
-			/* keep the rest in place: no copy per turn */
-			memmove(data, data + used, len - used);
-			s->deferred = data;
-			s->deferred_len = len - used;
-		} else {
-			free(data);
-		}
-		srv_session_flush(s);
-		if (s->closing)
+		srv_session_feed_deferred(s);
+		if (s->state == SRV_CONN_CLOSING)
 			return;
 	}
-	if (!s->deferred && !s->paused && !s->srv->stopping)
+	if (s->deferred || (s->flags & SRV_CONN_PAUSED))
+		return;
+	if (s->flags & SRV_CONN_EOF) {
+		srv_session_eof_tail(s);
+		srv_session_flush(s);
+	} else if (!s->srv->stopping) {
 		srv_session_read_start(s);
+	}
 }
 
 struct proto_buf *srv_session_out(struct srv_session *s)
 {
 	struct srv_slot *slot;
 
-	if (s->broken || s->closing) {
+	if ((s->flags & SRV_CONN_BROKEN) || s->state == SRV_CONN_CLOSING) {
 		s->sink.len = 0;
 		return &s->sink;
 	}
@@ -379,7 +405,7 @@ struct proto_buf *srv_session_out(struct srv_session *s)
 	/* behind a reply still on a bus: this one waits in a ready slot of its own */
 	slot = calloc(1, sizeof(*slot));
 	if (!slot) {
-		s->broken = true;
+		srv_session_broken(s);
 		s->sink.len = 0;
 		return &s->sink;
 	}
@@ -410,7 +436,7 @@ struct srv_slot *srv_session_slot_new(struct srv_session *s, struct srv_slot **b
 void srv_session_slot_done(struct srv_session *s, struct srv_slot *slot)
 {
 	struct srv_slot *head;
-	bool was_waiting = s->inflight >= SRV_SESSION_INFLIGHT_MAX;
+	bool was_waiting = s->inflight >= s->proto->inflight_max;
 
 	slot->ready = true;
 	if (slot->backref)
@@ -419,7 +445,7 @@ void srv_session_slot_done(struct srv_session *s, struct srv_slot *slot)
 	s->inflight--;
 	while ((head = s->slots_head) && head->ready) {
 		if (head->text.len && proto_buf_append(&s->out, head->text.data, head->text.len))
-			s->broken = true;
+			srv_session_broken(s);
 		s->slots_head = head->next;
 		if (!s->slots_head)
 			s->slots_tail = NULL;
@@ -427,13 +453,15 @@ void srv_session_slot_done(struct srv_session *s, struct srv_slot *slot)
 		free(head);
 	}
 	srv_session_flush(s);
-	if (!s->closing && (s->paused || was_waiting))
+	if (s->state != SRV_CONN_CLOSING && ((s->flags & SRV_CONN_PAUSED) || was_waiting))
 		srv_session_resume(s);
 }
 
 void srv_session_finish(struct srv_session *s)
 {
-	s->close_after_flush = true;
+	if (s->state != SRV_CONN_OPEN)
+		return;
+	srv_session_set_state(s, SRV_CONN_FINISHING);
 	srv_session_read_stop(s);
 	free(s->deferred);
 	s->deferred = NULL;
@@ -459,12 +487,12 @@ void srv_session_close(struct srv_session *s)
 {
 	struct srv_slot *slot;
 
-	if (s->closing)
+	if (s->state == SRV_CONN_CLOSING)
 		return;
-	s->closing = true;
-	if (!s->rejected)
+	srv_session_set_state(s, SRV_CONN_CLOSING);
+	if (!(s->flags & SRV_CONN_REJECTED))
 		s->srv->nsessions--;
-	srv_debug(&s->srv->log, "session %llu (%s): closed", (unsigned long long)s->id, s->peer);
+	srv_session_log(SRV_LOG_DEBUG, s, "closed");
 	srv_list_del(&s->yield_node);
 	/* requests still on a bus finish there; their results find no slot */
 	while ((slot = s->slots_head)) {
@@ -476,8 +504,7 @@ void srv_session_close(struct srv_session *s)
 	}
 	s->slots_tail = NULL;
 	s->inflight = 0;
-	srv_watch_stop_all(s);
-	srv_dispatch_session_fini(s);
+	s->proto->close(s);
 	free(s->deferred);
 	s->deferred = NULL;
 	s->deferred_len = 0;
@@ -488,116 +515,132 @@ static void srv_session_peer(struct srv_session *s, bool is_unix)
 {
 	struct sockaddr_storage ss;
 	int len = sizeof(ss);
-	char host[48];
 
 	snprintf(s->peer, sizeof(s->peer), "%s", is_unix ? "unix" : "?");
 	if (is_unix || uv_tcp_getpeername(&s->h.tcp, (struct sockaddr *)&ss, &len) < 0)
 		return;
-	if (ss.ss_family == AF_INET6) {
-		uv_ip6_name((struct sockaddr_in6 *)&ss, host, sizeof(host));
-		snprintf(s->peer, sizeof(s->peer), "[%s]:%u", host,
-			 ntohs(((struct sockaddr_in6 *)&ss)->sin6_port));
-	} else if (ss.ss_family == AF_INET) {
-		uv_ip4_name((struct sockaddr_in *)&ss, host, sizeof(host));
-		snprintf(s->peer, sizeof(s->peer), "%s:%u", host,
-			 ntohs(((struct sockaddr_in *)&ss)->sin_port));
-	}
+	srv_sockaddr_name((const struct sockaddr *)&ss, s->peer, sizeof(s->peer));
 }
 
-void srv_session_accept(struct srv *srv, uv_stream_t *server, bool is_unix)
+/* A session for @l's next connection, on srv->sessions, not yet counted. */
+static struct srv_session *srv_session_new(struct srv_listener *l)
 {
+	struct srv *srv = l->srv;
 	struct srv_session *s;
 	int ret;
 
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		srv_err(&srv->log, "accept: out of memory");
-		return;
+		return NULL;
 	}
 	s->srv = srv;
+	s->proto = l->proto;
 	srv_list_init(&s->node);
 	srv_list_init(&s->yield_node);
-	srv_list_init(&s->watches);
-	proto_splitter_init(&s->sp, PROTO_LINE_MAX_BYTES);
+	proto_splitter_init(&s->sp, s->proto->line_max);
 	proto_buf_init(&s->out);
 	proto_buf_init(&s->sink);
-	if (is_unix)
+	if (l->is_unix)
 		ret = uv_pipe_init(&srv->loop, &s->h.pipe, 0);
 	else
 		ret = uv_tcp_init(&srv->loop, &s->h.tcp);
 	if (ret < 0) {
 		srv_err(&srv->log, "accept: %s", uv_strerror(ret));
 		free(s);
-		return;
+		return NULL;
 	}
+	if (s->proto->open)
+		s->proto->open(s);
 	s->id = ++srv->next_session_id;
 	srv_list_add_tail(&srv->sessions, &s->node);
-	s->rejected = true;	/* not counted until it is in */
-	ret = uv_accept(server, &s->h.stream);
+	s->flags = SRV_CONN_REJECTED;	/* not counted until it is in */
+	return s;
+}
+
+void srv_session_accept(struct srv_listener *l)
+{
+	struct srv *srv = l->srv;
+	struct srv_session *s;
+	int ret;
+
+	s = srv_session_new(l);
+	if (!s)
+		return;
+	ret = uv_accept(&l->h.stream, &s->h.stream);
 	if (ret < 0) {
 		srv_debug(&srv->log, "accept: %s", uv_strerror(ret));
 		srv_session_close(s);
 		return;
 	}
-	srv_session_peer(s, is_unix);
-	if (!is_unix) {
+	srv_session_peer(s, l->is_unix);
+	if (!l->is_unix) {
 		uv_tcp_nodelay(&s->h.tcp, 1);
 		uv_tcp_keepalive(&s->h.tcp, 1, 60);
 	}
 	if (srv->nsessions >= srv->cfg.max_clients) {
+		/* an iiod client takes this as the answer to its first request (PRINT) */
 		srv->stats.rejected++;
-		srv_info(&srv->log,
-			 "session %llu (%s): refused, %u clients already (--max-clients)",
-			 (unsigned long long)s->id, s->peer, srv->nsessions);
-		srv_dispatch_error(s, NULL, -EBUSY, "too many clients");
+		srv_session_log(SRV_LOG_INFO, s, "refused, %u clients already (--max-clients)",
+				srv->nsessions);
+		s->proto->error(s, -EBUSY, "too many clients");
 		srv_session_finish(s);
 		srv_session_flush(s);
 		return;
 	}
-	s->rejected = false;
+	s->flags &= ~SRV_CONN_REJECTED;
 	srv->nsessions++;
 	srv->stats.connections++;
 	s->last_request_ms = uv_now(&srv->loop);
-	srv_debug(&srv->log, "session %llu (%s): open", (unsigned long long)s->id, s->peer);
+	srv_session_log(SRV_LOG_DEBUG, s, "open on %s", l->name);
 	srv_session_read_start(s);
+}
+
+/* The soft output limit: above it for SRV_OUT_SOFT_MS closes. Return: true if closed. */
+static bool srv_session_sweep_output(struct srv_session *s, uint64_t now)
+{
+	size_t queued = srv_session_queued(s);
+
+	if (queued <= SRV_OUT_SOFT_BYTES) {
+		s->over_soft_since_ms = 0;
+		return false;
+	}
+	if (!s->over_soft_since_ms) {
+		s->over_soft_since_ms = now;
+		return false;
+	}
+	if (now - s->over_soft_since_ms < SRV_OUT_SOFT_MS)
+		return false;
+	srv_session_log(SRV_LOG_WARN, s, "%zu bytes of output queued for %d ms, closing", queued,
+			SRV_OUT_SOFT_MS);
+	srv_session_close(s);
+	return true;
 }
 
 void srv_session_sweep(struct srv_session *s, uint64_t now)
 {
 	const struct srv_config *cfg = &s->srv->cfg;
-	size_t queued;
+	char msg[64];
 
-	if (s->closing)
+	if (s->state == SRV_CONN_CLOSING || srv_session_sweep_output(s, now))
 		return;
-	queued = srv_session_queued(s);
-	if (queued > SRV_OUT_SOFT_BYTES) {
-		if (!s->over_soft_since_ms) {
-			s->over_soft_since_ms = now;
-		} else if (now - s->over_soft_since_ms >= SRV_OUT_SOFT_MS) {
-			srv_warn(&s->srv->log,
-				 "session %llu (%s): %zu bytes of output queued for %d ms, closing",
-				 (unsigned long long)s->id, s->peer, queued, SRV_OUT_SOFT_MS);
-			srv_session_close(s);
-			return;
-		}
-	} else {
-		s->over_soft_since_ms = 0;
-	}
-	if (cfg->line_timeout_ms && s->partial_since_ms && !s->close_after_flush &&
+	if (s->state != SRV_CONN_OPEN)
+		return;
+	if (cfg->line_timeout_ms && s->partial_since_ms &&
 	    now - s->partial_since_ms >= cfg->line_timeout_ms) {
-		srv_info(&s->srv->log,
-			 "session %llu (%s): request line unfinished for %u ms, closing",
-			 (unsigned long long)s->id, s->peer, cfg->line_timeout_ms);
-		srv_dispatch_error(s, NULL, -ETIMEDOUT, "request line not finished within %u ms",
-				   cfg->line_timeout_ms);
+		srv_session_log(SRV_LOG_INFO, s, "request line unfinished for %u ms, closing",
+				cfg->line_timeout_ms);
+		snprintf(msg, sizeof(msg), "request line not finished within %u ms",
+			 cfg->line_timeout_ms);
+		s->proto->error(s, -ETIMEDOUT, msg);
 		srv_session_finish(s);
 		srv_session_flush(s);
 		return;
 	}
-	if (cfg->idle_timeout_ms && !s->nwatches && !s->slots_head && !s->close_after_flush &&
+	if (cfg->idle_timeout_ms && !s->slots_head &&
+	    !(s->proto->keeps_alive && s->proto->keeps_alive(s)) &&
 	    now - s->last_request_ms >= cfg->idle_timeout_ms) {
-		srv_info(&s->srv->log, "session %llu (%s): idle for %u ms, closing",
-			 (unsigned long long)s->id, s->peer, cfg->idle_timeout_ms);
+		srv_session_log(SRV_LOG_INFO, s, "idle for %u ms, closing", cfg->idle_timeout_ms);
 		srv_session_finish(s);
 		srv_session_flush(s);
 	}

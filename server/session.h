@@ -1,29 +1,36 @@
 /*
- * session.h - one client connection: bytes in, lines out, in request order.
+ * session.h - one client connection, whatever protocol it speaks.
  *
- * A session reads into the server's shared read buffer, cuts lines with the
- * protocol's splitter and hands each to dispatch. Replies leave in the order
- * the requests came even when device I/O ends out of order: a request that
- * goes to a bus worker reserves a reply slot, later replies queue behind it,
- * and slots are flushed in order as they fill. Output is bounded: above
- * SRV_OUT_PAUSE_BYTES queued the session stops reading (its peer must drain
- * first), and only pushed events can grow it further, up to the soft and hard
- * limits that close it. Place in the flow: listener -> *session* -> dispatch.
- * A session is freed only from its handle's close callback.
+ * Every accepted socket (TCP, unix, the iiod port) is one struct
+ * srv_session on srv->sessions, with one lifecycle (enum srv_conn_state),
+ * one flags word, one set of limits and timeouts. What the bytes mean is
+ * the protocol's: the listener that accepted the connection gives it a row
+ * of struct srv_proto_ops (srv_proto_native in dispatch.c, srv_proto_iiod in
+ * iiod_proto.c), and the row's private state lives in the session's union.
+ * Replies leave in request order even when device I/O ends out of order: a
+ * request that goes to a bus worker reserves a reply slot, later replies
+ * queue behind it. Output is bounded: above SRV_OUT_PAUSE_BYTES queued the
+ * session stops reading, and only pushed events can grow it further, up to
+ * the soft and hard limits that close it. Place in the flow: listener ->
+ * *session* -> protocol row -> dispatch. server/README.md draws the
+ * lifecycle. A session is freed only from its handle's close callback.
  */
 #ifndef IIOWIRE_SRV_SESSION_H
 #define IIOWIRE_SRV_SESSION_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <uv.h>
 
+#include "dispatch.h"
+#include "iiod_proto.h"
 #include "list.h"
 #include "proto.h"
 
 struct srv;
 struct srv_session;
-struct srv_memo;
+struct srv_listener;
 
 /* ---- per-connection limits (each in --help and PROTOCOL.md) ---- */
 
@@ -44,16 +51,72 @@ struct srv_memo;
 #define SRV_OUT_KEEP_BYTES		(16 * 1024)
 
 /**
- * srv_out_send() - put the output buffered in @out on @stream: a
- * uv_try_write first, and what the kernel does not take in one write
- * request of the caller's (@wreq), whose buffer moves to *@wdata; the
- * caller frees it in @cb. Shared by the native and the iiod sessions.
- * @bytes_out: counter the bytes handed to the stream are added to.
- * Return: 1 with a write request in flight, 0 when all went out (or
- * @out was empty), or a negative libuv error (the caller closes).
+ * struct srv_proto_ops - one protocol a listener speaks: a row per wire
+ * format. The session calls @feed once per chunk read (never per byte).
+ * @name: for logs; "" for the native protocol ("session 3"), "iiod " for iiod.
+ * @listening: what the listener's log line calls its clients ("" or "for ... ").
+ * @line_max: longest request line, for the session's splitter.
+ * @inflight_max: requests on a bus before no further input is taken (1:
+ *	one request at a time, as iiod answers).
+ * @open: optional; set up the row's private state of a new session.
+ * @feed: take what it can of @data with srv_session_take()/srv_session_line();
+ *	return the bytes consumed (the rest is kept and offered again).
+ * @on_eof: the peer half-closed and all input before is answered: handle an
+ *	unterminated last line.
+ * @error: append an error reply that answers no request (refused, line too
+ *	long, line timeout); @msg may be NULL for the errno's default text.
+ * @partial: optional; true while the row holds an unfinished request of its
+ *	own (a payload), which the line timeout applies to.
+ * @keeps_alive: optional; true while the idle timeout must not apply.
+ * @close: release the row's private state (the session is closing; no output).
  */
-int srv_out_send(uv_stream_t *stream, struct proto_buf *out, uv_write_t *wreq, uv_write_cb cb,
-		 char **wdata, uint64_t *bytes_out);
+struct srv_proto_ops {
+	const char *name;
+	const char *listening;
+	size_t line_max;
+	unsigned int inflight_max;
+	void (*open)(struct srv_session *s);
+	size_t (*feed)(struct srv_session *s, const char *data, size_t len);
+	void (*on_eof)(struct srv_session *s);
+	void (*error)(struct srv_session *s, int err, const char *msg);
+	bool (*partial)(const struct srv_session *s);
+	bool (*keeps_alive)(const struct srv_session *s);
+	void (*close)(struct srv_session *s);
+};
+
+/**
+ * enum srv_conn_state - where a session is in its life; it only moves down.
+ * @SRV_CONN_OPEN: taking requests.
+ * @SRV_CONN_FINISHING: no further request; what is queued is answered, then closed.
+ * @SRV_CONN_CLOSING: uv_close called; freed in the close callback.
+ */
+enum srv_conn_state {
+	SRV_CONN_OPEN,
+	SRV_CONN_FINISHING,
+	SRV_CONN_CLOSING,
+};
+
+/**
+ * enum srv_conn_flag - what a session is doing, orthogonal to its state.
+ * @SRV_CONN_READING: uv_read_start is on.
+ * @SRV_CONN_WRITING: the write request is in flight.
+ * @SRV_CONN_PAUSED: stopped reading for a limit (output, requests on a bus).
+ * @SRV_CONN_EOF: the peer half-closed.
+ * @SRV_CONN_EOF_DONE: ...and the row's @on_eof ran.
+ * @SRV_CONN_REJECTED: over --max-clients: never counted in srv->nsessions.
+ * @SRV_CONN_BROKEN: out of memory: output is dropped, the session closes.
+ * @SRV_CONN_IN_FEED: inside the row's @feed: no re-entry.
+ */
+enum srv_conn_flag {
+	SRV_CONN_READING = 1u << 0,
+	SRV_CONN_WRITING = 1u << 1,
+	SRV_CONN_PAUSED = 1u << 2,
+	SRV_CONN_EOF = 1u << 3,
+	SRV_CONN_EOF_DONE = 1u << 4,
+	SRV_CONN_REJECTED = 1u << 5,
+	SRV_CONN_BROKEN = 1u << 6,
+	SRV_CONN_IN_FEED = 1u << 7,
+};
 
 /**
  * struct srv_slot - the place of one reply in the session's order.
@@ -81,19 +144,23 @@ struct srv_session {
 		uv_pipe_t pipe;
 	} h;
 	struct srv *srv;
+	const struct srv_proto_ops *proto;
 	struct srv_list node;		/* srv->sessions */
 	struct srv_list yield_node;	/* srv->yielded: resume on the next turn */
 	uint64_t id;
 	char peer[64];			/* "127.0.0.1:51234", for logs */
+	enum srv_conn_state state;
+	unsigned int flags;		/* enum srv_conn_flag */
 
 	/* input */
 	struct proto_splitter sp;
-	char *deferred;			/* received, not yet split: paused (owned) */
+	char *deferred;			/* received, not yet taken: waiting (owned) */
 	size_t deferred_len;
 	uint64_t last_request_ms;	/* uv_now of the last complete line */
-	uint64_t partial_since_ms;	/* an unfinished line began; 0: none */
+	uint64_t partial_since_ms;	/* an unfinished request began; 0: none */
+	size_t feed_out0;		/* out.len when this feed began (the write burst) */
 
-	/* output, oldest first: wbuf (the kernel has part of it), then out */
+	/* output, oldest first: what the kernel has of wdata, then out */
 	struct proto_buf out;		/* ready, not yet handed to a write */
 	char *wdata;			/* owned by wreq until its callback */
 	uv_write_t wreq;
@@ -104,33 +171,15 @@ struct srv_session {
 	struct srv_slot *slots_head, *slots_tail;
 	unsigned int inflight;
 
-	/* watches (watch.c) */
-	struct srv_list watches;
-	unsigned int nwatches;
-
-	/* dispatch.c's */
-	struct srv_memo *memo;		/* the last READ line, decoded (owned) */
-	const char *cur_line;		/* the line being answered (borrowed, for the call) */
-	size_t cur_len;
-
-	/* authentication (dispatch.c) */
-	unsigned int auth_failures;
-	bool authed;
-	bool auth_pending;		/* a failed AUTH's delayed answer is queued */
-
-	bool writing;			/* wreq in flight */
-	bool reading;			/* uv_read_start is on */
-	bool paused;			/* stopped reading: output or in-flight limit */
-	bool eof;			/* the peer half-closed */
-	bool close_after_flush;		/* answer what is queued, then close */
-	bool closing;			/* uv_close called */
-	bool rejected;			/* over --max-clients: never counted */
-	bool broken;			/* out of memory: drop output, close */
-	bool in_feed;			/* inside srv_session_feed(): no re-entry */
+	/* the protocol row's own state (@proto says which) */
+	union {
+		struct srv_native_conn native;
+		struct srv_iiod_conn iiod;
+	};
 };
 
-/** srv_session_accept() - accept one connection on @server (a listener). */
-void srv_session_accept(struct srv *srv, uv_stream_t *server, bool is_unix);
+/** srv_session_accept() - accept one connection on listener @l, speaking its protocol. */
+void srv_session_accept(struct srv_listener *l);
 
 /**
  * srv_session_close() - close now, whatever is queued (errors, shutdown
@@ -140,9 +189,32 @@ void srv_session_close(struct srv_session *s);
 
 /**
  * srv_session_finish() - stop taking requests; answer what is in flight,
- * flush, then close (QUIT, E2BIG, shutdown).
+ * flush, then close (QUIT, EXIT, E2BIG, timeouts, shutdown).
  */
 void srv_session_finish(struct srv_session *s);
+
+/** srv_session_closing() - uv_close has been called on @s. */
+static inline bool srv_session_closing(const struct srv_session *s)
+{
+	return s->state == SRV_CONN_CLOSING;
+}
+
+/** srv_session_broken() - out of memory: what @s queued can no longer be right. */
+static inline void srv_session_broken(struct srv_session *s)
+{
+	s->flags |= SRV_CONN_BROKEN;
+}
+
+/**
+ * srv_session_check() - mark @s broken when an encoder failed (@ret < 0).
+ * Return: @ret.
+ */
+static inline int srv_session_check(struct srv_session *s, int ret)
+{
+	if (ret < 0)
+		srv_session_broken(s);
+	return ret;
+}
 
 /**
  * srv_session_out() - where the next reply goes so it keeps its order:
@@ -151,6 +223,23 @@ void srv_session_finish(struct srv_session *s);
  * that drops everything once the session ran out of memory).
  */
 struct proto_buf *srv_session_out(struct srv_session *s);
+
+/**
+ * srv_session_take() - may the row's @feed go on with the next request?
+ * Not when the session is finishing, broken, at a limit (requests on a
+ * bus, queued output) or past its write burst for this turn.
+ */
+bool srv_session_take(struct srv_session *s);
+
+/**
+ * srv_session_line() - cut the next request line out of @data and @left
+ * (advanced past what was used). A line too long or no memory answers
+ * with the row's @error and finishes the session.
+ * Return: 1 with the line in @line and @len (borrowed until the next call), 0 when the
+ * line is not complete yet, or -errno (the session is finishing).
+ */
+int srv_session_line(struct srv_session *s, const char **data, size_t *left, const char **line,
+		     size_t *len);
 
 /**
  * srv_session_slot_new() - reserve the next reply's place for a result that
@@ -178,5 +267,10 @@ void srv_session_resume(struct srv_session *s);
 
 /** srv_session_sweep() - timeouts and the soft output limit; @now is uv_now. */
 void srv_session_sweep(struct srv_session *s, uint64_t now);
+
+/* One log line at @lvl: "session 3 (127.0.0.1:5000): ..." or "iiod session 3 (...): ..." */
+#define srv_session_log(lvl, s, fmt, ...)						\
+	srv_log(&(s)->srv->log, lvl, "%ssession %llu (%s): " fmt, (s)->proto->name,	\
+		(unsigned long long)(s)->id, (s)->peer, ##__VA_ARGS__)
 
 #endif /* IIOWIRE_SRV_SESSION_H */

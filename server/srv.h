@@ -22,6 +22,7 @@
 #include "log.h"
 
 struct board;
+struct srv_iiod_ctx;
 
 /* ---- limits and defaults (each one in --help and protocol/PROTOCOL.md) ---- */
 
@@ -29,6 +30,8 @@ struct board;
 /* somaxconn caps it (4096 on current kernels): enough for 1000 simultaneous connects */
 #define SRV_LISTEN_BACKLOG		4096
 #define SRV_LISTEN_MAX			16
+/* --iiod-listen options accepted */
+#define SRV_IIOD_LISTEN_MAX		8
 /* --allow-write options one daemon takes */
 #define SRV_ALLOW_WRITE_MAX		64
 #define SRV_DEFAULT_MAX_CLIENTS		4096
@@ -66,6 +69,9 @@ struct srv_config {
 	unsigned int io_timeout_ms;
 	unsigned int line_timeout_ms;
 	unsigned int idle_timeout_ms;
+	const char *iiod_listen[SRV_IIOD_LISTEN_MAX];	/* --iiod-listen (listener.h) */
+	int niiod_listen;		/* 0: no iiod listener */
+	bool iiod_unauthenticated;	/* iiod clients may bypass --auth-token-file */
 };
 
 /** struct srv_stats - counters for STATS; loop thread only. */
@@ -95,8 +101,8 @@ struct srv {
 	size_t auth_token_len;
 
 	struct srv_list listeners;
-	struct srv_list sessions;
-	unsigned int nsessions;		/* open, not yet closing */
+	struct srv_list sessions;	/* every connection, whatever its protocol */
+	unsigned int nsessions;		/* open, not yet closing, not refused */
 	uint64_t next_session_id;
 	struct srv_list busqs;
 	struct srv_list yielded;	/* sessions that used their turn: go on next turn */
@@ -117,6 +123,9 @@ struct srv {
 	int workers_left;		/* bus workers stuck at exit: leave the board be */
 	uint64_t start_ms;		/* uv_now at start, for uptime */
 
+	struct srv_iiod_ctx *iiod_ctx;	/* the iiod row's model of @board (owned) */
+	uint64_t iiod_ctx_gen;		/* the @board_gen it was built for */
+
 	char *rdbuf;			/* SRV_READ_CHUNK_BYTES, shared by all reads */
 	struct srv_stats stats;
 };
@@ -134,7 +143,8 @@ struct srv {
 int srv_create(const struct srv_config *cfg, struct srv **out, char *err, size_t errlen);
 
 /**
- * srv_start() - bind the listeners and install the signal handles.
+ * srv_start() - bind the listeners of every protocol and install the
+ * signal handles (SIGTERM, SIGINT, SIGHUP: the only ones iiowired has).
  * Return: 0, or -errno (logged; what was bound is closing then).
  */
 int srv_start(struct srv *srv);

@@ -27,7 +27,7 @@
 struct srv_watch_job;
 
 struct srv_watch {
-	struct srv_list node;		/* s->watches */
+	struct srv_list node;		/* s->native.watches */
 	uv_timer_t timer;
 	struct srv_session *s;
 	char *device;			/* owned copies of the names the WATCH gave */
@@ -82,7 +82,7 @@ static void srv_watch_emit(struct srv_watch *w, char *buf, ssize_t ret, uint64_t
 		ev.message = why ? why : proto_errno_message((int)ret);
 	}
 	if (proto_event_encode(srv_session_out(s), w->json, &ev) < 0)
-		s->broken = true;
+		srv_session_broken(s);
 	s->srv->stats.events++;
 	srv_session_flush(s);
 }
@@ -206,7 +206,7 @@ static void srv_watch_close_cb(uv_handle_t *handle)
 static void srv_watch_stop(struct srv_watch *w)
 {
 	srv_list_del(&w->node);
-	w->s->nwatches--;
+	w->s->native.nwatches--;
 	if (w->job)
 		w->job->w = NULL;	/* its result, when it comes, goes nowhere */
 	w->job = NULL;
@@ -217,7 +217,7 @@ void srv_watch_stop_all(struct srv_session *s)
 {
 	struct srv_list *pos, *tmp;
 
-	srv_list_for_each_safe(pos, tmp, &s->watches)
+	srv_list_for_each_safe(pos, tmp, &s->native.watches)
 		srv_watch_stop(srv_container_of(pos, struct srv_watch, node));
 }
 
@@ -228,7 +228,7 @@ static struct srv_watch *srv_watch_find(struct srv_session *s, const struct iio_
 	struct srv_list *pos, *tmp;
 	struct srv_watch *w;
 
-	srv_list_for_each_safe(pos, tmp, &s->watches) {
+	srv_list_for_each_safe(pos, tmp, &s->native.watches) {
 		w = srv_container_of(pos, struct srv_watch, node);
 		if (srv_watch_resolve(w) == 0 && w->dev == dev && w->iattr == attr)
 			return w;
@@ -282,10 +282,10 @@ void srv_watch_request(struct srv_session *s, const struct proto_request *req)
 		w->json = req->flags & PROTO_REQ_JSON;
 		uv_timer_start(&w->timer, srv_watch_tick, w->interval_ms, w->interval_ms);
 		if (proto_reply_ok(srv_session_out(s), req) < 0)
-			s->broken = true;
+			srv_session_broken(s);
 		return;
 	}
-	if (s->nwatches >= SRV_WATCH_MAX_PER_SESSION) {
+	if (s->native.nwatches >= SRV_WATCH_MAX_PER_SESSION) {
 		srv_dispatch_error(s, req, -EBUSY, "at most %d watches per connection",
 				   SRV_WATCH_MAX_PER_SESSION);
 		return;
@@ -304,10 +304,10 @@ void srv_watch_request(struct srv_session *s, const struct proto_request *req)
 	w->iattr = attr;
 	w->gen = srv->board_gen;
 	uv_timer_init(&srv->loop, &w->timer);
-	srv_list_add_tail(&s->watches, &w->node);
-	s->nwatches++;
+	srv_list_add_tail(&s->native.watches, &w->node);
+	s->native.nwatches++;
 	if (proto_reply_ok(srv_session_out(s), req) < 0)
-		s->broken = true;
+		srv_session_broken(s);
 	/* the first event right after the OK, then one per interval */
 	uv_timer_start(&w->timer, srv_watch_tick, 0, w->interval_ms);
 	return;
@@ -340,5 +340,5 @@ void srv_watch_unwatch(struct srv_session *s, const struct proto_request *req)
 		srv_watch_stop(w);
 	}
 	if (proto_reply_ok(srv_session_out(s), req) < 0)
-		s->broken = true;
+		srv_session_broken(s);
 }

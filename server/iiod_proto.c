@@ -1,0 +1,603 @@
+/*
+ * iiod_proto.c - the iiod (libiio 0.24) protocol row of a session.
+ *
+ * A session cuts lines with the splitter, parses them with protocol/iiod.h
+ * and answers one request at a time, in order, as iiod does (the row's
+ * inflight_max is 1: no further input is taken while a request is on a
+ * bus). A WRITE's payload is always consumed: applied up to
+ * PROTO_IIOD_WRITE_MAX_BYTES, dropped up to PROTO_IIOD_SKIP_MAX_BYTES,
+ * past that the connection closes after the error. Attribute I/O runs on
+ * the loop, or on the bus worker (busq.c) for devices that can block, its
+ * reply slot filled when the result comes back. iiod 0.24's faults are
+ * fixed (PROTOCOL-iiod.md): no busy loop on half-close, EXIT kept even
+ * with FIN right behind, names checked, --max-clients, loopback by
+ * default. Listening, reading, writing, limits and timeouts are the
+ * session's (session.c); nothing here touches a socket.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "acl.h"
+#include "board.h"
+#include "busq.h"
+#include "dispatch.h"
+#include "iio_core.h"
+#include "iio_registry.h"
+#include "iiod.h"
+#include "iiod_proto.h"
+#include "iiod_xml.h"
+#include "session.h"
+#include "srv.h"
+
+/*
+ * struct srv_iiod_io - one READ or WRITE (one attribute or all of them).
+ * Made on the loop; srv_iiod_io_run() is the one piece of code a bus
+ * worker executes, and it touches only this struct and the device.
+ */
+struct srv_iiod_io {
+	struct srv_job job;
+	struct srv_session *s;		/* valid while @slot is set */
+	struct srv_slot *slot;		/* cleared by the session if it closes first */
+	struct iio_dev *dev;		/* referenced */
+	bool write;
+	bool all;
+	const struct iio_attr *one;
+	const struct iio_attr **attrs;	/* @all: owned array; else &@one */
+	int nattrs;
+	char *wbuf;			/* WRITE payload (owned) */
+	size_t wlen;
+	struct proto_buf reply;		/* on a bus: the framed answer */
+	char val[IIO_VALUE_MAX_BYTES + 1];
+};
+
+/* ---- configuration ---- */
+
+int srv_iiod_config_check(const struct srv_config *cfg, char *err, size_t errlen)
+{
+	if (cfg->niiod_listen && cfg->auth_token_file && !cfg->iiod_unauthenticated) {
+		snprintf(err, errlen, "--iiod-listen: iiod clients cannot authenticate, so they "
+			 "would bypass --auth-token-file; add --iiod-unauthenticated to accept "
+			 "that (and bind the listener to a trusted address)");
+		return -EACCES;
+	}
+	return 0;
+}
+
+void srv_iiod_usage(FILE *out)
+{
+	fprintf(out,
+"\n"
+"libiio clients (iio_info, iio_attr, Python bindings: iiod 0.24 protocol, PROTOCOL-iiod.md):\n"
+"      --iiod-listen ADDR    also listen for them on ADDR: PORT or :PORT (loopback:\n"
+"                            127.0.0.1 and [::1]), HOST:PORT or [IPV6]:PORT; repeatable;\n"
+"                            off by default (iiod's own port is %d)\n"
+"      --iiod-unauthenticated  allow --iiod-listen with --auth-token-file (iiod has no\n"
+"                            authentication: its clients bypass the token)\n"
+"iiod limits: request line %d bytes; WRITE payload %d bytes (more: -EFBIG, the bytes\n"
+"are skipped up to %d, past that the connection is closed); --max-clients, --read-only\n"
+"(WRITE gets -EACCES), --io-timeout-ms, --line-timeout-ms and --idle-timeout-ms apply.\n",
+		PROTO_IIOD_PORT, PROTO_IIOD_LINE_MAX_BYTES, PROTO_IIOD_WRITE_MAX_BYTES,
+		PROTO_IIOD_SKIP_MAX_BYTES);
+}
+
+
+/* ---- the model ---- */
+
+/* The model of the current board, rebuilt after a reload. Borrowed until the next turn. */
+static const struct srv_iiod_ctx *srv_iiod_model(struct srv *srv)
+{
+	struct srv_iiod_ctx_attr attrs[2];
+	struct srv_iiod_ctx *ctx;
+	char desc[1024];
+	struct utsname uts;
+	int ret;
+
+	if (srv->iiod_ctx && srv->iiod_ctx_gen == srv->board_gen)
+		return srv->iiod_ctx;
+	if (uname(&uts) < 0)
+		snprintf(uts.sysname, sizeof(uts.sysname), "?");
+	snprintf(desc, sizeof(desc), "iiowired %s on %s %s %s: board %s%s%s", IIOWIRE_VERSION,
+		 uts.sysname, uts.nodename, uts.release, srv->board->name,
+		 srv->board->description[0] ? ", " : "", srv->board->description);
+	attrs[0].name = "iiowire,version";
+	attrs[0].value = IIOWIRE_VERSION;
+	attrs[1].name = "iiowire,board";
+	attrs[1].value = srv->board->name;
+	ret = srv_iiod_ctx_create(srv->board->reg, desc, attrs, 2, &ctx);
+	if (ret < 0) {
+		srv_err(&srv->log, "iiod: cannot describe the board: %s", strerror(-ret));
+		return NULL;
+	}
+	srv_iiod_ctx_destroy(srv->iiod_ctx);
+	srv->iiod_ctx = ctx;
+	srv->iiod_ctx_gen = srv->board_gen;
+	return ctx;
+}
+
+int srv_iiod_start(struct srv *srv)
+{
+	if (!srv->cfg.niiod_listen)
+		return 0;
+	/* the XML is built now, so a board iiod cannot describe fails at start */
+	return srv_iiod_model(srv) ? 0 : -ENOMEM;
+}
+
+void srv_iiod_fini(struct srv *srv)
+{
+	srv_iiod_ctx_destroy(srv->iiod_ctx);
+	srv->iiod_ctx = NULL;
+}
+
+/* ---- output ---- */
+
+/* An iiod status line to @b; counted as an error when negative. */
+static void srv_iiod_code_to(struct srv_session *s, struct proto_buf *b, long long code)
+{
+	srv_session_check(s, proto_iiod_reply_code(b, code));
+	if (code < 0)
+		s->srv->stats.errors++;
+}
+
+static void srv_iiod_code(struct srv_session *s, long long code)
+{
+	srv_iiod_code_to(s, srv_session_out(s), code);
+}
+
+/* The row's error: iiod has a code and no text. */
+static void srv_iiod_error(struct srv_session *s, int err, const char *msg)
+{
+	(void)msg;
+	srv_iiod_code(s, err);
+}
+
+/* ---- attribute I/O ---- */
+/* The device I/O itself; the only code a bus worker runs. Touches only @io. */
+static void srv_iiod_io_run(struct srv_iiod_io *io, struct proto_buf *out)
+{
+	struct proto_buf all;
+	const char *v;
+	size_t off, vlen, start = out->len;
+	ssize_t n;
+	int i, ret = 0, first_err = 0;
+
+	if (!io->write && !io->all) {
+		n = iio_attr_read(io->dev, io->one, io->val, sizeof(io->val));
+		ret = n < 0 ? proto_iiod_reply_code(out, n) :
+			proto_iiod_reply_value(out, io->val, (size_t)n);
+	} else if (!io->write) {
+		/* every value as a read of one would give it: text, its newline a NUL */
+		proto_buf_init(&all);
+		for (i = 0; i < io->nattrs && !ret; i++) {
+			n = iio_attr_read(io->dev, io->attrs[i], io->val, sizeof(io->val) - 1);
+			if (n > 0 && io->val[n - 1] == '\n')
+				n--;
+			if (n >= 0)
+				io->val[n++] = '\0';
+			ret = proto_iiod_all_append(&all, (long)n, io->val);
+		}
+		if (!ret)
+			ret = proto_iiod_reply_data(out, all.data, all.len);
+		proto_buf_fini(&all);
+	} else if (!io->all) {
+		vlen = proto_iiod_value_len(io->wbuf, io->wlen);
+		ret = iio_attr_write(io->dev, io->one, io->wbuf, vlen);
+		ret = proto_iiod_reply_code(out, ret < 0 ? ret : (long long)io->wlen);
+	} else {
+		/* the whole layout is checked before anything is written */
+		off = 0;
+		for (i = 0; i < io->nattrs && !ret; i++)
+			ret = proto_iiod_all_next(io->wbuf, io->wlen, &off, &v, &vlen);
+		if (ret || off != io->wlen) {
+			ret = proto_iiod_reply_code(out, -EINVAL);
+		} else {
+			off = 0;
+			for (i = 0; i < io->nattrs; i++) {
+				proto_iiod_all_next(io->wbuf, io->wlen, &off, &v, &vlen);
+				if (!vlen)
+					continue;
+				ret = iio_attr_write(io->dev, io->attrs[i], v,
+						     proto_iiod_value_len(v, vlen));
+				if (ret < 0 && !first_err)
+					first_err = ret;
+			}
+			ret = proto_iiod_reply_code(out, first_err ? first_err :
+						    (long long)io->wlen);
+		}
+	}
+	if (ret)
+		proto_buf_truncate(out, start);	/* -ENOMEM: no reply at all marks it */
+}
+
+static void srv_iiod_io_free(struct srv_iiod_io *io)
+{
+	if (io->attrs != &io->one)
+		free(io->attrs);
+	free(io->wbuf);
+	proto_buf_fini(&io->reply);
+	iio_device_put(io->dev);
+	free(io);
+}
+
+static void srv_iiod_io_job_run(struct srv_job *job)
+{
+	struct srv_iiod_io *io = srv_container_of(job, struct srv_iiod_io, job);
+
+	srv_iiod_io_run(io, &io->reply);
+}
+
+
+static void srv_iiod_io_job_done(struct srv_job *job, int status)
+{
+	struct srv_iiod_io *io = srv_container_of(job, struct srv_iiod_io, job);
+	struct srv_session *s = io->s;
+	struct srv_slot *slot = io->slot;
+
+	if (!slot)
+		return;		/* the session closed; the result has nowhere to go */
+	if (status < 0)
+		srv_iiod_code_to(s, &slot->text, status);	/* -ETIMEDOUT, -ECANCELED */
+	else if (!io->reply.len || proto_buf_append(&slot->text, io->reply.data, io->reply.len))
+		srv_session_broken(s);
+	srv_session_slot_done(s, slot);
+}
+
+
+static void srv_iiod_io_job_fini(struct srv_job *job)
+{
+	srv_iiod_io_free(srv_container_of(job, struct srv_iiod_io, job));
+}
+
+
+/* Run @io now or on its bus; @io is consumed either way. */
+static void srv_iiod_io_start(struct srv_session *s, struct srv_iiod_io *io)
+{
+	struct proto_buf *b = srv_session_out(s);
+	struct srv_busq *q;
+	struct srv_slot *slot;
+	size_t start = b->len;
+	int ret;
+
+	ret = srv_dispatch_route(s->srv, io->dev, &q);
+	if (ret < 0 || !q) {
+		if (ret < 0)
+			srv_iiod_code(s, ret);
+		else
+			srv_iiod_io_run(io, b);
+		if (!ret && b->len == start)
+			srv_session_broken(s);
+		srv_iiod_io_free(io);
+		return;
+	}
+	io->job.run = srv_iiod_io_job_run;
+	io->job.done = srv_iiod_io_job_done;
+	io->job.fini = srv_iiod_io_job_fini;
+	io->job.data = NULL;
+	io->s = s;
+	slot = srv_session_slot_new(s, &io->slot);
+	if (!slot) {
+		srv_iiod_code(s, -ENOMEM);
+		srv_iiod_io_free(io);
+		return;
+	}
+	/* no further request is taken until it is answered (inflight_max 1) */
+	ret = srv_busq_submit(q, &io->job);
+	if (ret < 0) {
+		srv_iiod_code_to(s, &slot->text, ret);
+		srv_session_slot_done(s, slot);
+		srv_iiod_io_free(io);
+	}
+}
+
+/*
+ * Find what a READ or WRITE names and build its I/O.
+ * Return: the I/O (owned), or NULL with *@err set: -ENODEV (device),
+ * -ENXIO (channel), -ENOENT (attribute), -ENOMEM.
+ */
+static struct srv_iiod_io *srv_iiod_io_make(struct srv_session *s,
+					    const struct proto_iiod_cmd *cmd, int *err)
+{
+	const struct srv_iiod_ctx *ctx = srv_iiod_model(s->srv);
+	const struct srv_iiod_dev *d;
+	const struct srv_iiod_chan *c = NULL;
+	const struct iio_attr *one = NULL;
+	struct srv_iiod_io *io;
+	int i, n = 0;
+
+	*err = -ENOMEM;
+	if (!ctx)
+		return NULL;
+	*err = -ENODEV;
+	d = srv_iiod_ctx_find_dev(ctx, cmd->device);
+	if (!d)
+		return NULL;
+	switch (cmd->target) {
+	case PROTO_IIOD_TARGET_CHANNEL:
+		*err = -ENXIO;
+		c = srv_iiod_dev_find_chan(d, cmd->channel, cmd->output);
+		if (!c)
+			return NULL;
+		*err = -ENOENT;
+		if (!cmd->all && !(one = srv_iiod_chan_find_attr(c, cmd->attr)))
+			return NULL;
+		n = c->nattrs;
+		break;
+	case PROTO_IIOD_TARGET_DEVICE:
+		*err = -ENOENT;
+		if (!cmd->all && !(one = srv_iiod_dev_find_attr(d, cmd->attr)))
+			return NULL;
+		n = d->nattrs;
+		break;
+	default:
+		/* iiowire has no debugfs and no buffers: no such attribute, an empty "all" */
+		*err = -ENOENT;
+		if (!cmd->all)
+			return NULL;
+		n = 0;
+		break;
+	}
+	*err = -ENOMEM;
+	io = calloc(1, sizeof(*io));
+	if (!io)
+		return NULL;
+	io->dev = iio_device_get(d->dev);
+	io->write = cmd->op == PROTO_IIOD_OP_WRITE;
+	io->all = cmd->all;
+	io->one = one;
+	io->attrs = &io->one;
+	io->nattrs = 1;
+	proto_buf_init(&io->reply);
+	if (cmd->all) {
+		io->attrs = calloc((size_t)(n ? n : 1), sizeof(*io->attrs));
+		if (!io->attrs) {
+			io->attrs = &io->one;
+			srv_iiod_io_free(io);
+			return NULL;
+		}
+		for (i = 0; i < n; i++)
+			io->attrs[i] = c ? c->attrs[i].attr : d->attrs[i];
+		io->nattrs = n;
+	}
+	return io;
+}
+
+/* ---- requests ---- */
+
+/* Requests that name a device iiowire cannot serve yet: -ENODEV, or @err. */
+static void srv_iiod_device_or(struct srv_session *s, const struct proto_iiod_cmd *cmd,
+			       int err)
+{
+	const struct srv_iiod_ctx *ctx = srv_iiod_model(s->srv);
+
+	if (!ctx)
+		srv_iiod_code(s, -ENOMEM);
+	else if (!srv_iiod_ctx_find_dev(ctx, cmd->device))
+		srv_iiod_code(s, -ENODEV);
+	else
+		srv_iiod_code(s, err);
+}
+
+static void srv_iiod_print(struct srv_session *s)
+{
+	const struct srv_iiod_ctx *ctx = srv_iiod_model(s->srv);
+
+	if (!ctx) {
+		srv_iiod_code(s, -ENOMEM);
+		return;
+	}
+	srv_session_check(s, proto_iiod_reply_data(srv_session_out(s), ctx->xml, ctx->xml_len));
+}
+
+static void srv_iiod_read(struct srv_session *s, const struct proto_iiod_cmd *cmd)
+{
+	struct srv_iiod_io *io;
+	int err;
+
+	io = srv_iiod_io_make(s, cmd, &err);
+	if (!io) {
+		srv_iiod_code(s, err);
+		return;
+	}
+	srv_iiod_io_start(s, io);
+}
+
+/* Does --allow-write let every writable attribute of @io be written? */
+static bool srv_iiod_write_allowed(const struct srv_session *s, const struct srv_iiod_io *io)
+{
+	int i;
+
+	for (i = 0; i < io->nattrs; i++)
+		if ((io->attrs[i]->mode & 0222) &&
+		    !srv_acl_may_write(&s->srv->cfg, io->dev, io->attrs[i]->name))
+			return false;
+	return true;
+}
+
+/* The WRITE's payload is all in (or skipped): answer it. */
+static void srv_iiod_write(struct srv_session *s)
+{
+	struct srv_iiod_io *io;
+	int err = s->iiod.werr;
+
+	s->iiod.in_payload = false;
+	if (!err) {
+		io = srv_iiod_io_make(s, &s->iiod.wcmd, &err);
+		if (io && !srv_iiod_write_allowed(s, io)) {
+			srv_iiod_io_free(io);
+			io = NULL;
+			err = -EACCES;
+		}
+		if (io) {
+			io->wbuf = s->iiod.wbuf;
+			io->wlen = s->iiod.wlen;
+			s->iiod.wbuf = NULL;
+			s->iiod.wlen = 0;
+			srv_iiod_io_start(s, io);
+			return;
+		}
+	}
+	free(s->iiod.wbuf);
+	s->iiod.wbuf = NULL;
+	s->iiod.wlen = 0;
+	srv_iiod_code(s, err);
+}
+
+/*
+ * A WRITE line (or one that starts like it): its payload follows whatever
+ * the outcome. @ret: the parse result.
+ */
+static void srv_iiod_write_begin(struct srv_session *s, const struct proto_iiod_cmd *cmd,
+				 int ret)
+{
+	struct srv *srv = s->srv;
+
+	s->iiod.wcmd = *cmd;
+	s->iiod.wleft = cmd->payload;
+	s->iiod.wlen = 0;
+	s->iiod.werr = ret ? -EINVAL : 0;
+	if (!s->iiod.werr && srv->cfg.read_only)
+		s->iiod.werr = -EACCES;
+	if (cmd->payload > PROTO_IIOD_SKIP_MAX_BYTES) {
+		srv_session_log(SRV_LOG_INFO, s, "WRITE of %llu bytes (limit %d), closing",
+				(unsigned long long)cmd->payload, PROTO_IIOD_SKIP_MAX_BYTES);
+		srv_iiod_code(s, -EFBIG);
+		srv_session_finish(s);
+		return;
+	}
+	if (cmd->payload > PROTO_IIOD_WRITE_MAX_BYTES && !s->iiod.werr)
+		s->iiod.werr = -EFBIG;
+	if (!s->iiod.werr && cmd->payload) {
+		s->iiod.wbuf = malloc((size_t)cmd->payload);
+		if (!s->iiod.wbuf)
+			s->iiod.werr = -ENOMEM;
+	}
+	s->iiod.in_payload = true;
+	if (!s->iiod.wleft)
+		srv_iiod_write(s);
+}
+
+static void srv_iiod_line(struct srv_session *s, const char *line, size_t len)
+{
+	struct srv *srv = s->srv;
+	struct proto_iiod_cmd cmd;
+	int ret;
+
+	ret = proto_iiod_parse(line, len, &cmd);
+	if (cmd.op == PROTO_IIOD_OP_NONE && !ret)
+		return;		/* a blank line asks nothing and gets nothing */
+	srv->stats.requests++;
+	if (cmd.op == PROTO_IIOD_OP_WRITE && (cmd.payload || !ret)) {
+		srv_iiod_write_begin(s, &cmd, ret);
+		return;
+	}
+	if (ret < 0) {
+		srv_iiod_code(s, -EINVAL);
+		return;
+	}
+	switch (cmd.op) {
+	case PROTO_IIOD_OP_HELP:
+		srv_session_check(s, proto_iiod_reply_help(srv_session_out(s)));
+		break;
+	case PROTO_IIOD_OP_EXIT:
+		srv_session_finish(s);
+		break;
+	case PROTO_IIOD_OP_VERSION:
+		srv_session_check(s, proto_iiod_reply_version(srv_session_out(s)));
+		break;
+	case PROTO_IIOD_OP_PRINT:
+		srv_iiod_print(s);
+		break;
+	case PROTO_IIOD_OP_TIMEOUT:
+		/* bus waits are bounded by --io-timeout-ms, for every client alike */
+		srv_iiod_code(s, 0);
+		break;
+	case PROTO_IIOD_OP_READ:
+		srv_iiod_read(s, &cmd);
+		break;
+	case PROTO_IIOD_OP_GETTRIG:
+	case PROTO_IIOD_OP_SETTRIG:
+		/* no device has trigger/current_trigger */
+		srv_iiod_device_or(s, &cmd, -ENOENT);
+		break;
+	case PROTO_IIOD_OP_SET:
+		srv_iiod_device_or(s, &cmd, cmd.num < 1 ? -EINVAL : -ENOSYS);
+		break;
+	case PROTO_IIOD_OP_OPEN:
+	case PROTO_IIOD_OP_CLOSE:
+	case PROTO_IIOD_OP_READBUF:
+	case PROTO_IIOD_OP_WRITEBUF:
+		/* buffered capture does not exist yet */
+		srv_iiod_device_or(s, &cmd, -ENOSYS);
+		break;
+	case PROTO_IIOD_OP_ZPRINT:	/* no zstd: the client falls back to PRINT */
+	case PROTO_IIOD_OP_BINARY:	/* text only: a 1.0 client stays on it */
+	default:
+		srv_iiod_code(s, -EINVAL);
+		break;
+	}
+}
+
+
+/* ---- the row ---- */
+
+/* Answer what @data holds, one request at a time, as far as the session may go on. */
+static size_t srv_iiod_feed(struct srv_session *s, const char *data, size_t len)
+{
+	struct srv_iiod_conn *c = &s->iiod;
+	const char *line;
+	size_t left = len, line_len, n;
+
+	while (left && srv_session_take(s)) {
+		if (c->in_payload) {
+			n = c->wleft < left ? (size_t)c->wleft : left;
+			if (c->wbuf)
+				memcpy(c->wbuf + c->wlen, data, n);
+			c->wlen += n;
+			c->wleft -= n;
+			data += n;
+			left -= n;
+			if (!c->wleft)
+				srv_iiod_write(s);
+			continue;
+		}
+		if (srv_session_line(s, &data, &left, &line, &line_len) <= 0)
+			break;
+		srv_iiod_line(s, line, line_len);
+	}
+	return len - left;
+}
+
+/* After EOF, once all input is answered: a last line without its newline counts. */
+static void srv_iiod_on_eof(struct srv_session *s)
+{
+	const char *line;
+	size_t len;
+
+	if (!s->iiod.in_payload && proto_splitter_flush(&s->sp, &line, &len) == 1)
+		srv_iiod_line(s, line, len);
+}
+
+static bool srv_iiod_partial(const struct srv_session *s)
+{
+	return s->iiod.in_payload;
+}
+
+static void srv_iiod_close(struct srv_session *s)
+{
+	free(s->iiod.wbuf);
+	s->iiod.wbuf = NULL;
+}
+
+const struct srv_proto_ops srv_proto_iiod = {
+	.name = "iiod ",
+	.listening = "for libiio (iiod) clients ",
+	.line_max = PROTO_IIOD_LINE_MAX_BYTES,
+	.inflight_max = 1,
+	.feed = srv_iiod_feed,
+	.on_eof = srv_iiod_on_eof,
+	.error = srv_iiod_error,
+	.partial = srv_iiod_partial,
+	.close = srv_iiod_close,
+};
