@@ -714,3 +714,74 @@ out_unlock:
 	iio_device_unlock(indio_dev);
 	return ret;
 }
+
+/* The info mask an INFO (or AVAIL, @avail) attribute of sharing @shared comes from. */
+static unsigned long iio_core_chan_mask(const struct iio_chan_spec *chan,
+					enum iio_shared_by shared, bool avail)
+{
+	switch (shared) {
+	case IIO_SEPARATE:
+		return avail ? chan->info_mask_separate_available : chan->info_mask_separate;
+	case IIO_SHARED_BY_TYPE:
+		return avail ? chan->info_mask_shared_by_type_available :
+			chan->info_mask_shared_by_type;
+	case IIO_SHARED_BY_DIR:
+		return avail ? chan->info_mask_shared_by_dir_available :
+			chan->info_mask_shared_by_dir;
+	case IIO_SHARED_BY_ALL:
+		return avail ? chan->info_mask_shared_by_all_available :
+			chan->info_mask_shared_by_all;
+	}
+	return 0;
+}
+
+/*
+ * The postfix @chan would build @attr from ("scale", "scale_available", an
+ * ext_info name), when @chan declares it at @attr's sharing level.
+ * Return: true with @buf filled, false when @chan declares no such thing.
+ */
+static bool iio_core_chan_postfix(const struct iio_chan_spec *chan, const struct iio_attr *attr,
+				  char *buf, size_t len)
+{
+	const struct iio_chan_spec_ext_info *ext;
+	bool avail = attr->kind == IIO_ATTR_AVAIL;
+	const char *base;
+
+	switch (attr->kind) {
+	case IIO_ATTR_INFO:
+	case IIO_ATTR_AVAIL:
+		if (!(iio_core_chan_mask(chan, attr->shared, avail) & (1UL << attr->info)))
+			return false;
+		base = iio_chan_info_postfix((enum iio_chan_info_enum)attr->info);
+		if (!base)
+			return false;
+		snprintf(buf, len, "%s%s", base, avail ? IIO_CORE_AVAIL_SUFFIX : "");
+		return true;
+	case IIO_ATTR_EXT:
+		for (ext = chan->ext_info; ext && ext->name; ext++) {
+			if (ext->shared == attr->shared && strcmp(ext->name, attr->ext->name) == 0) {
+				snprintf(buf, len, "%s", ext->name);
+				return true;
+			}
+		}
+		return false;
+	default:
+		return false;
+	}
+}
+
+bool iio_chan_has_attr(const struct iio_chan_spec *chan, const struct iio_attr *attr)
+{
+	char postfix[IIO_ATTR_NAME_MAX], name[IIO_ATTR_NAME_MAX];
+
+	if (!attr->chan)
+		return false;	/* device attributes belong to no channel */
+	if (attr->chan == chan)
+		return true;
+	if (attr->shared == IIO_SEPARATE || !iio_core_chan_postfix(chan, attr, postfix,
+								   sizeof(postfix)))
+		return false;
+	/* a shared attribute is added once: channels that would name it alike share it */
+	return iio_attr_name_build(name, sizeof(name), chan, postfix, attr->shared) >= 0 &&
+	       strcmp(name, attr->name) == 0;
+}

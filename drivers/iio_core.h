@@ -149,4 +149,14 @@ void iio_device_set_id(struct iio_dev *indio_dev, int id);
 bool iio_device_may_block(const struct iio_dev *indio_dev);
 const void *iio_device_bus_key(const struct iio_dev *indio_dev);
 
+/**
+ * iio_chan_has_attr() - would @chan's spec have produced @attr: does it
+ * own it, or share it? A shared attribute is added once for every channel
+ * that declares the same info bit or ext_info at the same sharing level
+ * and so builds the same name (iio_device_attrs_build()); this asks that
+ * same rule, for listings that show a channel's attributes.
+ * Return: true or false (false for a device attribute).
+ */
+bool iio_chan_has_attr(const struct iio_chan_spec *chan, const struct iio_attr *attr);
+
 #endif /* IIOWIRE_IIO_CORE_H */

@@ -73,19 +73,14 @@ static void srv_busq_release(struct srv_busq *q, struct srv_job *job, int status
 static void srv_busq_async_cb(uv_async_t *async)
 {
 	struct srv_busq *q = srv_container_of(async, struct srv_busq, async);
-	struct srv_job *list, *job, *rev = NULL;
+	struct srv_job *list, *job, *rev;
 
 	pthread_mutex_lock(&q->lock);
 	list = q->finished;
 	q->finished = NULL;
 	pthread_mutex_unlock(&q->lock);
 	/* the list is newest first: answer in the order the bus ran them */
-	while (list) {
-		job = list;
-		list = job->next;
-		job->next = rev;
-		rev = job;
-	}
+	rev = srv_slist_reverse(list, next);
 	while (rev) {
 		job = rev;
 		rev = job->next;
@@ -122,20 +117,11 @@ static void srv_busq_timer_cb(uv_timer_t *timer)
 		late->done(late, -ETIMEDOUT);
 	}
 	/* expired is newest first; answer oldest first so replies keep their order */
+	expired = srv_slist_reverse(expired, next);
 	while (expired) {
-		struct srv_job *rev = NULL;
-
-		while (expired) {
-			job = expired;
-			expired = job->next;
-			job->next = rev;
-			rev = job;
-		}
-		while (rev) {
-			job = rev;
-			rev = job->next;
-			srv_busq_release(q, job, -ETIMEDOUT);
-		}
+		job = expired;
+		expired = job->next;
+		srv_busq_release(q, job, -ETIMEDOUT);
 	}
 	srv_busq_arm(q);
 }

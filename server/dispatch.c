@@ -149,25 +149,23 @@ static const struct iio_attr *srv_dispatch_attr(struct srv_session *s,
 	return attr;
 }
 
-/* "i2c-0" from hardware id "0-0035", "spi1" from "spi1.0": the bus's name for STATS. */
-static void srv_dispatch_bus_name(char *buf, size_t len, const struct iio_dev *dev)
+/* The board file's name of the bus @key is ("i2c-0", "spi0"), for STATS and logs. */
+static const char *srv_dispatch_bus_name(const struct srv *srv, const void *key,
+					 const struct iio_dev *dev)
 {
-	const char *dot = strchr(dev->hwid, '.');
-	const char *dash = strchr(dev->hwid, '-');
+	const struct board *b = srv->board;
+	int i;
 
-	if (strncmp(dev->hwid, "spi", 3) == 0 && dot)
-		snprintf(buf, len, "%.*s", (int)(dot - dev->hwid), dev->hwid);
-	else if (dash)
-		snprintf(buf, len, "i2c-%.*s", (int)(dash - dev->hwid), dev->hwid);
-	else
-		snprintf(buf, len, "%s", dev->hwid[0] ? dev->hwid : dev->name);
+	for (i = 0; i < b->nbuses; i++)
+		if (b->buses[i] == key)
+			return b->bus_names[i];
+	return dev->hwid[0] ? dev->hwid : dev->name;
 }
 
 int srv_dispatch_route(struct srv *srv, struct iio_dev *dev, struct srv_busq **q)
 {
 	const void *key = iio_device_bus_key(dev);
 	struct srv_busq *found;
-	char name[32];
 
 	*q = NULL;
 	if (!key)
@@ -179,8 +177,7 @@ int srv_dispatch_route(struct srv *srv, struct iio_dev *dev, struct srv_busq **q
 	}
 	if (!iio_device_may_block(dev))
 		return 0;
-	srv_dispatch_bus_name(name, sizeof(name), dev);
-	return srv_busq_get(srv, key, name, q);
+	return srv_busq_get(srv, key, srv_dispatch_bus_name(srv, key, dev), q);
 }
 
 /* ---- attribute and consumer I/O ---- */
@@ -369,13 +366,15 @@ static void srv_io_start(struct srv_session *s, struct proto_request *req, struc
 		srv_dispatch_error(s, req, -ENOMEM, NULL);
 		goto out_release;
 	}
-	memcpy(aio, io, offsetof(struct srv_io, ret));
+	/* the inputs; srv_io_run() fills the results */
 	memcpy(&aio->req, req, sizeof(*req));
 	req->store = NULL;	/* moved: the job owns the strings now */
 	aio->rq = &aio->req;
 	aio->s = s;
-	aio->timeout_ms = q->timeout_ms;
 	aio->dev = io->dev ? iio_device_get(io->dev) : NULL;
+	aio->attr = io->attr;
+	aio->chan = io->chan;	/* taken over: released in srv_io_job_fini() */
+	aio->timeout_ms = q->timeout_ms;
 	aio->job.run = srv_io_job_run;
 	aio->job.done = srv_io_job_done;
 	aio->job.fini = srv_io_job_fini;
@@ -649,67 +648,6 @@ static void srv_dispatch_attrs(struct srv_session *s, struct proto_request *req)
 		srv_dispatch_list_failed(s, req, b, start);
 }
 
-/* The info mask an INFO or AVAIL attribute of sharing @shared comes from. */
-static unsigned long srv_dispatch_mask(const struct iio_chan_spec *chan, enum iio_shared_by shared,
-				       bool avail)
-{
-	switch (shared) {
-	case IIO_SEPARATE:
-		return avail ? chan->info_mask_separate_available : chan->info_mask_separate;
-	case IIO_SHARED_BY_TYPE:
-		return avail ? chan->info_mask_shared_by_type_available :
-			chan->info_mask_shared_by_type;
-	case IIO_SHARED_BY_DIR:
-		return avail ? chan->info_mask_shared_by_dir_available :
-			chan->info_mask_shared_by_dir;
-	case IIO_SHARED_BY_ALL:
-		return avail ? chan->info_mask_shared_by_all_available :
-			chan->info_mask_shared_by_all;
-	}
-	return 0;
-}
-
-/* Would @chan's spec have produced @attr (owns it, or shares it)? */
-static bool srv_dispatch_chan_has(const struct iio_chan_spec *chan, const struct iio_attr *attr)
-{
-	const struct iio_chan_spec *owner = attr->chan;
-	const struct iio_chan_spec_ext_info *ext;
-	bool declared = false;
-
-	if (!owner)
-		return false;	/* device attributes belong to no channel */
-	if (owner == chan)
-		return true;
-	switch (attr->kind) {
-	case IIO_ATTR_INFO:
-	case IIO_ATTR_AVAIL:
-		declared = srv_dispatch_mask(chan, attr->shared, attr->kind == IIO_ATTR_AVAIL) &
-			   BIT(attr->info);
-		break;
-	case IIO_ATTR_EXT:
-		for (ext = chan->ext_info; ext && ext->name && !declared; ext++)
-			declared = ext->shared == attr->shared &&
-				   strcmp(ext->name, attr->ext->name) == 0;
-		break;
-	default:
-		return false;
-	}
-	if (!declared)
-		return false;
-	switch (attr->shared) {
-	case IIO_SEPARATE:
-		return false;
-	case IIO_SHARED_BY_TYPE:
-		return chan->type == owner->type && chan->output == owner->output &&
-		       chan->differential == owner->differential;
-	case IIO_SHARED_BY_DIR:
-		return chan->output == owner->output;
-	case IIO_SHARED_BY_ALL:
-		return true;
-	}
-	return false;
-}
-
 static void srv_dispatch_channels(struct srv_session *s, struct proto_request *req)
 {
 	struct proto_channel_info info;
@@ -747,7 +685,7 @@ static void srv_dispatch_channels(struct srv_session *s, struct proto_request *r
 		info.nattrs = 0;
 		for (j = 0; j < nattrs; j++) {
 			attr = iio_device_attr_at(dev, j);
-			if (srv_dispatch_chan_has(chan, attr))
+			if (iio_chan_has_attr(chan, attr))
 				names[info.nattrs++] = attr->name;
 		}
 		info.attrs = names;
@@ -831,64 +769,160 @@ static void srv_dispatch_consumer(struct srv_session *s, struct proto_request *r
 		srv_dispatch_list_failed(s, req, b, start);
 }
 
-/* Per-bus STATS names: "bus.<name>.queue" and friends. */
-#define SRV_STATS_FIXED		14
-#define SRV_STATS_PER_BUS	4
+/* ---- STATS ---- */
+
+static int64_t srv_stat_uptime(const struct srv *srv)
+{
+	return (int64_t)(uv_now(&srv->loop) - srv->start_ms);
+}
+
+static int64_t srv_stat_clients(const struct srv *srv)
+{
+	return srv->nsessions;
+}
+
+static int64_t srv_stat_max_clients(const struct srv *srv)
+{
+	return srv->cfg.max_clients;
+}
+
+/* WATCHes of every native session (other protocols have none). */
+static int64_t srv_stat_watches(const struct srv *srv)
+{
+	const struct srv_session *o;
+	const struct srv_list *pos;
+	int64_t n = 0;
+
+	for (pos = srv->sessions.next; pos != &srv->sessions; pos = pos->next) {
+		o = srv_container_of(pos, struct srv_session, node);
+		if (o->proto == &srv_proto_native)
+			n += o->native.nwatches;
+	}
+	return n;
+}
+
+static int64_t srv_stat_devices(const struct srv *srv)
+{
+	return iio_registry_count(srv->board->reg);
+}
+
+/*
+ * struct srv_stat_row - one fixed STATS field, in the order they are sent:
+ * a counter of struct srv_stats at @off, or what @get says.
+ */
+struct srv_stat_row {
+	const char *name;
+	int64_t (*get)(const struct srv *srv);
+	size_t off;
+};
+
+#define SRV_STAT_COUNTER(nm, field)	{ (nm), NULL, offsetof(struct srv_stats, field) }
+
+static const struct srv_stat_row srv_stat_rows[] = {
+	{ "uptime_ms", srv_stat_uptime, 0 },
+	{ "clients", srv_stat_clients, 0 },
+	{ "max_clients", srv_stat_max_clients, 0 },
+	SRV_STAT_COUNTER("connections", connections),
+	SRV_STAT_COUNTER("rejected", rejected),
+	SRV_STAT_COUNTER("requests", requests),
+	SRV_STAT_COUNTER("errors", errors),
+	SRV_STAT_COUNTER("bytes_in", bytes_in),
+	SRV_STAT_COUNTER("bytes_out", bytes_out),
+	{ "watches", srv_stat_watches, 0 },
+	SRV_STAT_COUNTER("events", events),
+	{ "devices", srv_stat_devices, 0 },
+	SRV_STAT_COUNTER("reloads", reloads),
+	SRV_STAT_COUNTER("reload_failures", reload_failures),
+};
+
+#define SRV_STATS_FIXED		(sizeof(srv_stat_rows) / sizeof(srv_stat_rows[0]))
+
+/*
+ * Per-bus STATS fields: "bus.<name>.queue" and friends, a row each.
+ * @get: the value of bus @q.
+ */
+struct srv_stat_bus_row {
+	const char *suffix;
+	uint64_t (*get)(const struct srv_busq *q);
+};
+
+static uint64_t srv_stat_bus_queue(const struct srv_busq *q)
+{
+	return q->depth;
+}
+
+static uint64_t srv_stat_bus_jobs(const struct srv_busq *q)
+{
+	return q->jobs;
+}
+
+static uint64_t srv_stat_bus_timeouts(const struct srv_busq *q)
+{
+	return q->timeouts;
+}
+
+static uint64_t srv_stat_bus_busy(const struct srv_busq *q)
+{
+	return q->busy;
+}
+
+static const struct srv_stat_bus_row srv_stat_bus_rows[] = {
+	{ "queue", srv_stat_bus_queue },
+	{ "jobs", srv_stat_bus_jobs },
+	{ "timeouts", srv_stat_bus_timeouts },
+	{ "busy", srv_stat_bus_busy },
+};
+
+#define SRV_STATS_PER_BUS	(sizeof(srv_stat_bus_rows) / sizeof(srv_stat_bus_rows[0]))
 #define SRV_STATS_NAME_MAX	64
+
+/* Fill @st (and the names it points to, in @names) from the tables. Return: fields filled. */
+static size_t srv_stats_fill(const struct srv *srv, struct proto_stat *st,
+			     char (*names)[SRV_STATS_NAME_MAX])
+{
+	const struct srv_stat_row *r;
+	const struct srv_list *pos;
+	const struct srv_busq *q;
+	size_t i, n = 0;
+
+	for (i = 0; i < SRV_STATS_FIXED; i++, n++) {
+		r = &srv_stat_rows[i];
+		st[n].name = r->name;
+		st[n].value = r->get ? r->get(srv) :
+			(int64_t)*(const uint64_t *)((const char *)&srv->stats + r->off);
+	}
+	for (pos = srv->busqs.next; pos != &srv->busqs; pos = pos->next) {
+		q = srv_container_of(pos, struct srv_busq, node);
+		for (i = 0; i < SRV_STATS_PER_BUS; i++, n++, names++) {
+			snprintf(*names, SRV_STATS_NAME_MAX, "bus.%s.%s", q->name,
+				 srv_stat_bus_rows[i].suffix);
+			st[n].name = *names;
+			st[n].value = (int64_t)srv_stat_bus_rows[i].get(q);
+		}
+	}
+	return n;
+}
 
 static void srv_dispatch_stats(struct srv_session *s, struct proto_request *req)
 {
 	struct srv *srv = s->srv;
 	struct srv_list *pos, *tmp;
-	struct srv_session *o;
-	struct srv_busq *q;
 	struct proto_stat *st;
 	char (*names)[SRV_STATS_NAME_MAX];
-	int64_t watches = 0;
-	int n = 0, nbus = 0, k = 0;
+	size_t nbus = 0, n;
 
 	srv_list_for_each_safe(pos, tmp, &srv->busqs)
 		nbus++;
-	srv_list_for_each_safe(pos, tmp, &srv->sessions) {
-		o = srv_container_of(pos, struct srv_session, node);
-		watches += o->native.nwatches;
-	}
-	st = calloc((size_t)(SRV_STATS_FIXED + nbus * SRV_STATS_PER_BUS), sizeof(*st));
-	names = calloc((size_t)(nbus * SRV_STATS_PER_BUS) + 1, sizeof(*names));
+	st = calloc(SRV_STATS_FIXED + nbus * SRV_STATS_PER_BUS, sizeof(*st));
+	names = calloc(nbus * SRV_STATS_PER_BUS + 1, sizeof(*names));
 	if (!st || !names) {
 		free(st);
 		free(names);
 		srv_dispatch_error(s, req, -ENOMEM, NULL);
 		return;
 	}
-#define SRV_STAT(nm, v)	do { st[n].name = (nm); st[n].value = (int64_t)(v); n++; } while (0)
-	SRV_STAT("uptime_ms", uv_now(&srv->loop) - srv->start_ms);
-	SRV_STAT("clients", srv->nsessions);
-	SRV_STAT("max_clients", srv->cfg.max_clients);
-	SRV_STAT("connections", srv->stats.connections);
-	SRV_STAT("rejected", srv->stats.rejected);
-	SRV_STAT("requests", srv->stats.requests);
-	SRV_STAT("errors", srv->stats.errors);
-	SRV_STAT("bytes_in", srv->stats.bytes_in);
-	SRV_STAT("bytes_out", srv->stats.bytes_out);
-	SRV_STAT("watches", watches);
-	SRV_STAT("events", srv->stats.events);
-	SRV_STAT("devices", iio_registry_count(srv_dispatch_reg(srv)));
-	SRV_STAT("reloads", srv->stats.reloads);
-	SRV_STAT("reload_failures", srv->stats.reload_failures);
-	srv_list_for_each_safe(pos, tmp, &srv->busqs) {
-		q = srv_container_of(pos, struct srv_busq, node);
-		snprintf(names[k], SRV_STATS_NAME_MAX, "bus.%s.queue", q->name);
-		SRV_STAT(names[k++], q->depth);
-		snprintf(names[k], SRV_STATS_NAME_MAX, "bus.%s.jobs", q->name);
-		SRV_STAT(names[k++], q->jobs);
-		snprintf(names[k], SRV_STATS_NAME_MAX, "bus.%s.timeouts", q->name);
-		SRV_STAT(names[k++], q->timeouts);
-		snprintf(names[k], SRV_STATS_NAME_MAX, "bus.%s.busy", q->name);
-		SRV_STAT(names[k++], q->busy);
-	}
-#undef SRV_STAT
-	srv_dispatch_check(s, proto_reply_stats(srv_session_out(s), req, st, n));
+	n = srv_stats_fill(srv, st, names);
+	srv_dispatch_check(s, proto_reply_stats(srv_session_out(s), req, st, (int)n));
 	free(names);
 	free(st);
 }

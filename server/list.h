@@ -52,4 +52,21 @@ static inline void srv_list_del(struct srv_list *n)
 	for ((pos) = (head)->next, (tmp) = (pos)->next; (pos) != (head);	\
 	     (pos) = (tmp), (tmp) = (pos)->next)
 
+/*
+ * srv_slist_reverse() - reverse a NULL-terminated singly linked list whose
+ * nodes link through ->@member (a list built newest first, read oldest
+ * first); evaluates to the new head.
+ */
+#define srv_slist_reverse(head, member)						\
+	({									\
+		__typeof__(head) rev_ = NULL, cur_ = (head), next_;		\
+		while (cur_) {							\
+			next_ = cur_->member;					\
+			cur_->member = rev_;					\
+			rev_ = cur_;						\
+			cur_ = next_;						\
+		}								\
+		rev_;								\
+	})
+
 #endif /* IIOWIRE_SRV_LIST_H */
