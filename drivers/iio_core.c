@@ -758,13 +758,13 @@ static bool iio_core_chan_postfix(const struct iio_chan_spec *chan, const struct
 		snprintf(buf, len, "%s%s", base, avail ? IIO_CORE_AVAIL_SUFFIX : "");
 		return true;
 	case IIO_ATTR_EXT:
-		for (ext = chan->ext_info; ext && ext->name; ext++) {
-			if (ext->shared == attr->shared && strcmp(ext->name, attr->ext->name) == 0) {
-				snprintf(buf, len, "%s", ext->name);
-				return true;
-			}
-		}
-		return false;
+		for (ext = chan->ext_info; ext && ext->name; ext++)
+			if (ext->shared == attr->shared && strcmp(ext->name, attr->ext->name) == 0)
+				break;
+		if (!ext || !ext->name)
+			return false;
+		snprintf(buf, len, "%s", ext->name);
+		return true;
 	default:
 		return false;
 	}

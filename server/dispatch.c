@@ -987,7 +987,8 @@ static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
 	}
 	s->native.auth_failures++;
 	srv_warn(&srv->log, "session %llu (%s): wrong AUTH token (%u of %d)",
-		 (unsigned long long)s->id, s->peer, s->native.auth_failures, SRV_AUTH_ATTEMPTS_MAX);
+		 (unsigned long long)s->id, s->peer, s->native.auth_failures,
+		 SRV_AUTH_ATTEMPTS_MAX);
 	af = calloc(1, sizeof(*af));
 	if (!af) {
 		srv_dispatch_error(s, req, -ENOMEM, NULL);

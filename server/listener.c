@@ -86,7 +86,8 @@ void srv_sockaddr_name(const struct sockaddr *sa, char *buf, size_t len)
 			 ntohs(((const struct sockaddr_in6 *)sa)->sin6_port));
 	} else if (sa->sa_family == AF_INET) {
 		uv_ip4_name((const struct sockaddr_in *)sa, host, sizeof(host));
-		snprintf(buf, len, "%s:%u", host, ntohs(((const struct sockaddr_in *)sa)->sin_port));
+		snprintf(buf, len, "%s:%u", host,
+			 ntohs(((const struct sockaddr_in *)sa)->sin_port));
 	}
 }
 

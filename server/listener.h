@@ -20,6 +20,7 @@
 #include <uv.h>
 
 #include "list.h"
+#include "srv.h"
 
 struct srv;
 struct srv_proto_ops;
@@ -45,12 +46,7 @@ extern const struct srv_listen_opt srv_listen_native;
 extern const struct srv_listen_opt srv_listen_iiod;
 
 struct srv_listener {
-	union {
-		uv_handle_t handle;
-		uv_stream_t stream;
-		uv_tcp_t tcp;
-		uv_pipe_t pipe;
-	} h;
+	union srv_stream h;
 	struct srv *srv;
 	const struct srv_proto_ops *proto;
 	struct srv_list node;		/* srv->listeners */

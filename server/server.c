@@ -372,7 +372,8 @@ static int srv_start_listeners(struct srv *srv, char *err, size_t errlen)
 		return ret;
 	}
 	for (i = 0; i < srv->cfg.niiod_listen; i++) {
-		ret = srv_listener_open(srv, &srv_listen_iiod, srv->cfg.iiod_listen[i], err, errlen);
+		ret = srv_listener_open(srv, &srv_listen_iiod, srv->cfg.iiod_listen[i], err,
+					errlen);
 		if (ret < 0)
 			return ret;
 		opened += ret;

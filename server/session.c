@@ -90,7 +90,8 @@ int srv_session_line(struct srv_session *s, const char **data, size_t *left, con
 		return 0;
 	if (ret == -E2BIG) {
 		srv_session_log(SRV_LOG_INFO, s, "request line too long, closing");
-		snprintf(msg, sizeof(msg), "request line longer than %zu bytes", s->proto->line_max);
+		snprintf(msg, sizeof(msg), "request line longer than %zu bytes",
+			 s->proto->line_max);
 		s->proto->error(s, ret, msg);
 	} else {
 		s->proto->error(s, ret, NULL);

@@ -27,6 +27,7 @@
 #include "iiod_proto.h"
 #include "list.h"
 #include "proto.h"
+#include "srv.h"
 
 struct srv;
 struct srv_session;
@@ -137,12 +138,7 @@ struct srv_slot {
  * ended by srv_session_close(); freed in the close callback.
  */
 struct srv_session {
-	union {
-		uv_handle_t handle;
-		uv_stream_t stream;
-		uv_tcp_t tcp;
-		uv_pipe_t pipe;
-	} h;
+	union srv_stream h;
 	struct srv *srv;
 	const struct srv_proto_ops *proto;
 	struct srv_list node;		/* srv->sessions */

@@ -51,6 +51,14 @@ struct srv_iiod_ctx;
 /* Bytes read from a socket in one go; one buffer shared by every session. */
 #define SRV_READ_CHUNK_BYTES		(64 * 1024)
 
+/* A TCP or unix stream handle (listener or session), as whichever libuv type a call takes. */
+union srv_stream {
+	uv_handle_t handle;
+	uv_stream_t stream;
+	uv_tcp_t tcp;
+	uv_pipe_t pipe;
+};
+
 /**
  * struct srv_config - what the command line says; filled by main.c.
  * Strings are borrowed from argv (or static defaults) for the life of the
