@@ -8,7 +8,7 @@
  * job has a deadline counted from submission: past it the request is
  * answered -ETIMEDOUT on the loop while a hung worker keeps the job until it
  * returns, and its late result is dropped. A hung chip so delays only the
- * requests queued on its own bus. Place in the flow: session -> dispatch ->
+ * requests queued on its own bus. Place in the flow: session -> protocol row ->
  * *busq* -> core -> driver -> bus. Workers touch nothing but their job.
  */
 #ifndef IIOWIRE_SRV_BUSQ_H

@@ -8,7 +8,7 @@
  * them once per board and keeps the result: a struct srv_iiod_ctx that
  * maps every (device, channel, short attribute name) a libiio client can
  * send back to the core's struct iio_attr, plus the XML text. Place in the
- * flow: core -> *iiod model* -> iiod session -> wire. It never does
+ * flow: core -> *iiod model* -> iiod row (iiod_proto.c) -> wire. It never does
  * device I/O (the XML is built from names alone) and never touches sockets.
  */
 #ifndef IIOWIRE_SRV_IIOD_XML_H

@@ -8,6 +8,8 @@
  * wait on a bus: never on the loop) and swaps it in on the loop only if it
  * loaded whole; the old board is destroyed on the pool too, because
  * unregistering a device takes its lock, which a hung bus worker may hold.
+ * These are the daemon's only signal handles, for every protocol: the iiod
+ * listeners and sessions are ordinary ones of srv->listeners/sessions.
  * SIGTERM/SIGINT: stop accepting, let every session answer what it has in
  * flight, and when the last one is gone stop the bus workers and close
  * every handle, so uv_run returns and uv_loop_close succeeds. A second

@@ -5,10 +5,13 @@
  * Every piece of mutable server state hangs off one struct srv made by
  * srv_create() (server.c); nothing in server/ keeps a global. The loop
  * thread owns all of it; the only things shared with bus workers live in
- * struct srv_busq under its lock. Place in the flow: wire -> listener ->
- * session -> dispatch -> core (directly, or through busq for buses that can
- * block). This header and the ones beside it are internal to the daemon;
- * nothing outside server/ includes them.
+ * struct srv_busq under its lock. Every connection, whatever protocol it
+ * speaks, is a session on srv->sessions under the same limits, timers,
+ * signals and STATS (server/README.md). Place in the flow: wire -> listener
+ * -> session -> protocol row (dispatch.c, iiod_proto.c) -> core (directly,
+ * or through busq for buses that can block). This header and the ones
+ * beside it are internal to the daemon; nothing outside server/ includes
+ * them.
  */
 #ifndef IIOWIRE_SRV_H
 #define IIOWIRE_SRV_H
