@@ -415,6 +415,16 @@ static bool srv_iiod_write_allowed(const struct srv_session *s, const struct srv
 	return true;
 }
 
+/* The WRITE is answered (or the session closing): drop what it kept. */
+static void srv_iiod_write_end(struct srv_session *s)
+{
+	free(s->iiod.wcmd);
+	s->iiod.wcmd = NULL;
+	free(s->iiod.wbuf);
+	s->iiod.wbuf = NULL;
+	s->iiod.wlen = 0;
+}
+
 /* The WRITE's payload is all in (or skipped): answer it. */
 static void srv_iiod_write(struct srv_session *s)
 {
@@ -423,7 +433,7 @@ static void srv_iiod_write(struct srv_session *s)
 
 	s->iiod.in_payload = false;
 	if (!err) {
-		io = srv_iiod_io_make(s, &s->iiod.wcmd, &err);
+		io = srv_iiod_io_make(s, s->iiod.wcmd, &err);
 		if (io && !srv_iiod_write_allowed(s, io)) {
 			srv_iiod_io_free(io);
 			io = NULL;
@@ -434,15 +444,15 @@ static void srv_iiod_write(struct srv_session *s)
 			io->wlen = s->iiod.wlen;
 			s->iiod.wbuf = NULL;
 			s->iiod.wlen = 0;
+			srv_iiod_write_end(s);
 			srv_iiod_io_start(s, io);
 			return;
 		}
 	}
-	free(s->iiod.wbuf);
-	s->iiod.wbuf = NULL;
-	s->iiod.wlen = 0;
+	srv_iiod_write_end(s);
 	srv_iiod_code(s, err);
 }
+
 
 /*
  * A WRITE line (or one that starts like it): its payload follows whatever
@@ -453,10 +463,15 @@ static void srv_iiod_write_begin(struct srv_session *s, const struct proto_iiod_
 {
 	struct srv *srv = s->srv;
 
-	s->iiod.wcmd = *cmd;
 	s->iiod.wleft = cmd->payload;
 	s->iiod.wlen = 0;
 	s->iiod.werr = ret ? -EINVAL : 0;
+	/* kept on the heap for the payload's length only: an idle session stays small */
+	s->iiod.wcmd = malloc(sizeof(*cmd));
+	if (s->iiod.wcmd)
+		*s->iiod.wcmd = *cmd;
+	else if (!s->iiod.werr)
+		s->iiod.werr = -ENOMEM;
 	if (!s->iiod.werr && srv->cfg.read_only)
 		s->iiod.werr = -EACCES;
 	if (cmd->payload > PROTO_IIOD_SKIP_MAX_BYTES) {
@@ -586,8 +601,7 @@ static bool srv_iiod_partial(const struct srv_session *s)
 
 static void srv_iiod_close(struct srv_session *s)
 {
-	free(s->iiod.wbuf);
-	s->iiod.wbuf = NULL;
+	srv_iiod_write_end(s);
 }
 
 const struct srv_proto_ops srv_proto_iiod = {

@@ -27,13 +27,14 @@ struct srv_config;
  * struct srv_iiod_conn - an iiod session's own state: a WRITE waiting for
  * its payload.
  * @in_payload: the payload of @wcmd is still coming.
+ * @wcmd: the WRITE (owned, while @in_payload; NULL when out of memory).
  * @werr: answer this once the payload is skipped; 0: apply it.
  * @wleft: payload bytes still to come.
  * @wbuf: the payload so far, when applied (owned); @wlen its bytes.
  */
 struct srv_iiod_conn {
 	bool in_payload;
-	struct proto_iiod_cmd wcmd;
+	struct proto_iiod_cmd *wcmd;
 	int werr;
 	uint64_t wleft;
 	char *wbuf;
