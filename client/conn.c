@@ -4,8 +4,9 @@
  *
  * Place in the flow: wire -> *conn.c* -> request.c -> the API files. This
  * file knows bytes and lines only: it parses "host:port", "[v6]:port" and
- * "unix:/path", connects with a non-blocking socket and poll(), writes whole
- * buffers and cuts input into '\n'-terminated lines. It must not know what a
+ * "unix:/path" (split by protocol/proto_addr.c, as the daemon does),
+ * connects with a non-blocking socket and poll(), writes whole buffers and
+ * cuts input into '\n'-terminated lines. It must not know what a
  * line means (request.c decodes them), must not retry or reconnect by itself
  * (request.c decides), and never raises SIGPIPE (MSG_NOSIGNAL).
  */

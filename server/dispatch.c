@@ -1,16 +1,20 @@
 /*
- * dispatch.c - decoded requests to core calls, and their replies.
+ * dispatch.c - the native protocol's row: request lines to core calls,
+ * and their replies.
  *
- * One handler per op, found in a table indexed by enum proto_op. Handlers
- * for listings read the registry and encode at once. Attribute and consumer
+ * srv_proto_native (at the end) is what a session of a --listen socket
+ * speaks: it cuts lines and hands each to srv_dispatch_line(). One
+ * handler per op, found in a table indexed by enum proto_op. Handlers for
+ * listings read the registry and encode at once. Attribute and consumer
  * I/O (READ, WRITE, CREAD) is described by a struct srv_io that runs either
  * right here on the loop (a device that cannot block) or as a bus job whose
  * reply slot is filled when the worker is done; srv_io_run() is the one
  * piece of code a worker thread executes, and it touches only its srv_io.
  * Devices and consumer channels used by a job are referenced for its whole
  * life, so a board reload in the middle turns into -ENODEV, never into
- * freed memory. Place in the flow: session -> *dispatch* -> core / busq.
- * No socket I/O here; attribute names come from the core, never literals.
+ * freed memory. STATS fields come from tables. Place in the flow: session
+ * -> *dispatch* -> core / busq. No socket I/O here; attribute names and
+ * the channels an attribute belongs to come from the core, never literals.
  */
 #include <errno.h>
 #include <stdarg.h>
