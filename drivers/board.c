@@ -4,457 +4,28 @@
  * A board file says which buses exist (emulated, /dev/i2c-N, spidev), which
  * chip sits where, what an emulated chip's inputs do, and which consumer
  * channels map to which provider channels (schema: maps/README.md). Loading
- * opens the buses, creates chip models on emulated buses, probes every
- * device with the driver whose id table names it, registers it, then checks
- * and registers the maps. Place in the flow: it assembles bus -> driver ->
- * core before the server starts. Loading is all or nothing: any error
- * unwinds every device and bus and returns one message "FILE: PATH: what"
- * (or "FILE:LINE:COL: ..." for JSON syntax). cJSON never leaves this file,
- * and nothing here logs or touches a chip directly.
+ * opens the buses, creates chip models on emulated buses (board_emu.c),
+ * binds every device through the driver whose id table names it
+ * (iio_driver_probe()), registers it, then checks and registers the maps.
+ * Place in the flow: it assembles bus -> driver -> core before the server
+ * starts. Loading is all or nothing: any error unwinds every device and bus
+ * and returns one message "FILE: PATH: what" (or "FILE:LINE:COL: ..." for
+ * JSON syntax, board_json.c). cJSON never leaves the board loader, and
+ * nothing here logs or touches a chip directly.
  */
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <cjson/cJSON.h>
 
-#include "board.h"
+#include "board_priv.h"
 #include "bus/bus.h"
 #include "emu/emu.h"
 #include "iio.h"
 #include "iio_core.h"
-
-/* Limits of a board file; each is documented in maps/README.md. */
-#define BOARD_FILE_MAX_BYTES		(1024 * 1024)
-#define BOARD_JSON_DEPTH_MAX		16	/* the schema itself needs 6 */
-#define BOARD_DEVICES_MAX		256
-#define BOARD_BUSES_MAX			64
-#define BOARD_MAPS_MAX			1024
-#define BOARD_DEVICE_KEYS_MAX		64
-#define BOARD_EMULATE_INPUTS_MAX	64
-#define BOARD_LABEL_MAX_BYTES		63	/* device label and name, without the NUL */
-#define BOARD_BUS_NUMBER_MAX		1023
-#define BOARD_SPI_CS_MAX		255
-#define BOARD_PATH_MAX			256	/* a JSON path in a message */
-#define BOARD_DEFAULT_FILE		"demo.json"
-
-/* What the loader keeps per device: the strings the device borrows, and where it sits. */
-struct board_dev {
-	struct iio_dev *dev;	/* borrowed from the registry */
-	char *label;		/* owned: the device's label points here */
-	char *name;		/* owned when a driver kept the borrowed board name */
-	int bus;		/* index into buses, -1 when bus-less */
-	int addr;		/* I2C address or SPI chip select */
-};
-
-/* The public struct board and what only this file sees. */
-struct board_priv {
-	struct board b;		/* first: board_destroy() casts back */
-	struct board_dev *devs;
-	int ndevs;
-};
-
-/* One load in progress: where errors go and what they are relative to. */
-struct board_ctx {
-	const char *origin;	/* the file name as given, or the string's origin */
-	const char *basedir;	/* for relative CSV paths */
-	char *err;
-	size_t errlen;
-	struct board_priv *bp;
-	const struct bus_ops *emu_ops;
-};
-
-/* The device-object view a driver's probe reads through iio_probe_prop_*(). */
-struct board_props {
-	const cJSON *obj;
-	bool used[BOARD_DEVICE_KEYS_MAX];	/* by child position */
-};
-
-__attribute__((format(printf, 3, 4)))
-static int board_err(struct board_ctx *ctx, const char *path, const char *fmt, ...)
-{
-	char msg[BOARD_ERR_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (ctx->err && ctx->errlen)
-		snprintf(ctx->err, ctx->errlen, "%s: %s: %s", ctx->origin, path, msg);
-	return -EINVAL;
-}
-
-static const char *board_json_type(const cJSON *item)
-{
-	if (cJSON_IsObject(item))
-		return "an object";
-	if (cJSON_IsArray(item))
-		return "an array";
-	if (cJSON_IsString(item))
-		return "a string";
-	if (cJSON_IsNumber(item))
-		return "a number";
-	if (cJSON_IsBool(item))
-		return "a boolean";
-	if (cJSON_IsNull(item))
-		return "null";
-	return "invalid";
-}
-
-/* Append ".key" or "[i]" to a JSON path. */
-static void board_path_key(char *out, size_t len, const char *base, const char *key)
-{
-	/* a path longer than the buffer is cut; it only ever ends up in a message */
-	if (snprintf(out, len, "%s%s%s", base, base[0] ? "." : "", key) >= (int)len)
-		out[len - 1] = '\0';
-}
-
-static void board_path_index(char *out, size_t len, const char *base, int i)
-{
-	if (snprintf(out, len, "%s[%d]", base, i) >= (int)len)
-		out[len - 1] = '\0';
-}
-
-/* ---- syntax: size, bytes, nesting, then cJSON ---- */
-
-/* Line and column (both from 1, column in bytes) of @off in @text. */
-static void board_line_col(const char *text, size_t off, int *line, int *col)
-{
-	size_t i;
-
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < off; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
-__attribute__((format(printf, 4, 5)))
-static int board_err_at(struct board_ctx *ctx, const char *text, size_t off, const char *fmt, ...)
-{
-	char msg[BOARD_ERR_MAX];
-	va_list ap;
-	int line, col;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	board_line_col(text, off, &line, &col);
-	if (ctx->err && ctx->errlen)
-		snprintf(ctx->err, ctx->errlen, "%s:%d:%d: %s", ctx->origin, line, col, msg);
-	return -EINVAL;
-}
-
-/*
- * Reject what cJSON would accept or choke on before it parses: NUL bytes,
- * nesting deeper than the schema can use (cJSON's own limit is 1000, far
- * past any board) and a string left open. Strings are skipped so brackets
- * inside them count for nothing.
- */
-static int board_check_text(struct board_ctx *ctx, const char *text, size_t len)
-{
-	bool in_string = false, escaped = false;
-	size_t i, string_start = 0;
-	int depth = 0;
-
-	for (i = 0; i < len; i++) {
-		char c = text[i];
-
-		if (c == '\0')
-			return board_err_at(ctx, text, i, "NUL byte in the file");
-		if (in_string) {
-			if (escaped)
-				escaped = false;
-			else if (c == '\\')
-				escaped = true;
-			else if (c == '"')
-				in_string = false;
-			continue;
-		}
-		if (c == '"') {
-			in_string = true;
-			string_start = i;
-		} else if (c == '{' || c == '[') {
-			if (++depth > BOARD_JSON_DEPTH_MAX)
-				return board_err_at(ctx, text, i, "nested deeper than %d levels",
-						    BOARD_JSON_DEPTH_MAX);
-		} else if (c == '}' || c == ']') {
-			depth--;
-		}
-	}
-	/* cJSON would point past the opening quote; the quote itself is what needs fixing */
-	if (in_string)
-		return board_err_at(ctx, text, string_start,
-				    "JSON syntax error: string never closed");
-	return 0;
-}
-
-/* Quote what stands at the error position: up to 16 printable bytes of one line. */
-static void board_excerpt(const char *text, size_t len, size_t off, char *out, size_t outlen)
-{
-	size_t n = 0;
-
-	while (off + n < len && n < 16 && n + 1 < outlen && text[off + n] != '\n' &&
-	       text[off + n] != '\r') {
-		char c = text[off + n];
-
-		out[n] = (c >= 0x20 && c < 0x7f) ? c : '?';
-		n++;
-	}
-	out[n] = '\0';
-}
-
-static cJSON *board_parse(struct board_ctx *ctx, const char *text, size_t len)
-{
-	const char *end = NULL;
-	char near[24];
-	size_t off;
-	cJSON *root;
-
-	if (board_check_text(ctx, text, len))
-		return NULL;
-	root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-	if (!root) {
-		off = end && end >= text ? (size_t)(end - text) : 0;
-		/* cJSON reports the last byte when it ran off the end */
-		while (off < len && (text[off] == ' ' || text[off] == '\t' || text[off] == '\r' ||
-				     text[off] == '\n'))
-			off++;
-		if (off >= len || (off + 1 == len && len > 0 && end && end == text + len - 1 &&
-				   text[off] != '}' && text[off] != ']')) {
-			board_err_at(ctx, text, len, "JSON syntax error: unexpected end of file");
-			return NULL;
-		}
-		board_excerpt(text, len, off, near, sizeof(near));
-		board_err_at(ctx, text, off, "JSON syntax error at '%s'", near);
-		return NULL;
-	}
-	off = (size_t)(end - text);
-	while (off < len && (text[off] == ' ' || text[off] == '\t' || text[off] == '\r' ||
-			     text[off] == '\n'))
-		off++;
-	if (off < len) {
-		board_excerpt(text, len, off, near, sizeof(near));
-		board_err_at(ctx, text, off, "JSON syntax error: text after the end at '%s'", near);
-		cJSON_Delete(root);
-		return NULL;
-	}
-	return root;
-}
-
-/* ---- typed getters: each names the path and the expected type ---- */
-
-static bool board_key_in(const char *key, const char *const *keys)
-{
-	for (; *keys; keys++)
-		if (strcmp(*keys, key) == 0)
-			return true;
-	return false;
-}
-
-/*
- * Every key of @obj must be unique and, unless @known is NULL (any key goes),
- * either in @known or marked in @used (by position; @used may be NULL).
- * "comment" is allowed everywhere.
- */
-static int board_check_keys(struct board_ctx *ctx, const cJSON *obj, const char *path,
-			    const char *const *known, const bool *used)
-{
-	const cJSON *a, *b;
-	char p[BOARD_PATH_MAX];
-	int i = 0;
-
-	cJSON_ArrayForEach(a, obj) {
-		board_path_key(p, sizeof(p), path, a->string);
-		for (b = obj->child; b != a; b = b->next)
-			if (strcmp(a->string, b->string) == 0)
-				return board_err(ctx, p, "duplicate key");
-		if (known && strcmp(a->string, "comment") != 0 && !board_key_in(a->string, known) &&
-		    !(used && i < BOARD_DEVICE_KEYS_MAX && used[i]))
-			return board_err(ctx, p, "unknown key");
-		i++;
-	}
-	return 0;
-}
-
-/* Return: 0, -ENOENT when absent and optional, -EINVAL (message set). */
-static int board_get_string(struct board_ctx *ctx, const cJSON *obj, const char *path,
-			    const char *key, bool required, size_t maxlen, const char **out)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char p[BOARD_PATH_MAX];
-
-	board_path_key(p, sizeof(p), path, key);
-	if (!it) {
-		if (required)
-			return board_err(ctx, p, "missing");
-		return -ENOENT;
-	}
-	if (!cJSON_IsString(it))
-		return board_err(ctx, p, "expected a string, not %s", board_json_type(it));
-	if (!it->valuestring[0])
-		return board_err(ctx, p, "empty string");
-	if (maxlen && strlen(it->valuestring) > maxlen)
-		return board_err(ctx, p, "longer than %zu characters", maxlen);
-	*out = it->valuestring;
-	return 0;
-}
-
-static bool board_is_integer(const cJSON *it, long min, long max, long *out)
-{
-	double d;
-
-	if (!cJSON_IsNumber(it))
-		return false;
-	d = it->valuedouble;
-	if (!isfinite(d) || d != floor(d) || d < (double)min || d > (double)max)
-		return false;
-	*out = (long)d;
-	return true;
-}
-
-/* A number, or a string in C notation ("0x35", "53"), within [min, max]. */
-static bool board_is_integer_or_string(const cJSON *it, long min, long max, long *out)
-{
-	const char *s;
-	char *endp;
-	long v;
-
-	if (cJSON_IsNumber(it))
-		return board_is_integer(it, min, max, out);
-	if (!cJSON_IsString(it))
-		return false;
-	s = it->valuestring;
-	if (!s[0] || s[0] == ' ' || s[0] == '-' || s[0] == '+')
-		return false;
-	errno = 0;
-	v = strtol(s, &endp, 0);
-	if (errno || *endp || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-static int board_get_int(struct board_ctx *ctx, const cJSON *obj, const char *path,
-			 const char *key, bool required, long min, long max, long *out)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char p[BOARD_PATH_MAX];
-
-	board_path_key(p, sizeof(p), path, key);
-	if (!it) {
-		if (required)
-			return board_err(ctx, p, "missing");
-		return -ENOENT;
-	}
-	if (!board_is_integer(it, min, max, out))
-		return board_err(ctx, p, "expected an integer from %ld to %ld, not %s", min, max,
-				 cJSON_IsNumber(it) ? "this number" : board_json_type(it));
-	return 0;
-}
-
-static int board_get_double(struct board_ctx *ctx, const cJSON *obj, const char *path,
-			    const char *key, bool required, double dflt, double *out)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char p[BOARD_PATH_MAX];
-
-	board_path_key(p, sizeof(p), path, key);
-	if (!it) {
-		*out = dflt;
-		return required ? board_err(ctx, p, "missing") : 0;
-	}
-	if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble))
-		return board_err(ctx, p, "expected a number, not %s", board_json_type(it));
-	*out = it->valuedouble;
-	return 0;
-}
-
-static int board_get_object(struct board_ctx *ctx, const cJSON *obj, const char *path,
-			    const char *key, const cJSON **out)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char p[BOARD_PATH_MAX];
-
-	*out = NULL;
-	if (!it)
-		return -ENOENT;
-	board_path_key(p, sizeof(p), path, key);
-	if (!cJSON_IsObject(it))
-		return board_err(ctx, p, "expected an object, not %s", board_json_type(it));
-	*out = it;
-	return 0;
-}
-
-static int board_get_array(struct board_ctx *ctx, const cJSON *obj, const char *key, int max,
-			   const cJSON **out)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	*out = NULL;
-	if (!it)
-		return -ENOENT;
-	if (!cJSON_IsArray(it))
-		return board_err(ctx, key, "expected an array, not %s", board_json_type(it));
-	if (cJSON_GetArraySize(it) > max)
-		return board_err(ctx, key, "more than %d entries", max);
-	*out = it;
-	return 0;
-}
-
-/* ---- probe properties: the driver reads its device object ---- */
-
-static const cJSON *board_props_find(const void *props, const char *key)
-{
-	struct board_props *bp = (struct board_props *)props;
-	const cJSON *it;
-	int i = 0;
-
-	cJSON_ArrayForEach(it, bp->obj) {
-		if (strcmp(it->string, key) == 0) {
-			if (i < BOARD_DEVICE_KEYS_MAX)
-				bp->used[i] = true;
-			return it;
-		}
-		i++;
-	}
-	return NULL;
-}
-
-static int board_prop_int(const void *props, const char *key, int *val)
-{
-	const cJSON *it = board_props_find(props, key);
-	long v;
-
-	if (!it)
-		return -ENOENT;
-	if (!board_is_integer_or_string(it, INT_MIN, INT_MAX, &v))
-		return -EINVAL;
-	*val = (int)v;
-	return 0;
-}
-
-static int board_prop_str(const void *props, const char *key, const char **val)
-{
-	const cJSON *it = board_props_find(props, key);
-
-	if (!it)
-		return -ENOENT;
-	if (!cJSON_IsString(it))
-		return -EINVAL;
-	*val = it->valuestring;
-	return 0;
-}
 
 /* ---- buses ---- */
 
@@ -589,241 +160,6 @@ struct bus *board_find_bus(const struct board *b, const char *key)
 	return i < 0 ? NULL : b->buses[i];
 }
 
-/* ---- emulated inputs ---- */
-
-static int board_signal_csv(struct board_ctx *ctx, const cJSON *spec, const char *path,
-			    struct emu_signal *sig)
-{
-	static const char *const known[] = { "file", NULL };
-	char full[PATH_MAX], p[BOARD_PATH_MAX], cerr[BOARD_ERR_MAX];
-	const char *file;
-	int ret;
-
-	ret = board_check_keys(ctx, spec, path, known, NULL);
-	if (ret)
-		return ret;
-	ret = board_get_string(ctx, spec, path, "file", true, 0, &file);
-	if (ret)
-		return ret;
-	board_path_key(p, sizeof(p), path, "file");
-	/* relative to the board file, so a board and its traces move together */
-	if (file[0] == '/')
-		ret = snprintf(full, sizeof(full), "%s", file);
-	else
-		ret = snprintf(full, sizeof(full), "%s/%s", ctx->basedir, file);
-	if (ret >= (int)sizeof(full))
-		return board_err(ctx, p, "path too long");
-	cerr[0] = '\0';
-	ret = emu_signal_load_csv(sig, full, cerr, sizeof(cerr));
-	if (ret)
-		return board_err(ctx, p, "%s", cerr[0] ? cerr : strerror(-ret));
-	return 0;
-}
-
-/* One emulate value: a number (constant) or {"sine"|"ramp"|"noise"|"csv": {...}}. */
-static int board_parse_signal(struct board_ctx *ctx, const cJSON *val, const char *path,
-			      struct emu_signal *sig)
-{
-	static const char *const sine_keys[] = { "offset", "amplitude", "period_s", "phase", NULL };
-	static const char *const ramp_keys[] = { "from", "to", "period_s", NULL };
-	static const char *const noise_keys[] = { "mean", "stddev", "seed", NULL };
-	const cJSON *spec;
-	char p[BOARD_PATH_MAX], kp[BOARD_PATH_MAX];
-	double from, to;
-	long seed = 0;
-	int ret;
-
-	memset(sig, 0, sizeof(*sig));
-	if (cJSON_IsNumber(val)) {
-		if (!isfinite(val->valuedouble))
-			return board_err(ctx, path, "not a finite number");
-		sig->kind = EMU_SIGNAL_CONST;
-		sig->value = val->valuedouble;
-		return 0;
-	}
-	if (!cJSON_IsObject(val) || cJSON_GetArraySize(val) != 1 || !cJSON_IsObject(val->child))
-		return board_err(ctx, path, "expected a number or one of {\"sine\": {...}}, "
-				 "{\"ramp\": {...}}, {\"noise\": {...}}, {\"csv\": {...}}");
-	spec = val->child;
-	board_path_key(p, sizeof(p), path, spec->string);
-	if (strcmp(spec->string, "sine") == 0) {
-		sig->kind = EMU_SIGNAL_SINE;
-		ret = board_check_keys(ctx, spec, p, sine_keys, NULL);
-		if (!ret)
-			ret = board_get_double(ctx, spec, p, "offset", false, 0, &sig->offset);
-		if (!ret)
-			ret = board_get_double(ctx, spec, p, "amplitude", true, 0, &sig->amplitude);
-		if (!ret)
-			ret = board_get_double(ctx, spec, p, "period_s", true, 0, &sig->period_s);
-		if (!ret)
-			ret = board_get_double(ctx, spec, p, "phase", false, 0, &sig->phase);
-	} else if (strcmp(spec->string, "ramp") == 0) {
-		sig->kind = EMU_SIGNAL_RAMP;
-		ret = board_check_keys(ctx, spec, p, ramp_keys, NULL);
-		if (!ret)
-			ret = board_get_double(ctx, spec, p, "from", true, 0, &from);
-		if (!ret)
-			ret = board_get_double(ctx, spec, p, "to", true, 0, &to);
-		if (!ret)
-			ret = board_get_double(ctx, spec, p, "period_s", true, 0, &sig->period_s);
-		if (!ret) {
-			sig->offset = from;
-			sig->amplitude = to - from;
-		}
-	} else if (strcmp(spec->string, "noise") == 0) {
-		sig->kind = EMU_SIGNAL_NOISE;
-		ret = board_check_keys(ctx, spec, p, noise_keys, NULL);
-		if (!ret)
-			ret = board_get_double(ctx, spec, p, "mean", false, 0, &sig->offset);
-		if (!ret)
-			ret = board_get_double(ctx, spec, p, "stddev", true, 0, &sig->amplitude);
-		if (!ret && sig->amplitude < 0) {
-			board_path_key(kp, sizeof(kp), p, "stddev");
-			ret = board_err(ctx, kp, "must not be negative");
-		}
-		if (!ret) {
-			ret = board_get_int(ctx, spec, p, "seed", false, 0, LONG_MAX, &seed);
-			ret = ret == -ENOENT ? 0 : ret;
-			sig->seed = (uint64_t)seed;
-		}
-		return ret;
-	} else if (strcmp(spec->string, "csv") == 0) {
-		return board_signal_csv(ctx, spec, p, sig);
-	} else {
-		return board_err(ctx, p, "unknown signal (sine, ramp, noise, csv)");
-	}
-	if (!ret && !(sig->period_s > 0)) {
-		board_path_key(kp, sizeof(kp), p, "period_s");
-		ret = board_err(ctx, kp, "must be greater than 0");
-	}
-	return ret;
-}
-
-static void board_free_inputs(struct emu_input *in, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		emu_signal_fini(&in[i].sig);
-	free(in);
-}
-
-/* Create the chip model for device @d (JSON @obj) and place it on its emulated bus. */
-static int board_emulate(struct board_ctx *ctx, const cJSON *obj, const char *path,
-			 const char *driver, struct bus *bus, int addr, int vref_mv)
-{
-	const struct iio_device_id *id = NULL;
-	const struct emu_model *model;
-	struct emu_input *inputs = NULL;
-	struct emu_params params;
-	struct emu_chip *chip = NULL;
-	const cJSON *emulate, *it;
-	char p[BOARD_PATH_MAX], cerr[BOARD_ERR_MAX];
-	int n = 0, ret;
-
-	board_path_key(p, sizeof(p), path, "driver");
-	model = emu_model_find(driver, &id);
-	if (!model)
-		return board_err(ctx, p, "no chip model of %s to emulate", driver);
-	ret = board_get_object(ctx, obj, path, "emulate", &emulate);
-	if (ret == -EINVAL)
-		return ret;
-	if (emulate) {
-		board_path_key(p, sizeof(p), path, "emulate");
-		/* input keys are the model's business; only duplicates are ours */
-		ret = board_check_keys(ctx, emulate, p, NULL, NULL);
-		if (ret)
-			return ret;
-		if (cJSON_GetArraySize(emulate) > BOARD_EMULATE_INPUTS_MAX)
-			return board_err(ctx, p, "more than %d inputs", BOARD_EMULATE_INPUTS_MAX);
-		inputs = calloc((size_t)cJSON_GetArraySize(emulate) + 1, sizeof(*inputs));
-		if (!inputs)
-			return board_err(ctx, p, "%s", strerror(ENOMEM));
-		cJSON_ArrayForEach(it, emulate) {
-			char ip[BOARD_PATH_MAX];
-
-			if (strcmp(it->string, "comment") == 0)
-				continue;
-			board_path_key(ip, sizeof(ip), p, it->string);
-			inputs[n].key = it->string;
-			ret = board_parse_signal(ctx, it, ip, &inputs[n].sig);
-			n++;
-			if (ret)
-				goto err_free_inputs;
-		}
-	}
-	params = (struct emu_params){ .name = driver, .id = id, .inputs = inputs,
-				      .ninputs = n, .vref_mv = vref_mv };
-	cerr[0] = '\0';
-	ret = model->create(&params, &chip, cerr, sizeof(cerr));
-	if (ret) {
-		board_path_key(p, sizeof(p), path, emulate ? "emulate" : "driver");
-		ret = board_err(ctx, p, "%s", cerr[0] ? cerr : strerror(-ret));
-		goto err_free_inputs;
-	}
-	/* the bus owns the chip from here on, even when attaching fails */
-	ret = emu_bus_attach(bus, (uint16_t)addr, chip);
-	if (ret) {
-		board_path_key(p, sizeof(p), path, bus->type == BUS_SPI ? "cs" : "address");
-		ret = board_err(ctx, p, "cannot place the chip model: %s", strerror(-ret));
-		goto err_free_inputs;
-	}
-	board_free_inputs(inputs, n);
-	return 0;
-
-err_free_inputs:
-	board_free_inputs(inputs, n);
-	return -EINVAL;
-}
-
-/* Parse "fault": {"mode", "after", "count", "hang_ms", "from"}; @from_probe says when to arm. */
-static int board_parse_fault(struct board_ctx *ctx, const cJSON *fobj, const char *path,
-			     struct emu_fault *fault, bool *from_probe)
-{
-	static const char *const known[] = { "mode", "after", "count", "hang_ms", "from", NULL };
-	static const char *const modes[] = {
-		[EMU_FAULT_NACK] = "nack", [EMU_FAULT_EIO] = "eio", [EMU_FAULT_HANG] = "hang",
-	};
-	const char *mode, *from = NULL;
-	char p[BOARD_PATH_MAX];
-	long v;
-	int ret, m;
-
-	memset(fault, 0, sizeof(*fault));
-	ret = board_check_keys(ctx, fobj, path, known, NULL);
-	if (ret)
-		return ret;
-	ret = board_get_string(ctx, fobj, path, "mode", true, 0, &mode);
-	if (ret)
-		return ret;
-	for (m = EMU_FAULT_NACK; m <= EMU_FAULT_HANG; m++)
-		if (strcmp(mode, modes[m]) == 0)
-			break;
-	board_path_key(p, sizeof(p), path, "mode");
-	if (m > EMU_FAULT_HANG)
-		return board_err(ctx, p, "unknown mode %s (nack, eio, hang)", mode);
-	fault->mode = (enum emu_fault_mode)m;
-	ret = board_get_int(ctx, fobj, path, "after", false, 0, UINT_MAX, &v);
-	if (ret == -EINVAL)
-		return ret;
-	fault->after = ret ? 0 : (unsigned int)v;
-	ret = board_get_int(ctx, fobj, path, "count", false, 0, UINT_MAX, &v);
-	if (ret == -EINVAL)
-		return ret;
-	fault->count = ret ? 0 : (unsigned int)v;
-	ret = board_get_int(ctx, fobj, path, "hang_ms", false, 1, INT_MAX, &v);
-	if (ret == -EINVAL)
-		return ret;
-	fault->hang_ms = ret ? 0 : (unsigned int)v;
-	ret = board_get_string(ctx, fobj, path, "from", false, 0, &from);
-	if (ret == -EINVAL)
-		return ret;
-	board_path_key(p, sizeof(p), path, "from");
-	if (from && strcmp(from, "probe") != 0 && strcmp(from, "load") != 0)
-		return board_err(ctx, p, "expected \"probe\" or \"load\"");
-	*from_probe = from && strcmp(from, "probe") == 0;
-	return 0;
-}
 
 /* ---- devices ---- */
 
@@ -898,33 +234,34 @@ static char *board_strdup(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-/*
- * Probe the device described by @obj with @drv and register it. The bus
- * client passes to the device on success; everything else unwinds here.
- */
-static int board_add_device(struct board_ctx *ctx, const cJSON *obj, const char *path, int idx)
-{
-	static const char *const known[] = {
-		"driver", "bus", "address", "cs", "label", "name", "vref_mv", "emulate", "fault",
-		NULL,
-	};
-	struct board_priv *bp = ctx->bp;
-	struct board_dev *bd = &bp->devs[idx];
-	const struct iio_device_id *id = NULL;
+/* What a device object says, read and checked before anything is created for it. */
+struct board_device_spec {
 	const struct iio_driver *drv;
-	const char *driver, *label = NULL, *name = NULL;
-	struct bus_i2c_client *i2c = NULL;
-	struct bus_spi_device *spi = NULL;
-	struct board_props props = { .obj = obj };
-	struct iio_probe probe;
-	struct iio_dev *dev = NULL;
+	const struct iio_device_id *id;
+	const char *driver, *label, *name;	/* borrowed from the JSON */
+	long vref;				/* 0: not given */
 	struct board_place pl;
+	const cJSON *fobj;			/* "fault", or NULL */
 	struct emu_fault fault;
-	const cJSON *fobj;
-	char p[BOARD_PATH_MAX], perr[BOARD_ERR_MAX];
-	struct bus *bus = NULL;
-	bool fault_from_probe = false;
-	long vref = 0;
+	bool fault_from_probe;
+};
+
+/* "unknown driver max1364x (nearest: max1364, ...)"; just the first part when none is near. */
+static int board_unknown_driver(struct board_ctx *ctx, const char *path, const char *driver)
+{
+	char p[BOARD_PATH_MAX], near[BOARD_ERR_MAX / 4];
+
+	board_path_key(p, sizeof(p), path, "driver");
+	if (iio_driver_suggest(driver, near, sizeof(near)) > 0)
+		return board_err(ctx, p, "unknown driver %s (nearest: %s)", driver, near);
+	return board_err(ctx, p, "unknown driver %s", driver);
+}
+
+/* The keys every driver shares: driver, place, label, name, vref_mv, emulate and fault. */
+static int board_device_read(struct board_ctx *ctx, const cJSON *obj, const char *path,
+			     struct board_device_spec *ds)
+{
+	char p[BOARD_PATH_MAX];
 	int ret, i;
 
 	if (!cJSON_IsObject(obj))
@@ -933,123 +270,161 @@ static int board_add_device(struct board_ctx *ctx, const cJSON *obj, const char 
 		return board_err(ctx, path, "more than %d keys", BOARD_DEVICE_KEYS_MAX);
 	/* duplicates now; unknown keys once the driver has read what it wants */
 	ret = board_check_keys(ctx, obj, path, NULL, NULL);
+	if (!ret)
+		ret = board_get_string(ctx, obj, path, "driver", true, 0, &ds->driver);
 	if (ret)
 		return ret;
-	ret = board_get_string(ctx, obj, path, "driver", true, 0, &driver);
+	ds->drv = iio_driver_find(ds->driver, &ds->id);
+	if (!ds->drv)
+		return board_unknown_driver(ctx, path, ds->driver);
+	ret = board_device_place(ctx, obj, path, &ds->pl);
 	if (ret)
 		return ret;
-	drv = iio_driver_find(driver, &id);
-	if (!drv) {
-		board_path_key(p, sizeof(p), path, "driver");
-		return board_err(ctx, p, "unknown driver %s", driver);
-	}
-	ret = board_device_place(ctx, obj, path, &pl);
-	if (ret)
-		return ret;
-	if (pl.bus >= 0)
-		bus = bp->b.buses[pl.bus];
-	ret = board_get_string(ctx, obj, path, "label", false, BOARD_LABEL_MAX_BYTES, &label);
-	if (ret == -EINVAL)
-		return ret;
-	ret = board_get_string(ctx, obj, path, "name", false, BOARD_LABEL_MAX_BYTES, &name);
-	if (ret == -EINVAL)
-		return ret;
-	ret = board_get_int(ctx, obj, path, "vref_mv", false, 1, INT_MAX, &vref);
-	if (ret == -EINVAL)
-		return ret;
-	for (i = 0; i < 2 && !pl.emulated; i++) {
+	if (board_get_string(ctx, obj, path, "label", false, BOARD_LABEL_MAX_BYTES,
+			     &ds->label) == -EINVAL ||
+	    board_get_string(ctx, obj, path, "name", false, BOARD_LABEL_MAX_BYTES,
+			     &ds->name) == -EINVAL ||
+	    board_get_int(ctx, obj, path, "vref_mv", false, 1, INT_MAX, &ds->vref) == -EINVAL)
+		return -EINVAL;
+	for (i = 0; i < 2 && !ds->pl.emulated; i++) {
 		const char *key = i ? "fault" : "emulate";
 
 		board_path_key(p, sizeof(p), path, key);
 		if (cJSON_GetObjectItemCaseSensitive(obj, key))
 			return board_err(ctx, p, "only for a device on an emulated bus");
 	}
-	ret = board_get_object(ctx, obj, path, "fault", &fobj);
+	ret = board_get_object(ctx, obj, path, "fault", &ds->fobj);
 	if (ret == -EINVAL)
 		return ret;
-	if (fobj) {
-		board_path_key(p, sizeof(p), path, "fault");
-		ret = board_parse_fault(ctx, fobj, p, &fault, &fault_from_probe);
-		if (ret)
-			return ret;
-	}
+	if (!ds->fobj)
+		return 0;
+	board_path_key(p, sizeof(p), path, "fault");
+	return board_parse_fault(ctx, ds->fobj, p, &ds->fault, &ds->fault_from_probe);
+}
 
-	bd->bus = pl.bus;
-	bd->addr = pl.addr;
-	if (pl.emulated) {
-		ret = board_emulate(ctx, obj, path, driver, bus, pl.addr, (int)vref);
-		if (ret)
-			return ret;
-		if (fobj && fault_from_probe && emu_bus_set_fault(bus, (uint16_t)pl.addr, &fault))
-			return board_err(ctx, p, "cannot arm the fault");
-	}
-	ret = 0;
-	if (bus && bus->type == BUS_I2C)
-		ret = bus_i2c_client_create(bus, (uint16_t)pl.addr, &i2c);
-	else if (bus)
-		ret = bus_spi_device_create(bus, pl.addr, &spi);
-	if (ret) {
-		board_path_key(p, sizeof(p), path, bus->type == BUS_I2C ? "address" : "cs");
-		return board_err(ctx, p, "%s", strerror(-ret));
-	}
+/* The chip model behind an emulated device, and its fault when armed from the probe on. */
+static int board_device_emulate(struct board_ctx *ctx, const cJSON *obj, const char *path,
+				const struct board_device_spec *ds, struct bus *bus)
+{
+	char p[BOARD_PATH_MAX];
+	int ret;
 
-	probe = (struct iio_probe){
-		.id = id, .name = name ? name : id->name, .label = label, .i2c = i2c, .spi = spi,
-		.props = &props, .prop_int = board_prop_int, .prop_str = board_prop_str,
-		.reg = ctx->bp->b.reg,
-	};
-	perr[0] = '\0';
-	ret = drv->probe(&probe, &dev, perr, sizeof(perr));
-	if (ret || !dev) {
-		ret = board_err(ctx, path, "%s", perr[0] ? perr :
-				ret ? strerror(-ret) : "the driver made no device");
-		goto err_destroy_client;
-	}
-	/* from here the final put runs the driver's remove() */
-	iio_device_set_driver(dev, drv);
-	ret = board_check_keys(ctx, obj, path, known, props.used);
+	ret = board_emulate(ctx, obj, path, ds->driver, bus, ds->pl.addr, (int)ds->vref);
 	if (ret)
-		goto err_put_dev;
-	if (i2c)
-		iio_device_set_i2c(dev, i2c);
-	if (spi)
-		iio_device_set_spi(dev, spi);
-	i2c = NULL;	/* the device's now: the final put destroys it */
-	spi = NULL;
-	/* the JSON goes away after loading: keep what the device points at */
-	bd->label = board_strdup(label);
-	bd->name = name && dev->name == name ? strdup(name) : NULL;
-	if ((label && !bd->label) || (name && dev->name == name && !bd->name)) {
-		ret = board_err(ctx, path, "%s", strerror(ENOMEM));
-		goto err_put_dev;
-	}
-	if (label)
-		dev->label = bd->label;
-	if (bd->name)
-		dev->name = bd->name;
-	ret = iio_device_register(bp->b.reg, dev, perr, sizeof(perr));
-	if (ret) {
-		ret = board_err(ctx, path, "cannot register %s: %s", driver,
-				perr[0] ? perr : strerror(-ret));
-		goto err_put_dev;
-	}
-	bd->dev = dev;
-	bp->ndevs++;
-	if (fobj && !fault_from_probe && emu_bus_set_fault(bus, (uint16_t)pl.addr, &fault)) {
+		return ret;
+	if (ds->fobj && ds->fault_from_probe &&
+	    emu_bus_set_fault(bus, (uint16_t)ds->pl.addr, &ds->fault)) {
 		board_path_key(p, sizeof(p), path, "fault");
 		return board_err(ctx, p, "cannot arm the fault");
 	}
 	return 0;
+}
 
-err_put_dev:
-	iio_device_put(dev);
-	free(bd->label);
-	free(bd->name);
-	memset(bd, 0, sizeof(*bd));
-err_destroy_client:
-	bus_i2c_client_destroy(i2c);
-	bus_spi_device_destroy(spi);
-	return ret;
+/* Keep what the device borrows from the JSON, which goes away after loading. */
+static int board_device_keep_strings(struct board_ctx *ctx, const char *path,
+				     struct board_dev *bd, const struct board_device_spec *ds)
+{
+	struct iio_dev *dev = bd->dev;
+	bool name_kept = ds->name && dev->name == ds->name;
+
+	bd->label = board_strdup(ds->label);
+	bd->name = name_kept ? strdup(ds->name) : NULL;
+	if ((ds->label && !bd->label) || (name_kept && !bd->name))
+		return board_err(ctx, path, "%s", strerror(ENOMEM));
+	if (ds->label)
+		dev->label = bd->label;
+	if (bd->name)
+		dev->name = bd->name;
+	return 0;
+}
+
+/* Create the bus client @ds asks for on @bus (none without a bus). Return: 0 or -EINVAL. */
+static int board_device_client(struct board_ctx *ctx, const char *path, struct bus *bus,
+			       int addr, struct iio_probe *probe)
+{
+	char p[BOARD_PATH_MAX];
+	int ret = 0;
+
+	if (bus && bus->type == BUS_I2C)
+		ret = bus_i2c_client_create(bus, (uint16_t)addr, &probe->i2c);
+	else if (bus)
+		ret = bus_spi_device_create(bus, addr, &probe->spi);
+	if (!ret)
+		return 0;
+	board_path_key(p, sizeof(p), path, bus->type == BUS_I2C ? "address" : "cs");
+	return board_err(ctx, p, "%s", strerror(-ret));
+}
+
+/*
+ * Bind the device @ds describes and register it. The bus client passes to
+ * the device when the probe succeeds; everything else unwinds here.
+ */
+static int board_device_bind(struct board_ctx *ctx, const cJSON *obj, const char *path,
+			     int idx, const struct board_device_spec *ds)
+{
+	static const char *const known[] = {
+		"driver", "bus", "address", "cs", "label", "name", "vref_mv", "emulate", "fault",
+		NULL,
+	};
+	struct board_priv *bp = ctx->bp;
+	struct board_dev *bd = &bp->devs[idx];
+	struct bus *bus = ds->pl.bus >= 0 ? bp->b.buses[ds->pl.bus] : NULL;
+	struct board_props props = { .obj = obj };
+	struct iio_probe probe = {
+		.id = ds->id, .name = ds->name ? ds->name : ds->id->name, .label = ds->label,
+		.props = &props, .prop_int = board_prop_int, .prop_str = board_prop_str,
+		.reg = bp->b.reg,
+	};
+	char p[BOARD_PATH_MAX], perr[BOARD_ERR_MAX];
+	int ret;
+
+	bd->bus = ds->pl.bus;
+	bd->addr = ds->pl.addr;
+	if (ds->pl.emulated && board_device_emulate(ctx, obj, path, ds, bus))
+		return -EINVAL;
+	if (board_device_client(ctx, path, bus, ds->pl.addr, &probe))
+		return -EINVAL;
+	ret = iio_driver_probe(ds->drv, &probe, &bd->dev, perr, sizeof(perr));
+	if (ret) {
+		bus_i2c_client_destroy(probe.i2c);
+		bus_spi_device_destroy(probe.spi);
+		return board_err(ctx, path, "%s", perr[0] ? perr : strerror(-ret));
+	}
+	/* the device owns its bus client now: the final put runs remove() and frees it */
+	ret = board_check_keys(ctx, obj, path, known, props.used);
+	if (!ret)
+		ret = board_device_keep_strings(ctx, path, bd, ds);
+	if (!ret) {
+		ret = iio_device_register(bp->b.reg, bd->dev, perr, sizeof(perr));
+		if (ret)
+			ret = board_err(ctx, path, "cannot register %s: %s", ds->driver,
+					perr[0] ? perr : strerror(-ret));
+	}
+	if (ret) {
+		iio_device_put(bd->dev);
+		free(bd->label);
+		free(bd->name);
+		memset(bd, 0, sizeof(*bd));
+		return ret;
+	}
+	bp->ndevs++;
+	if (ds->fobj && !ds->fault_from_probe &&
+	    emu_bus_set_fault(bus, (uint16_t)ds->pl.addr, &ds->fault)) {
+		board_path_key(p, sizeof(p), path, "fault");
+		return board_err(ctx, p, "cannot arm the fault");
+	}
+	return 0;
+}
+
+static int board_add_device(struct board_ctx *ctx, const cJSON *obj, const char *path, int idx)
+{
+	struct board_device_spec ds = { 0 };
+	int ret;
+
+	ret = board_device_read(ctx, obj, path, &ds);
+	if (ret)
+		return ret;
+	return board_device_bind(ctx, obj, path, idx, &ds);
 }
 
 static int board_add_devices(struct board_ctx *ctx, const cJSON *root)

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include "iio_types.h"	/* the ABI leaf: types, modifiers, IIO_VAL_*, info bits */
 
 #define BIT(n)	(1UL << (n))
@@ -201,17 +202,27 @@ int iio_probe_prop_str(const struct iio_probe *p, const char *key, const char **
  */
 int iio_probe_vref_mv(const struct iio_probe *p, int *vref_mv, char *err, size_t errlen);
 
+/* The bus a driver's chips sit on; iio_driver_probe() checks it before probe runs. */
+enum iio_driver_bus {
+	IIO_DRIVER_BUS_NONE,	/* bus-less (platform), or a driver that checks for itself */
+	IIO_DRIVER_BUS_I2C,
+	IIO_DRIVER_BUS_SPI,
+};
+
 /**
  * struct iio_driver - a driver: the names it handles and how to bind one.
+ * @bus: what @probe needs in struct iio_probe (an I2C client, an SPI
+ *	device); the core refuses the device before probing when it is absent.
  * @probe: check the chip (ID registers, power-up) and return a device made
  *	with iio_device_alloc() in *out, not yet registered. On failure return
- *	-errno and fill @err (a message naming what failed) if non-NULL; the
- *	bus client in @p stays the caller's.
+ *	-errno and fill @err (a message naming what failed, iio_probe_err())
+ *	if non-NULL; the bus client in @p stays the caller's.
  * @remove: undo probe's hardware setup (power down); called once when the
  *	device is unregistered, before the memory goes. May be NULL.
  */
 struct iio_driver {
 	const char *name;
+	enum iio_driver_bus bus;
 	const struct iio_device_id *id_table;
 	int (*probe)(const struct iio_probe *p, struct iio_dev **out, char *err, size_t errlen);
 	void (*remove)(struct iio_dev *indio_dev);
@@ -234,6 +245,38 @@ const struct iio_driver *iio_driver_find(const char *name, const struct iio_devi
 /** iio_driver_count()/iio_driver_at() - walk the built-in drivers (for --help, tests). */
 size_t iio_driver_count(void);
 const struct iio_driver *iio_driver_at(size_t i);
+
+/** iio_driver_bus_name() - "i2c", "spi" or "none", as --list-drivers prints it. */
+const char *iio_driver_bus_name(enum iio_driver_bus bus);
+
+/**
+ * iio_driver_list_print() - every chip name the built-in drivers handle, one
+ * line each, sorted by name: "NAME DRIVER BUS" ("ad7991 ad799x i2c"), columns
+ * padded with blanks. What `iiowired --list-drivers` and `iiowire-board
+ * --list-drivers` print.
+ * Return: the number of names printed, or -errno (-ENOMEM, -EIO on a write
+ * error of @f).
+ */
+int iio_driver_list_print(FILE *f);
+
+/**
+ * iio_driver_suggest() - the known chip names nearest to @name, for "unknown
+ * driver" messages: those within two edits of it, or that start with it.
+ * Writes "a, b, c" (at most four, nearest first) to @buf, or "" if none.
+ * Return: how many names were written.
+ */
+int iio_driver_suggest(const char *name, char *buf, size_t len);
+
+/**
+ * iio_driver_probe() - bind one device: check that @p has the bus @drv
+ * needs, run its probe, then hand the device its bus client (which builds
+ * the hardware id) and record the driver.
+ * @out: the new device, not registered, with one reference.
+ * Return: 0, or -errno with @err filled; on failure the bus client in @p
+ * stays the caller's, on success it is the device's.
+ */
+int iio_driver_probe(const struct iio_driver *drv, const struct iio_probe *p,
+		     struct iio_dev **out, char *err, size_t errlen);
 
 /**
  * iio_device_alloc() - allocate a device with @sizeof_priv bytes of zeroed

@@ -1,13 +1,12 @@
 /*
  * iio_device.c - device objects: allocation, references, the device lock,
- * the "gone" state, bus clients, and the built-in driver table.
+ * the "gone" state and bus clients.
  *
  * A device outlives its registration for as long as anyone (a consumer
  * channel, an in-flight server request) holds a reference: unregistering
  * marks it gone under its lock, which is what turns every later access into
  * -ENODEV instead of a use-after-free (the kernel's info_exist_lock scheme).
- * Drivers are found by walking the link-time section IIO_DRIVER_REGISTER()
- * fills; this file never names one.
+ * The driver table and binding are iio_driver.c's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,70 +15,6 @@
 
 #include "iio_priv.h"
 #include "bus/bus.h"
-
-extern const struct iio_driver *const __start_iiowire_drivers[] __attribute__((weak));
-extern const struct iio_driver *const __stop_iiowire_drivers[] __attribute__((weak));
-
-size_t iio_driver_count(void)
-{
-	if (!__start_iiowire_drivers)
-		return 0;
-	return (size_t)(__stop_iiowire_drivers - __start_iiowire_drivers);
-}
-
-const struct iio_driver *iio_driver_at(size_t i)
-{
-	return i < iio_driver_count() ? __start_iiowire_drivers[i] : NULL;
-}
-
-const struct iio_driver *iio_driver_find(const char *name, const struct iio_device_id **id)
-{
-	size_t i, n = iio_driver_count();
-	const struct iio_device_id *row;
-
-	for (i = 0; i < n; i++) {
-		for (row = __start_iiowire_drivers[i]->id_table; row && row->name; row++) {
-			if (strcmp(row->name, name) == 0) {
-				if (id)
-					*id = row;
-				return __start_iiowire_drivers[i];
-			}
-		}
-	}
-	return NULL;
-}
-
-int iio_probe_prop_int(const struct iio_probe *p, const char *key, int *val)
-{
-	if (!p->prop_int)
-		return -ENOENT;
-	return p->prop_int(p->props, key, val);
-}
-
-int iio_probe_prop_str(const struct iio_probe *p, const char *key, const char **val)
-{
-	if (!p->prop_str)
-		return -ENOENT;
-	return p->prop_str(p->props, key, val);
-}
-
-int iio_probe_vref_mv(const struct iio_probe *p, int *vref_mv, char *err, size_t errlen)
-{
-	int ret = iio_probe_prop_int(p, "vref_mv", vref_mv);
-
-	if (ret == -ENOENT) {
-		*vref_mv = 0;
-		return 0;
-	}
-	if (ret == 0 && *vref_mv > 0)
-		return 0;
-	if (err && errlen && p->i2c)
-		snprintf(err, errlen, "%s at %d-%04x: vref_mv must be a positive integer",
-			 p->name, p->i2c->bus->number, p->i2c->addr);
-	else if (err && errlen)
-		snprintf(err, errlen, "%s: vref_mv must be a positive integer", p->name);
-	return -EINVAL;
-}
 
 struct iio_dev *iio_device_alloc(size_t sizeof_priv)
 {
@@ -178,16 +113,14 @@ void iio_device_set_i2c(struct iio_dev *indio_dev, struct bus_i2c_client *client
 {
 	to_iio_dev_opaque(indio_dev)->i2c = client;
 	if (client)
-		snprintf(indio_dev->hwid, sizeof(indio_dev->hwid), "%d-%04x",
-			 client->bus->number, client->addr);
+		iio_hwid_format(indio_dev->hwid, sizeof(indio_dev->hwid), client, NULL);
 }
 
 void iio_device_set_spi(struct iio_dev *indio_dev, struct bus_spi_device *spi)
 {
 	to_iio_dev_opaque(indio_dev)->spi = spi;
 	if (spi)
-		snprintf(indio_dev->hwid, sizeof(indio_dev->hwid), "spi%d.%d",
-			 spi->bus->number, spi->cs);
+		iio_hwid_format(indio_dev->hwid, sizeof(indio_dev->hwid), NULL, spi);
 }
 
 struct bus_i2c_client *iio_device_i2c(const struct iio_dev *indio_dev)

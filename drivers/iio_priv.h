@@ -39,6 +39,17 @@ static inline struct iio_dev_opaque *to_iio_dev_opaque(const struct iio_dev *ind
 	return (struct iio_dev_opaque *)indio_dev;
 }
 
+struct bus_i2c_client;
+struct bus_spi_device;
+
+/*
+ * iio_hwid_format() - the hardware id of a device on @i2c or @spi (or ""),
+ * for iio_dev.hwid and probe messages alike (iio_driver.c).
+ * Return: the length written, truncated to fit @len.
+ */
+int iio_hwid_format(char *buf, size_t len, const struct bus_i2c_client *i2c,
+		    const struct bus_spi_device *spi);
+
 /* iio_device_attrs_free() - drop the attribute set (iio_core.c); used by the final put. */
 void iio_device_attrs_free(struct iio_dev *indio_dev);
 

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iio.h"
+#include "iio_kit.h"
 #include "bus/bus.h"
 
 /*
@@ -80,8 +80,6 @@ static const struct iio_chan_spec ad799x_chans_4x12[] = AD799X_4X_CHANS(12);
 static const struct iio_chan_spec ad799x_chans_8x10[] = AD799X_8X_CHANS(10);
 static const struct iio_chan_spec ad799x_chans_8x12[] = AD799X_8X_CHANS(12);
 
-#define AD799X_ARRAY_SIZE(a)	((int)(sizeof(a) / sizeof((a)[0])))
-
 /* How the part is talked to: the conversion command and the configuration register. */
 enum ad799x_iface {
 	AD799X_IFACE_AD7991,	/* no pointer: the command byte is the configuration */
@@ -102,7 +100,7 @@ struct ad799x_chip_info {
 };
 
 #define AD799X_CHIP(_chans, _bits, _iface) {					\
-	.channels = _chans, .num_channels = AD799X_ARRAY_SIZE(_chans),		\
+	.channels = _chans, .num_channels = (int)ARRAY_SIZE(_chans),		\
 	.bits = _bits, .iface = _iface, .default_config = 0 }
 
 enum ad799x_part {
@@ -169,17 +167,12 @@ static int ad799x_read_raw(struct iio_dev *indio_dev, const struct iio_chan_spec
 	struct ad799x_state *st = iio_priv(indio_dev);
 	int ret;
 
-	switch (mask) {
-	case IIO_CHAN_INFO_RAW:
-		ret = ad799x_scan_direct(indio_dev, chan, val);
-		return ret < 0 ? ret : IIO_VAL_INT;
-	case IIO_CHAN_INFO_SCALE:
-		*val = st->vref_mv;
-		*val2 = chan->scan_type.realbits;
-		return IIO_VAL_FRACTIONAL_LOG2;
-	default:
+	if (mask == IIO_CHAN_INFO_SCALE)
+		return iio_scale_log2(st->vref_mv, chan->scan_type.realbits, val, val2);
+	if (mask != IIO_CHAN_INFO_RAW)
 		return -EINVAL;
-	}
+	ret = ad799x_scan_direct(indio_dev, chan, val);
+	return ret < 0 ? ret : IIO_VAL_INT;
 }
 
 static const struct iio_info ad799x_info = {
@@ -243,16 +236,8 @@ static int ad799x_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 	char why[80] = "";
 	int vref_mv = 0, ret;
 
-	if (!p->i2c) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: needs an I2C bus", p->name);
-		return -EINVAL;
-	}
-	if (!p->id || p->id->driver_data >= AD799X_NPARTS) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: no such AD799x part", p->name);
-		return -EINVAL;
-	}
+	if (!p->id || p->id->driver_data >= AD799X_NPARTS)
+		return iio_probe_err(p, err, errlen, -EINVAL, "no such AD799x part");
 	ci = &ad799x_chip_info_tbl[p->id->driver_data];
 
 	ret = iio_probe_vref_mv(p, &vref_mv, err, errlen);
@@ -272,13 +257,7 @@ static int ad799x_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 
 	ret = ad799x_write_config(st, p->i2c, config, why, sizeof(why));
 	if (ret < 0) {
-		if (err && errlen) {
-			const char *name = strerrorname_np(-ret);
-
-			snprintf(err, errlen, "%s at %d-%04x: %s (%s)", p->name,
-				 p->i2c->bus->number, p->i2c->addr, why[0] ? why : "no answer",
-				 name ? name : "?");
-		}
+		iio_probe_err(p, err, errlen, ret, "%s", why[0] ? why : "no answer");
 		goto err_put_dev;
 	}
 
@@ -296,6 +275,7 @@ err_put_dev:
 
 static const struct iio_driver ad799x_driver = {
 	.name = "ad799x",
+	.bus = IIO_DRIVER_BUS_I2C,
 	.id_table = ad799x_id,
 	.probe = ad799x_probe,
 };

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iio.h"
+#include "iio_kit.h"
 #include "bus/bus.h"
 
 /* setup byte (bit 7 set tells it from a configuration byte) */
@@ -161,8 +161,6 @@ static const struct iio_chan_spec max1363_chans_12x8[] = MAX1363_12X_CHANS(8);
 static const struct iio_chan_spec max1363_chans_12x10[] = MAX1363_12X_CHANS(10);
 static const struct iio_chan_spec max1363_chans_12x12[] = MAX1363_12X_CHANS(12);
 
-#define MAX1363_ARRAY_SIZE(a)	((int)(sizeof(a) / sizeof((a)[0])))
-
 /**
  * struct max1363_chip_info - one part.
  * @ninputs: analog inputs (the channel table has 2 x ninputs + 1 entries).
@@ -177,7 +175,7 @@ struct max1363_chip_info {
 };
 
 #define MAX1363_CHIP(_chans, _n, _bits, _vref) {				\
-	.channels = _chans, .num_channels = MAX1363_ARRAY_SIZE(_chans),		\
+	.channels = _chans, .num_channels = (int)ARRAY_SIZE(_chans),		\
 	.ninputs = _n, .bits = _bits, .int_vref_mv = _vref }
 
 enum max1363_part {
@@ -298,18 +296,13 @@ static int max1363_read_raw(struct iio_dev *indio_dev, const struct iio_chan_spe
 	struct max1363_state *st = iio_priv(indio_dev);
 	int ret;
 
-	switch (mask) {
-	case IIO_CHAN_INFO_RAW:
-		ret = max1363_read_single_chan(indio_dev, chan, val);
-		return ret < 0 ? ret : IIO_VAL_INT;
-	case IIO_CHAN_INFO_SCALE:
-		/* every channel, differential too, spans vref over 2^bits codes */
-		*val = st->vref_mv;
-		*val2 = st->ci->bits;
-		return IIO_VAL_FRACTIONAL_LOG2;
-	default:
+	/* every channel, differential too, spans vref over 2^bits codes */
+	if (mask == IIO_CHAN_INFO_SCALE)
+		return iio_scale_log2(st->vref_mv, st->ci->bits, val, val2);
+	if (mask != IIO_CHAN_INFO_RAW)
 		return -EINVAL;
-	}
+	ret = max1363_read_single_chan(indio_dev, chan, val);
+	return ret < 0 ? ret : IIO_VAL_INT;
 }
 
 static const struct iio_info max1363_info = {
@@ -339,17 +332,6 @@ static const struct iio_device_id max1363_id[] = {
 	{ NULL, 0 }
 };
 
-/* "ENXIO" for -ENXIO, for probe messages; the number when libc has no name. */
-static const char *max1363_errname(int err, char *buf, size_t len)
-{
-	const char *name = strerrorname_np(-err);
-
-	if (name)
-		return name;
-	snprintf(buf, len, "errno %d", -err);
-	return buf;
-}
-
 /*
  * Probe: pick the reference (the board's vref_mv means an external one on the
  * REF pin), then write the setup byte with the power-on scan as the kernel
@@ -362,19 +344,10 @@ static int max1363_probe(const struct iio_probe *p, struct iio_dev **out, char *
 	const struct max1363_chip_info *ci;
 	struct max1363_state *st;
 	struct iio_dev *indio_dev;
-	char ebuf[24];
 	int vref_mv = 0, ret;
 
-	if (!p->i2c) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: needs an I2C bus", p->name);
-		return -EINVAL;
-	}
-	if (!p->id || p->id->driver_data >= MAX1363_NPARTS) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: no such MAX1363-family part", p->name);
-		return -EINVAL;
-	}
+	if (!p->id || p->id->driver_data >= MAX1363_NPARTS)
+		return iio_probe_err(p, err, errlen, -EINVAL, "no such MAX1363-family part");
 	ci = &max1363_chip_info_tbl[p->id->driver_data];
 
 	ret = iio_probe_vref_mv(p, &vref_mv, err, errlen);
@@ -398,10 +371,7 @@ static int max1363_probe(const struct iio_probe *p, struct iio_dev **out, char *
 
 	ret = max1363_write_basic_config(st, p->i2c, MAX1363_CONF_SCAN_ALL(ci->ninputs));
 	if (ret < 0) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s at %d-%04x: no answer (%s)", p->name,
-				 p->i2c->bus->number, p->i2c->addr,
-				 max1363_errname(ret, ebuf, sizeof(ebuf)));
+		iio_probe_err(p, err, errlen, ret, "no answer");
 		goto err_put_dev;
 	}
 
@@ -419,6 +389,7 @@ err_put_dev:
 
 static const struct iio_driver max1363_driver = {
 	.name = "max1363",
+	.bus = IIO_DRIVER_BUS_I2C,
 	.id_table = max1363_id,
 	.probe = max1363_probe,
 };

@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iio.h"
+#include "iio_kit.h"
 #include "iio_consumer.h"
 #include "iio_core.h"
 
@@ -173,13 +173,11 @@ static int rescale_ratio(const struct iio_probe *p, struct rescale_state *st,
 	return 0;
 
 err_missing:
-	if (err)
-		snprintf(err, errlen, "%s: needs positive %s", p->id->name,
-			 p->id->driver_data == RESCALE_SHUNT ? "shunt_resistor_micro_ohms" :
-			 p->id->driver_data == RESCALE_AMPLIFIER ?
-			 "sense_resistor_micro_ohms (and sense_gain_mult/div if given)" :
-			 "full_ohms and output_ohms (output <= full)");
-	return -EINVAL;
+	return iio_probe_err(p, err, errlen, -EINVAL, "needs positive %s",
+			     p->id->driver_data == RESCALE_SHUNT ? "shunt_resistor_micro_ohms" :
+			     p->id->driver_data == RESCALE_AMPLIFIER ?
+			     "sense_resistor_micro_ohms (and sense_gain_mult/div if given)" :
+			     "full_ohms and output_ohms (output <= full)");
 }
 
 static int rescale_probe(const struct iio_probe *p, struct iio_dev **out, char *err, size_t errlen)
@@ -192,12 +190,9 @@ static int rescale_probe(const struct iio_probe *p, struct iio_dev **out, char *
 	int ret;
 
 	if (!p->reg || iio_probe_prop_str(p, "io_device", &src_dev) ||
-	    iio_probe_prop_str(p, "io_channel", &src_chan)) {
-		if (err)
-			snprintf(err, errlen, "%s: needs io_device and io_channel (the ADC input "
-				 "it measures through)", p->id->name);
-		return -EINVAL;
-	}
+	    iio_probe_prop_str(p, "io_channel", &src_chan))
+		return iio_probe_err(p, err, errlen, -EINVAL, "needs io_device and io_channel "
+				     "(the ADC input it measures through)");
 	indio_dev = iio_device_alloc(sizeof(*st));
 	if (!indio_dev)
 		return -ENOMEM;
@@ -207,20 +202,17 @@ static int rescale_probe(const struct iio_probe *p, struct iio_dev **out, char *
 		goto err_put_dev;
 	ret = iio_channel_get_provider(p->reg, src_dev, src_chan, &st->source);
 	if (ret) {
-		if (err)
-			snprintf(err, errlen, "%s: io_device %s io_channel %s: %s", p->id->name,
-				 src_dev, src_chan, ret == -EINVAL ? "no such channel" :
-				 ret == -ENOTUNIQ ? "ambiguous device" : "no such device");
+		iio_probe_err(p, err, errlen, ret, "io_device %s io_channel %s: %s", src_dev,
+			      src_chan, ret == -EINVAL ? "no such channel" :
+			      ret == -ENOTUNIQ ? "ambiguous device" : "no such device");
 		goto err_put_dev;
 	}
 	schan = st->source->channel;
 	have = schan->info_mask_separate | schan->info_mask_shared_by_type |
 	       schan->info_mask_shared_by_dir | schan->info_mask_shared_by_all;
 	if (!(have & BIT(IIO_CHAN_INFO_RAW)) || !(have & BIT(IIO_CHAN_INFO_SCALE))) {
-		if (err)
-			snprintf(err, errlen, "%s: %s %s has no raw value and scale to rescale",
-				 p->id->name, src_dev, src_chan);
-		ret = -EINVAL;
+		ret = iio_probe_err(p, err, errlen, -EINVAL, "%s %s has no raw value and scale "
+				    "to rescale", src_dev, src_chan);
 		goto err_release_source;
 	}
 	st->chan = (struct iio_chan_spec){
@@ -266,6 +258,7 @@ static void rescale_remove(struct iio_dev *indio_dev)
 
 static const struct iio_driver rescale_driver = {
 	.name = "iio-rescale",
+	.bus = IIO_DRIVER_BUS_NONE,
 	.id_table = rescale_ids,
 	.probe = rescale_probe,
 	.remove = rescale_remove,

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iio.h"
+#include "iio_kit.h"
 
 /* The board's name is copied into the device: the probe's strings are borrowed. */
 #define IIO_DUMMY_NAME_MAX	64
@@ -65,6 +65,20 @@ struct iio_dummy_state {
 #define IIO_DUMMY_SAMP_FREQ_NANO	33	/* 3.000000033 Hz */
 #define IIO_DUMMY_ACTIVITY_MAX		100	/* percent */
 
+/* A differential input pair @ch - @ch2 with @bits of signed data. */
+#define IIO_DUMMY_DIFF_CHAN(ch, ch2, si, bits, by_dir) {			\
+	.type = IIO_VOLTAGE,							\
+	.differential = 1,							\
+	.indexed = 1,								\
+	.channel = (ch),							\
+	.channel2 = (ch2),							\
+	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),				\
+	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),			\
+	.info_mask_shared_by_dir = (by_dir),					\
+	.scan_index = (si),							\
+	.scan_type = { .sign = 's', .realbits = (bits), .storagebits = 16 },	\
+}
+
 static const struct iio_chan_spec iio_dummy_channels[] = {
 	{	/* plain ADC input: in_voltage0_{raw,offset,scale} */
 		.type = IIO_VOLTAGE,
@@ -76,29 +90,9 @@ static const struct iio_chan_spec iio_dummy_channels[] = {
 		.scan_index = IIO_DUMMY_SCAN_VOLTAGE_0,
 		.scan_type = { .sign = 'u', .realbits = 13, .storagebits = 16 },
 	},
-	{	/* differential pair 1-2 */
-		.type = IIO_VOLTAGE,
-		.differential = 1,
-		.indexed = 1,
-		.channel = 1,
-		.channel2 = 2,
-		.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),
-		.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),
-		.scan_index = IIO_DUMMY_SCAN_DIFFVOLTAGE_1M2,
-		.scan_type = { .sign = 's', .realbits = 12, .storagebits = 16 },
-	},
-	{	/* differential pair 3-4 */
-		.type = IIO_VOLTAGE,
-		.differential = 1,
-		.indexed = 1,
-		.channel = 3,
-		.channel2 = 4,
-		.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),
-		.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),
-		.info_mask_shared_by_dir = BIT(IIO_CHAN_INFO_SAMP_FREQ),
-		.scan_index = IIO_DUMMY_SCAN_DIFFVOLTAGE_3M4,
-		.scan_type = { .sign = 's', .realbits = 11, .storagebits = 16 },
-	},
+	/* differential pairs 1-2 and 3-4; only the second shares sampling_frequency */
+	IIO_DUMMY_DIFF_CHAN(1, 2, IIO_DUMMY_SCAN_DIFFVOLTAGE_1M2, 12, 0),
+	IIO_DUMMY_DIFF_CHAN(3, 4, IIO_DUMMY_SCAN_DIFFVOLTAGE_3M4, 11, BIT(IIO_CHAN_INFO_SAMP_FREQ)),
 	{	/* one accelerometer axis; the kernel's comment says z, the modifier is X */
 		.type = IIO_ACCEL,
 		.modified = 1,
@@ -255,8 +249,7 @@ static int iio_dummy_write_raw(struct iio_dev *indio_dev, const struct iio_chan_
 	case IIO_CHAN_INFO_PROCESSED:
 		return iio_dummy_write_processed(st, chan, val);
 	case IIO_CHAN_INFO_CALIBSCALE:
-		for (i = 0; i < sizeof(iio_dummy_calibscales) / sizeof(iio_dummy_calibscales[0]);
-		     i++) {
+		for (i = 0; i < (int)ARRAY_SIZE(iio_dummy_calibscales); i++) {
 			if (val == iio_dummy_calibscales[i].val &&
 			    val2 == iio_dummy_calibscales[i].val2) {
 				st->accel_calibscale = &iio_dummy_calibscales[i];
@@ -310,6 +303,7 @@ static int iio_dummy_probe(const struct iio_probe *p, struct iio_dev **out, char
 
 	if (iio_probe_prop_str(p, "name", &name) != 0)
 		name = p->name ? p->name : p->id->name;
+	/* the bare text, without the device's name: that name is what is wrong */
 	if (!name[0] || strlen(name) >= IIO_DUMMY_NAME_MAX) {
 		if (err && errlen)
 			snprintf(err, errlen, "name must have 1 to %d characters",
@@ -324,7 +318,7 @@ static int iio_dummy_probe(const struct iio_probe *p, struct iio_dev **out, char
 	iio_dummy_init_state(st);
 	indio_dev->name = st->name;
 	indio_dev->channels = iio_dummy_channels;
-	indio_dev->num_channels = sizeof(iio_dummy_channels) / sizeof(iio_dummy_channels[0]);
+	indio_dev->num_channels = (int)ARRAY_SIZE(iio_dummy_channels);
 	indio_dev->info = &iio_dummy_info;
 	*out = indio_dev;
 	return 0;
@@ -337,6 +331,7 @@ static const struct iio_device_id iio_dummy_id[] = {
 
 static const struct iio_driver iio_dummy_driver = {
 	.name = "iio_dummy",
+	.bus = IIO_DRIVER_BUS_NONE,
 	.id_table = iio_dummy_id,
 	.probe = iio_dummy_probe,
 };

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <linux/spi/spidev.h>
 
-#include "iio.h"
+#include "iio_kit.h"
 #include "bus/bus.h"
 
 #define ADIS16400_WRITE			0x80
@@ -132,7 +132,7 @@ static const uint8_t adis16400_calibbias_reg[] = {
  */
 static const unsigned int adis16400_3db_divisors[] = { 2, 6, 12, 25, 50, 100, 200, 200 };
 
-#define ADIS16400_NDIVISORS (sizeof(adis16400_3db_divisors) / sizeof(adis16400_3db_divisors[0]))
+#define ADIS16400_NDIVISORS ARRAY_SIZE(adis16400_3db_divisors)
 
 /* ---- channel templates (all: 16-bit big-endian storage, sampling_frequency shared by all) ---- */
 
@@ -311,7 +311,7 @@ static const struct iio_chan_spec adis16448_channels[] = {
 	ADIS16400_TIMESTAMP_CHAN,
 };
 
-#define ADIS16400_CHANS(c)	.channels = (c), .num_channels = (int)(sizeof(c) / sizeof((c)[0]))
+#define ADIS16400_CHANS(c)	.channels = (c), .num_channels = (int)ARRAY_SIZE(c)
 
 enum adis16400_freq_style {
 	ADIS16400_FREQ_16400,	/* SMPL_PRD low byte: time base bit 7, divider 6:0 */
@@ -533,13 +533,6 @@ static int adis16400_write_reg_16(struct adis16400_state *st, uint8_t reg, uint1
 	return bus_spi_sync(st->spi, xfers, 2);
 }
 
-static int32_t adis16400_sign_extend(uint32_t value, unsigned int index)
-{
-	unsigned int shift = 31 - index;
-
-	return (int32_t)(value << shift) >> shift;
-}
-
 /* ---- sample rate and filter ---- */
 
 /* Sample rate in mHz from SMPL_PRD, or -errno. */
@@ -640,6 +633,55 @@ static int adis16400_mhz_to_val(int mhz, int *val, int *val2)
 	return IIO_VAL_INT_PLUS_MICRO;
 }
 
+/* The scale of @chan's type (every scale is below 1 but the supply's and the temperature's). */
+static int adis16400_read_scale(const struct adis16400_chip_info *ci,
+				const struct iio_chan_spec *chan, int *val, int *val2)
+{
+	*val = 0;
+	switch (chan->type) {
+	case IIO_ANGL_VEL:
+		*val2 = (int)ci->gyro_scale_micro;
+		break;
+	case IIO_VOLTAGE:
+		if (chan->channel == 0) {
+			*val = 2;
+			*val2 = 418000;	/* 2.418 mV */
+		} else {
+			*val2 = 805800;	/* 0.8058 mV */
+		}
+		break;
+	case IIO_ACCEL:
+		*val2 = (int)ci->accel_scale_micro;
+		break;
+	case IIO_MAGN:
+		*val2 = 500;		/* 0.5 mgauss */
+		break;
+	case IIO_TEMP:
+		*val = ci->temp_scale_nano / 1000000;
+		*val2 = ci->temp_scale_nano % 1000000;
+		break;
+	case IIO_PRESSURE:
+		*val2 = 2000;		/* 20 ubar = 0.002 kPa */
+		break;
+	case IIO_INCLI:
+		if (!ci->incli_scale_micro)
+			return -EINVAL;
+		*val2 = (int)ci->incli_scale_micro;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return IIO_VAL_INT_PLUS_MICRO;
+}
+
+/* The calibbias register of @chan, or 0 when it has none. */
+static uint8_t adis16400_calibbias_reg_of(const struct iio_chan_spec *chan)
+{
+	if (chan->scan_index < 0 || chan->scan_index >= (int)sizeof(adis16400_calibbias_reg))
+		return 0;
+	return adis16400_calibbias_reg[chan->scan_index];
+}
+
 /*
  * The kernel's sampling_frequency and low-pass reads test get_freq()'s
  * result with "if (ret)", so a valid (positive) rate becomes read_raw's
@@ -651,6 +693,7 @@ static int adis16400_read_raw(struct iio_dev *indio_dev, const struct iio_chan_s
 {
 	struct adis16400_state *st = iio_priv(indio_dev);
 	const struct adis16400_chip_info *ci = st->variant;
+	uint8_t reg;
 	uint16_t val16;
 	int ret;
 
@@ -661,56 +704,21 @@ static int adis16400_read_raw(struct iio_dev *indio_dev, const struct iio_chan_s
 			return ret;
 		/* bits above realbits are the new-data and error flags */
 		if (chan->scan_type.sign == 's')
-			*val = adis16400_sign_extend(val16, chan->scan_type.realbits - 1);
+			*val = sign_extend32(val16, chan->scan_type.realbits - 1);
 		else
-			*val = val16 & ((1U << chan->scan_type.realbits) - 1);
+			*val = val16 & (int)GENMASK(chan->scan_type.realbits - 1, 0);
 		return IIO_VAL_INT;
 	case IIO_CHAN_INFO_SCALE:
-		*val = 0;
-		switch (chan->type) {
-		case IIO_ANGL_VEL:
-			*val2 = (int)ci->gyro_scale_micro;
-			break;
-		case IIO_VOLTAGE:
-			if (chan->channel == 0) {
-				*val = 2;
-				*val2 = 418000;	/* 2.418 mV */
-			} else {
-				*val2 = 805800;	/* 0.8058 mV */
-			}
-			break;
-		case IIO_ACCEL:
-			*val2 = (int)ci->accel_scale_micro;
-			break;
-		case IIO_MAGN:
-			*val2 = 500;		/* 0.5 mgauss */
-			break;
-		case IIO_TEMP:
-			*val = ci->temp_scale_nano / 1000000;
-			*val2 = ci->temp_scale_nano % 1000000;
-			break;
-		case IIO_PRESSURE:
-			*val2 = 2000;		/* 20 ubar = 0.002 kPa */
-			break;
-		case IIO_INCLI:
-			if (!ci->incli_scale_micro)
-				return -EINVAL;
-			*val2 = (int)ci->incli_scale_micro;
-			break;
-		default:
-			return -EINVAL;
-		}
-		return IIO_VAL_INT_PLUS_MICRO;
+		return adis16400_read_scale(ci, chan, val, val2);
 	case IIO_CHAN_INFO_CALIBBIAS:
-		if (chan->scan_index < 0 ||
-		    chan->scan_index >= (int)sizeof(adis16400_calibbias_reg) ||
-		    !adis16400_calibbias_reg[chan->scan_index])
+		reg = adis16400_calibbias_reg_of(chan);
+		if (!reg)
 			return -EINVAL;
-		ret = adis16400_read_reg_16(st, adis16400_calibbias_reg[chan->scan_index], &val16);
+		ret = adis16400_read_reg_16(st, reg, &val16);
 		if (ret < 0)
 			return ret;
 		/* 12-bit two's complement on every part, as the kernel reads it */
-		*val = adis16400_sign_extend(val16, 11);
+		*val = sign_extend32(val16, 11);
 		return IIO_VAL_INT;
 	case IIO_CHAN_INFO_OFFSET:
 		*val = ci->temp_offset;
@@ -747,11 +755,9 @@ static int adis16400_write_raw(struct iio_dev *indio_dev, const struct iio_chan_
 
 	switch (info) {
 	case IIO_CHAN_INFO_CALIBBIAS:
-		if (chan->scan_index < 0 ||
-		    chan->scan_index >= (int)sizeof(adis16400_calibbias_reg) ||
-		    !adis16400_calibbias_reg[chan->scan_index])
+		if (!adis16400_calibbias_reg_of(chan))
 			return -EINVAL;
-		return adis16400_write_reg_16(st, adis16400_calibbias_reg[chan->scan_index],
+		return adis16400_write_reg_16(st, adis16400_calibbias_reg_of(chan),
 					      (uint16_t)val);
 	case IIO_CHAN_INFO_LOW_PASS_FILTER_3DB_FREQUENCY:
 		st->filt_int = val;
@@ -775,15 +781,6 @@ static const struct iio_info adis16400_info = {
 };
 
 /* ---- probe ---- */
-
-/* "ENXIO (No such device or address)" for an error message. */
-static void adis16400_errstr(int err, char *buf, size_t len)
-{
-	const char *name = strerrorname_np(-err);
-	const char *desc = strerrordesc_np(-err);
-
-	snprintf(buf, len, "%s (%s)", name ? name : "error", desc ? desc : "unknown");
-}
 
 /* Names of the DIAG_STAT error bits, by bit. */
 static const char *const adis16400_diag_names[16] = {
@@ -812,9 +809,8 @@ static void adis16400_diag_text(uint16_t status, char *buf, size_t len)
  * The start-up the kernel's ADIS library and driver perform: software
  * reset, memory self-test, DIAG_STAT check, data-ready output off. A bus
  * error, or any DIAG_STAT error flag after the self-test, refuses the chip.
- * @where: "adis16400 at spi0 cs 1", for the messages.
  */
-static int adis16400_initial_startup(struct adis16400_state *st, const char *where,
+static int adis16400_initial_startup(struct adis16400_state *st, const struct iio_probe *p,
 				     char *err, size_t errlen)
 {
 	const struct adis16400_chip_info *ci = st->variant;
@@ -835,9 +831,9 @@ static int adis16400_initial_startup(struct adis16400_state *st, const char *whe
 		goto err_bus;
 	if (status & ADIS16400_DIAG_STAT_ERROR_MASK) {
 		adis16400_diag_text(status, why, sizeof(why));
-		snprintf(err, errlen, "%s: power-up self test failed: DIAG_STAT 0x%04x (%s)",
-			 where, status, why);
-		return -EIO;
+		return iio_probe_err_bus(p, err, errlen, -EIO,
+					 "power-up self test failed: DIAG_STAT 0x%04x (%s)",
+					 status, why);
 	}
 	ret = adis16400_read_reg_16(st, ADIS16400_MSC_CTRL, &msc);
 	if (ret < 0)
@@ -850,9 +846,7 @@ static int adis16400_initial_startup(struct adis16400_state *st, const char *whe
 	return 0;
 
 err_bus:
-	adis16400_errstr(ret, why, sizeof(why));
-	snprintf(err, errlen, "%s: no answer during reset and self test: %s", where, why);
-	return ret;
+	return iio_probe_err_bus(p, err, errlen, ret, "no answer during reset and self test");
 }
 
 /*
@@ -861,29 +855,24 @@ err_bus:
  * the device, because a board naming the wrong part gets the wrong scales
  * (and a dead or unwired chip reads 0x0000 or 0xffff here).
  */
-static int adis16400_check_product_id(struct adis16400_state *st, const char *name,
-				      const char *where, char *err, size_t errlen)
+static int adis16400_check_product_id(struct adis16400_state *st, const struct iio_probe *p,
+				      char *err, size_t errlen)
 {
+	const char *name = p->id->name;
 	unsigned int device_id;
-	char why[96];
 	uint16_t prod_id;
 	int ret;
 
-	if (sscanf(name, "adis%u", &device_id) != 1) {
-		snprintf(err, errlen, "%s: cannot tell the part number from \"%s\"", where, name);
-		return -EINVAL;
-	}
+	if (sscanf(name, "adis%u", &device_id) != 1)
+		return iio_probe_err_bus(p, err, errlen, -EINVAL,
+					 "cannot tell the part number from \"%s\"", name);
 	ret = adis16400_read_reg_16(st, ADIS16400_PRODUCT_ID, &prod_id);
-	if (ret < 0) {
-		adis16400_errstr(ret, why, sizeof(why));
-		snprintf(err, errlen, "%s: reading PRODUCT_ID failed: %s", where, why);
-		return ret;
-	}
-	if (prod_id != device_id) {
-		snprintf(err, errlen, "%s: PRODUCT_ID reads %u (0x%04x), expected %u: wrong part "
-			 "or no chip", where, prod_id, prod_id, device_id);
-		return -ENODEV;
-	}
+	if (ret < 0)
+		return iio_probe_err_bus(p, err, errlen, ret, "reading PRODUCT_ID failed");
+	if (prod_id != device_id)
+		return iio_probe_err_bus(p, err, errlen, -ENODEV, "PRODUCT_ID reads %u (0x%04x), "
+					 "expected %u: wrong part or no chip", prod_id, prod_id,
+					 device_id);
 	return 0;
 }
 
@@ -898,19 +887,12 @@ static int adis16400_probe(const struct iio_probe *p, struct iio_dev **out, char
 	const struct adis16400_chip_info *ci;
 	struct adis16400_state *st;
 	struct iio_dev *indio_dev;
-	char where[64], why[96];
 	uint16_t smpl_prd;
 	int ret;
 
-	if (!p->spi) {
-		snprintf(err, errlen, "%s: needs an SPI bus and chip select", p->id->name);
-		return -EINVAL;
-	}
-	if (p->id->driver_data >= sizeof(adis16400_chips) / sizeof(adis16400_chips[0]))
+	if (p->id->driver_data >= ARRAY_SIZE(adis16400_chips))
 		return -EINVAL;
 	ci = &adis16400_chips[p->id->driver_data];
-	snprintf(where, sizeof(where), "%s at spi%d chip select %d", p->id->name,
-		 p->spi->bus->number, p->spi->cs);
 
 	indio_dev = iio_device_alloc(sizeof(*st));
 	if (!indio_dev)
@@ -923,19 +905,18 @@ static int adis16400_probe(const struct iio_probe *p, struct iio_dev **out, char
 	st->spi->max_speed_hz = (ci->flags & ADIS16400_HAS_SLOW_MODE) ? ADIS16400_SPI_SLOW_HZ :
 									ADIS16400_SPI_FAST_HZ;
 
-	ret = adis16400_initial_startup(st, where, err, errlen);
+	ret = adis16400_initial_startup(st, p, err, errlen);
 	if (ret < 0)
 		goto err_put_dev;
 	if (ci->flags & ADIS16400_HAS_PROD_ID) {
-		ret = adis16400_check_product_id(st, p->id->name, where, err, errlen);
+		ret = adis16400_check_product_id(st, p, err, errlen);
 		if (ret < 0)
 			goto err_put_dev;
 	}
 	if (ci->flags & ADIS16400_HAS_SLOW_MODE) {
 		ret = adis16400_read_reg_16(st, ADIS16400_SMPL_PRD, &smpl_prd);
 		if (ret < 0) {
-			adis16400_errstr(ret, why, sizeof(why));
-			snprintf(err, errlen, "%s: reading SMPL_PRD failed: %s", where, why);
+			iio_probe_err_bus(p, err, errlen, ret, "reading SMPL_PRD failed");
 			goto err_put_dev;
 		}
 		/*
@@ -989,6 +970,7 @@ static const struct iio_device_id adis16400_id[] = {
 
 static const struct iio_driver adis16400_driver = {
 	.name = "adis16400",
+	.bus = IIO_DRIVER_BUS_SPI,
 	.id_table = adis16400_id,
 	.probe = adis16400_probe,
 	.remove = adis16400_remove,

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iio.h"
+#include "iio_kit.h"
 #include "bus/bus.h"
 
 #define TSL2563_CMD			0x80
@@ -94,7 +94,7 @@ static const struct tsl2563_gainlevel tsl2563_gainlevels[] = {
 	{ TSL2563_TIMING_13MS | TSL2563_TIMING_GAIN1, 3000, 65535, 14 },
 };
 
-#define TSL2563_NLEVELS	(sizeof(tsl2563_gainlevels) / sizeof(tsl2563_gainlevels[0]))
+#define TSL2563_NLEVELS	ARRAY_SIZE(tsl2563_gainlevels)
 
 /*
  * Lux from the two channels: lux = c0 * k0 - c1 * k1, where the row is the
@@ -184,7 +184,7 @@ static int tsl2563_configure(struct tsl2563_chip *chip)
 	int ret;
 
 	chip->configured = false;
-	for (i = 0; i < sizeof(writes) / sizeof(writes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(writes); i++) {
 		ret = tsl2563_write_reg(chip, writes[i][0], writes[i][1]);
 		if (ret < 0)
 			return ret;
@@ -430,15 +430,6 @@ static const struct iio_info tsl2563_info = {
 	.write_raw = tsl2563_write_raw,
 };
 
-/* "ENXIO (No such device or address)" for an error message. */
-static void tsl2563_errstr(int err, char *buf, size_t len)
-{
-	const char *name = strerrorname_np(-err);
-	const char *desc = strerrordesc_np(-err);
-
-	snprintf(buf, len, "%s (%s)", name ? name : "error", desc ? desc : "unknown");
-}
-
 /*
  * tsl2563_probe() - power the chip on and check it answers, read its ID,
  * program the first gain level and open thresholds. The ID is read (a bus
@@ -452,20 +443,13 @@ static int tsl2563_probe(const struct iio_probe *p, struct iio_dev **out, char *
 {
 	struct iio_dev *indio_dev;
 	struct tsl2563_chip *chip;
-	char why[96];
 	int gain = 1;
 	int ret;
 
-	if (!p->i2c) {
-		snprintf(err, errlen, "%s: needs an I2C bus and address", p->id->name);
-		return -EINVAL;
-	}
 	ret = iio_probe_prop_int(p, "amstaos,cover-comp-gain", &gain);
-	if ((ret < 0 && ret != -ENOENT) || gain < 1) {
-		snprintf(err, errlen, "%s at i2c-%d 0x%02x: amstaos,cover-comp-gain must be an "
-			 "integer >= 1", p->id->name, p->i2c->bus->number, p->i2c->addr);
-		return -EINVAL;
-	}
+	if ((ret < 0 && ret != -ENOENT) || gain < 1)
+		return iio_probe_err_bus(p, err, errlen, -EINVAL,
+					 "amstaos,cover-comp-gain must be an integer >= 1");
 	indio_dev = iio_device_alloc(sizeof(*chip));
 	if (!indio_dev)
 		return -ENOMEM;
@@ -480,45 +464,35 @@ static int tsl2563_probe(const struct iio_probe *p, struct iio_dev **out, char *
 
 	ret = tsl2563_set_power(chip, true);
 	if (ret < 0) {
-		tsl2563_errstr(ret, why, sizeof(why));
-		snprintf(err, errlen, "%s at i2c-%d 0x%02x: no answer to power-on: %s",
-			 p->id->name, p->i2c->bus->number, p->i2c->addr, why);
+		iio_probe_err_bus(p, err, errlen, ret, "no answer to power-on");
 		goto err_put_dev;
 	}
 	ret = bus_smbus_read_byte_data(chip->client, TSL2563_CMD | TSL2563_REG_CTRL);
 	if (ret < 0) {
-		tsl2563_errstr(ret, why, sizeof(why));
-		snprintf(err, errlen, "%s at i2c-%d 0x%02x: reading CONTROL back failed: %s",
-			 p->id->name, p->i2c->bus->number, p->i2c->addr, why);
+		iio_probe_err_bus(p, err, errlen, ret, "reading CONTROL back failed");
 		goto err_put_dev;
 	}
 	if ((ret & TSL2563_CTRL_POWER_MASK) != TSL2563_CMD_POWER_ON) {
-		snprintf(err, errlen, "%s at i2c-%d 0x%02x: not a TSL256x: CONTROL reads 0x%02x "
-			 "after power-on, expected 0x03", p->id->name, p->i2c->bus->number,
-			 p->i2c->addr, ret);
-		ret = -ENODEV;
+		ret = iio_probe_err_bus(p, err, errlen, -ENODEV, "not a TSL256x: CONTROL reads "
+					"0x%02x after power-on, expected 0x03", ret);
 		goto err_put_dev;
 	}
 	ret = bus_smbus_read_byte_data(chip->client, TSL2563_CMD | TSL2563_REG_ID);
 	if (ret < 0) {
-		tsl2563_errstr(ret, why, sizeof(why));
-		snprintf(err, errlen, "%s at i2c-%d 0x%02x: reading the ID register failed: %s",
-			 p->id->name, p->i2c->bus->number, p->i2c->addr, why);
+		iio_probe_err_bus(p, err, errlen, ret, "reading the ID register failed");
 		goto err_put_dev;
 	}
 	chip->id = (uint8_t)ret;
 	ret = tsl2563_configure(chip);
 	if (ret < 0) {
-		tsl2563_errstr(ret, why, sizeof(why));
-		snprintf(err, errlen, "%s at i2c-%d 0x%02x: programming timing and thresholds "
-			 "failed: %s", p->id->name, p->i2c->bus->number, p->i2c->addr, why);
+		iio_probe_err_bus(p, err, errlen, ret, "programming timing and thresholds failed");
 		goto err_put_dev;
 	}
 
 	indio_dev->name = p->name ? p->name : p->id->name;
 	indio_dev->label = p->label;
 	indio_dev->channels = tsl2563_channels;
-	indio_dev->num_channels = (int)(sizeof(tsl2563_channels) / sizeof(tsl2563_channels[0]));
+	indio_dev->num_channels = (int)ARRAY_SIZE(tsl2563_channels);
 	indio_dev->info = &tsl2563_info;
 	*out = indio_dev;
 	return 0;
@@ -546,6 +520,7 @@ static const struct iio_device_id tsl2563_id[] = {
 
 static const struct iio_driver tsl2563_driver = {
 	.name = "tsl2563",
+	.bus = IIO_DRIVER_BUS_I2C,
 	.id_table = tsl2563_id,
 	.probe = tsl2563_probe,
 	.remove = tsl2563_remove,
