@@ -7,8 +7,10 @@
  * /sys/bus/iio/devices/iio:deviceN shows them on a kernel with the same
  * chips, so the two outputs can be compared line by line; with
  * --maps it prints the channel maps and what each consumer gets through
- * them. Place in the flow: a front end over board -> core -> consumer, with
- * no server in between. It only reads: it never writes an attribute.
+ * them; with --list-drivers it prints every chip name a board file may use
+ * (iio_driver_list_print()). Place in the flow: a front end over board ->
+ * core -> consumer, with no server in between. It only reads: it never
+ * writes an attribute.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,11 +38,13 @@ static void iiowire_board_usage(FILE *f)
 		snprintf(path, sizeof(path), "demo.json");
 	fprintf(f,
 		"usage: iiowire-board [--maps] [FILE]\n"
+		"       iiowire-board --list-drivers\n"
 		"Load a board file and print every IIO device and attribute as\n"
 		"  grep . " IIOWIRE_BOARD_SYSFS_DIR "/iio:device*/*\n"
 		"would on a kernel with the same chips (lines starting with '#' describe\n"
 		"a device). With --maps, print the channel maps and every consumer's\n"
-		"channels instead.\n"
+		"channels instead. With --list-drivers, print every chip name a board\n"
+		"file may give as \"driver\": name, driver, bus.\n"
 		"FILE defaults to %s\n"
 		"($IIOWIRE_MAPS_DIR/demo.json when that is set).\n"
 		"Exit status: 0 shown, 1 an attribute could not be read, 2 bad board.\n", path);
@@ -209,6 +213,9 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--maps") == 0) {
 			maps = true;
+		} else if (strcmp(argv[i], "--list-drivers") == 0) {
+			ret = iio_driver_list_print(stdout);
+			return ret < 0 ? IIOWIRE_BOARD_EXIT_BOARD : IIOWIRE_BOARD_EXIT_OK;
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			iiowire_board_usage(stdout);
 			return IIOWIRE_BOARD_EXIT_OK;
