@@ -12,6 +12,7 @@
 #ifndef IIOWIRE_EMU_H
 #define IIOWIRE_EMU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "bus/bus.h"
@@ -139,8 +140,57 @@ struct emu_model {
 /** emu_model_find() - the model for part @name; @id gets the row. NULL if none. */
 const struct emu_model *emu_model_find(const char *name, const struct iio_device_id **id);
 
-/** emu_input_find() - the input with @key, or NULL. */
+/**
+ * emu_input_find() - the input with @key, or NULL; of a key given twice,
+ * the last (as a later value overrides an earlier one). Borrowed from @p.
+ */
 const struct emu_input *emu_input_find(const struct emu_params *p, const char *key);
+
+/**
+ * struct emu_input_slot - one input a model takes.
+ * @key: the name a board gives it by (datasheet name, ABI stem, documented key).
+ * @sig: where its signal goes; several keys may share one (aliases).
+ * @given: set to true when the board gave the input; may be NULL.
+ */
+struct emu_input_slot {
+	const char *key;
+	struct emu_signal *sig;
+	bool *given;
+};
+
+/**
+ * emu_inputs_take() - how every model reads its inputs: each slot's signal
+ * becomes a copy of what emu_input_find() gives for its key (where keys
+ * share a signal, the input given last wins); a signal not given is left
+ * as the model set it. Every key of @p must name a slot.
+ * @bad: on failure, the key that is unknown or could not be copied.
+ * Return: 0; -EINVAL for a key no slot names (nothing copied); -ENOMEM
+ * (what was copied stays the model's, freed with its signals).
+ */
+int emu_inputs_take(const struct emu_params *p, const struct emu_input_slot *slots, int n,
+		    const char **bad);
+
+/**
+ * emu_inputs_take_numbered() - emu_inputs_take() for an ADC's inputs named
+ * @prefix0 .. @prefix(n-1) ("AIN0".."AIN11", "voltage0".."voltage7") into
+ * @sig[0..n-1], with the message "PART: no input 'KEY' (inputs:
+ * AIN0..AIN3)" or "PART: out of memory for input KEY" in @err.
+ * Return: as emu_inputs_take().
+ */
+int emu_inputs_take_numbered(const struct emu_params *p, const char *part, const char *prefix,
+			     struct emu_signal *sig, int n, char *err, size_t errlen);
+
+/** emu_signals_fini() - emu_signal_fini() each of @n signals (a model's destroy). */
+void emu_signals_fini(struct emu_signal *sig, int n);
+
+/**
+ * emu_chip_i2c_rw() - an I2C transfer for a model that treats every message
+ * alike: @read fills each read message, @write takes each write message.
+ * Return: @n, for the model's i2c_transfer to return.
+ */
+int emu_chip_i2c_rw(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n,
+		    void (*read)(struct emu_chip *chip, uint8_t *buf, int len),
+		    void (*write)(struct emu_chip *chip, const uint8_t *buf, int len));
 
 /* ---- the emulated backend's controls (bus_emu.c) ---- */
 

@@ -309,8 +309,9 @@ static void emu_ad799x_address(struct emu_ad799x *m, uint8_t b)
 	}
 }
 
-static void emu_ad799x_write(struct emu_ad799x *m, const uint8_t *buf, int len)
+static void emu_ad799x_write(struct emu_chip *chip, const uint8_t *buf, int len)
 {
+	struct emu_ad799x *m = emu_ad799x_from_chip(chip);
 	if (len <= 0)
 		return;
 	if (m->part->kind == EMU_AD799X_NO_POINTER) {
@@ -333,8 +334,9 @@ static void emu_ad799x_write(struct emu_ad799x *m, const uint8_t *buf, int len)
 	}
 }
 
-static void emu_ad799x_read(struct emu_ad799x *m, uint8_t *buf, int len)
+static void emu_ad799x_read(struct emu_chip *chip, uint8_t *buf, int len)
 {
+	struct emu_ad799x *m = emu_ad799x_from_chip(chip);
 	uint16_t v;
 	int i = 0;
 
@@ -358,27 +360,16 @@ static void emu_ad799x_read(struct emu_ad799x *m, uint8_t *buf, int len)
 
 static int emu_ad799x_i2c_transfer(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n)
 {
-	struct emu_ad799x *m = emu_ad799x_from_chip(chip);
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (msgs[i].flags & BUS_I2C_M_RD)
-			emu_ad799x_read(m, msgs[i].buf, msgs[i].len);
-		else
-			emu_ad799x_write(m, msgs[i].buf, msgs[i].len);
-	}
-	return n;
+	return emu_chip_i2c_rw(chip, msgs, n, emu_ad799x_read, emu_ad799x_write);
 }
 
 static void emu_ad799x_destroy(struct emu_chip *chip)
 {
 	struct emu_ad799x *m = emu_ad799x_from_chip(chip);
-	int i;
 
 	if (!m)
 		return;
-	for (i = 0; i < EMU_AD799X_MAX_INPUTS; i++)
-		emu_signal_fini(&m->in[i]);
+	emu_signals_fini(m->in, EMU_AD799X_MAX_INPUTS);
 	free(m);
 }
 
@@ -387,25 +378,6 @@ static const struct emu_chip_ops emu_ad799x_ops = {
 	.destroy = emu_ad799x_destroy,
 };
 
-/* Which input a key names: the ABI stem "voltage<n>" below the part's input count. */
-static int emu_ad799x_input_index(const struct emu_ad799x_part *part, const char *key)
-{
-	char name[16];
-	int i;
-
-	for (i = 0; i < part->ninputs; i++) {
-		snprintf(name, sizeof(name), "voltage%d", i);
-		if (strcmp(name, key) == 0)
-			return i;
-	}
-	return -EINVAL;
-}
-
-/*
- * Power-on state: configuration 0, pointer 0, no alerts, DATA_LOW 0,
- * DATA_HIGH full scale, HYSTERESIS 0 (so nothing alerts until the master
- * programs limits), cycle timer off.
- */
 static void emu_ad799x_power_on(struct emu_ad799x *m)
 {
 	int ch;
@@ -424,7 +396,7 @@ static int emu_ad799x_create(const struct emu_params *p, struct emu_chip **out,
 {
 	const struct emu_ad799x_part *part;
 	struct emu_ad799x *m;
-	int i, idx, ret;
+	int i, ret;
 
 	if (!p->id || p->id->driver_data >= EMU_AD799X_NPARTS) {
 		if (err && errlen)
@@ -444,25 +416,9 @@ static int emu_ad799x_create(const struct emu_params *p, struct emu_chip **out,
 	for (i = 0; i < EMU_AD799X_MAX_INPUTS; i++)
 		m->in[i].kind = EMU_SIGNAL_CONST;
 
-	for (i = 0; i < p->ninputs; i++) {
-		idx = emu_ad799x_input_index(part, p->inputs[i].key);
-		if (idx < 0) {
-			if (err && errlen)
-				snprintf(err, errlen,
-					 "%s: no input '%s' (inputs: voltage0..voltage%d)",
-					 part->name, p->inputs[i].key, part->ninputs - 1);
-			ret = -EINVAL;
-			goto err_free_model;
-		}
-		emu_signal_fini(&m->in[idx]);	/* a key given twice: the last wins */
-		ret = emu_signal_copy(&m->in[idx], &p->inputs[i].sig);
-		if (ret < 0) {
-			if (err && errlen)
-				snprintf(err, errlen, "%s: out of memory for input %s",
-					 part->name, p->inputs[i].key);
-			goto err_free_model;
-		}
-	}
+	ret = emu_inputs_take_numbered(p, part->name, "voltage", m->in, part->ninputs, err, errlen);
+	if (ret < 0)
+		goto err_free_model;
 	*out = &m->chip;
 	return 0;
 

@@ -559,24 +559,16 @@ static void emu_adis16400_destroy(struct emu_chip *chip)
 }
 
 /* The signal slot an input key feeds, or NULL if this part has no such input. */
-static struct emu_signal *emu_adis16400_slot(struct emu_adis16400 *st, const char *key,
-					     bool **have)
+/* The inputs a part takes: its outputs by ABI stem, then diag_stat and product_id. */
+static int emu_adis16400_slots(struct emu_adis16400 *st, struct emu_input_slot *slots)
 {
 	int i;
 
-	*have = NULL;
-	if (strcmp(key, "diag_stat") == 0) {
-		*have = &st->have_diag;
-		return &st->diag;
-	}
-	if (strcmp(key, "product_id") == 0) {
-		*have = &st->have_prod;
-		return &st->prod;
-	}
 	for (i = 0; i < st->fam->nouts; i++)
-		if (strcmp(st->fam->outs[i].key, key) == 0)
-			return &st->in[i];
-	return NULL;
+		slots[i] = (struct emu_input_slot){ st->fam->outs[i].key, &st->in[i], NULL };
+	slots[i++] = (struct emu_input_slot){ "diag_stat", &st->diag, &st->have_diag };
+	slots[i++] = (struct emu_input_slot){ "product_id", &st->prod, &st->have_prod };
+	return i;
 }
 
 static void emu_adis16400_key_list(const struct emu_adis16400_family *fam, char *buf,
@@ -608,10 +600,10 @@ static int emu_adis16400_create(const struct emu_params *p, struct emu_chip **ou
 {
 	const struct iio_device_id *id = p->id;
 	const struct emu_adis16400_part *part;
+	struct emu_input_slot slots[EMU_ADIS16400_MAX_OUTS + 2];
 	struct emu_adis16400 *st;
-	struct emu_signal *slot;
+	const char *bad = "";
 	char keys[400];
-	bool *have;
 	int i, ret;
 
 	if (!id)
@@ -633,23 +625,15 @@ static int emu_adis16400_create(const struct emu_params *p, struct emu_chip **ou
 		st->in[i].value = st->fam->outs[i < st->fam->nouts ? i : 0].zero;
 		st->last_sample[i] = -1;
 	}
-	for (i = 0; i < p->ninputs; i++) {
-		slot = emu_adis16400_slot(st, p->inputs[i].key, &have);
-		if (!slot) {
-			emu_adis16400_key_list(st->fam, keys, sizeof(keys));
-			snprintf(err, errlen, "%s: unknown input \"%s\" (valid: %s)", id->name,
-				 p->inputs[i].key, keys);
-			ret = -EINVAL;
-			goto err_free_chip;
-		}
-		emu_signal_fini(slot);
-		ret = emu_signal_copy(slot, &p->inputs[i].sig);
-		if (ret) {
-			snprintf(err, errlen, "%s: out of memory copying inputs", id->name);
-			goto err_free_chip;
-		}
-		if (have)
-			*have = true;
+	ret = emu_inputs_take(p, slots, emu_adis16400_slots(st, slots), &bad);
+	if (ret == -EINVAL) {
+		emu_adis16400_key_list(st->fam, keys, sizeof(keys));
+		snprintf(err, errlen, "%s: unknown input \"%s\" (valid: %s)", id->name, bad, keys);
+		goto err_free_chip;
+	}
+	if (ret) {
+		snprintf(err, errlen, "%s: out of memory copying inputs", id->name);
+		goto err_free_chip;
 	}
 	st->flash[EMU_ADIS16400_MSC_CTRL / 2] = EMU_ADIS16400_MSC_CTRL_DEFAULT;
 	st->flash[EMU_ADIS16400_SMPL_PRD / 2] = EMU_ADIS16400_SMPL_PRD_DEFAULT;

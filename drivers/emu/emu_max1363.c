@@ -265,8 +265,9 @@ static unsigned int emu_max1363_convert(const struct emu_max1363 *m,
 }
 
 /* A read: whole scans, repeated for as many bytes as the master clocks. */
-static void emu_max1363_read(struct emu_max1363 *m, uint8_t *buf, int len)
+static void emu_max1363_read(struct emu_chip *chip, uint8_t *buf, int len)
 {
+	struct emu_max1363 *m = emu_max1363_from_chip(chip);
 	struct emu_max1363_conv seq[EMU_MAX1363_MAX_SCAN];
 	int bits = m->part->bits;
 	int nconv = emu_max1363_scan(m, seq);
@@ -289,8 +290,9 @@ static void emu_max1363_read(struct emu_max1363 *m, uint8_t *buf, int len)
 }
 
 /* A write: each byte is a setup or a configuration byte, told apart by bit 7. */
-static void emu_max1363_write(struct emu_max1363 *m, const uint8_t *buf, int len)
+static void emu_max1363_write(struct emu_chip *chip, const uint8_t *buf, int len)
 {
+	struct emu_max1363 *m = emu_max1363_from_chip(chip);
 	int i;
 
 	for (i = 0; i < len; i++) {
@@ -307,27 +309,16 @@ static void emu_max1363_write(struct emu_max1363 *m, const uint8_t *buf, int len
 
 static int emu_max1363_i2c_transfer(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n)
 {
-	struct emu_max1363 *m = emu_max1363_from_chip(chip);
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (msgs[i].flags & BUS_I2C_M_RD)
-			emu_max1363_read(m, msgs[i].buf, msgs[i].len);
-		else
-			emu_max1363_write(m, msgs[i].buf, msgs[i].len);
-	}
-	return n;
+	return emu_chip_i2c_rw(chip, msgs, n, emu_max1363_read, emu_max1363_write);
 }
 
 static void emu_max1363_destroy(struct emu_chip *chip)
 {
 	struct emu_max1363 *m = emu_max1363_from_chip(chip);
-	int i;
 
 	if (!m)
 		return;
-	for (i = 0; i < EMU_MAX1363_MAX_INPUTS; i++)
-		emu_signal_fini(&m->in[i]);
+	emu_signals_fini(m->in, EMU_MAX1363_MAX_INPUTS);
 	free(m);
 }
 
@@ -336,26 +327,12 @@ static const struct emu_chip_ops emu_max1363_ops = {
 	.destroy = emu_max1363_destroy,
 };
 
-/* Which input a key names: "AIN<n>" with n below the part's input count. */
-static int emu_max1363_input_index(const struct emu_max1363_part *part, const char *key)
-{
-	char name[8];
-	int i;
-
-	for (i = 0; i < part->ninputs; i++) {
-		snprintf(name, sizeof(name), "AIN%d", i);
-		if (strcmp(name, key) == 0)
-			return i;
-	}
-	return -EINVAL;
-}
-
 static int emu_max1363_create(const struct emu_params *p, struct emu_chip **out,
 			      char *err, size_t errlen)
 {
 	const struct emu_max1363_part *part;
 	struct emu_max1363 *m;
-	int i, idx, ret;
+	int i, ret;
 
 	if (!p->id || p->id->driver_data >= EMU_MAX1363_NPARTS) {
 		if (err && errlen)
@@ -377,24 +354,9 @@ static int emu_max1363_create(const struct emu_params *p, struct emu_chip **out,
 	for (i = 0; i < EMU_MAX1363_MAX_INPUTS; i++)
 		m->in[i].kind = EMU_SIGNAL_CONST;
 
-	for (i = 0; i < p->ninputs; i++) {
-		idx = emu_max1363_input_index(part, p->inputs[i].key);
-		if (idx < 0) {
-			if (err && errlen)
-				snprintf(err, errlen, "%s: no input '%s' (inputs: AIN0..AIN%d)",
-					 part->name, p->inputs[i].key, part->ninputs - 1);
-			ret = -EINVAL;
-			goto err_free_model;
-		}
-		emu_signal_fini(&m->in[idx]);	/* a key given twice: the last wins */
-		ret = emu_signal_copy(&m->in[idx], &p->inputs[i].sig);
-		if (ret < 0) {
-			if (err && errlen)
-				snprintf(err, errlen, "%s: out of memory for input %s",
-					 part->name, p->inputs[i].key);
-			goto err_free_model;
-		}
-	}
+	ret = emu_inputs_take_numbered(p, part->name, "AIN", m->in, part->ninputs, err, errlen);
+	if (ret < 0)
+		goto err_free_model;
 	*out = &m->chip;
 	return 0;
 

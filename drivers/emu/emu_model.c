@@ -4,10 +4,14 @@
  * Models register themselves with EMU_MODEL_REGISTER(), which drops a
  * pointer into the link-time section "iiowire_emu_models"; this file walks
  * that section the way iio_device.c walks the driver section, so it never
- * names a model and a new chip family is one new file. Place in the flow:
- * board loader -> *model lookup* -> chip model -> emulated bus. Nothing here
- * creates a chip or touches a bus.
+ * names a model and a new chip family is one new file. It also holds what
+ * every model shares: reading its inputs (emu_inputs_take(), on top of
+ * emu_input_find()), freeing them, and the read/write loop of an I2C
+ * transfer. Place in the flow: board loader -> *model lookup* -> chip model
+ * -> emulated bus. Nothing here creates a chip or touches a bus.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "emu/emu.h"
@@ -42,8 +46,112 @@ const struct emu_input *emu_input_find(const struct emu_params *p, const char *k
 
 	if (!p || !key)
 		return NULL;
-	for (i = 0; i < p->ninputs; i++)
+	for (i = p->ninputs - 1; i >= 0; i--)
 		if (p->inputs[i].key && strcmp(p->inputs[i].key, key) == 0)
 			return &p->inputs[i];
 	return NULL;
+}
+
+static bool emu_inputs_known(const struct emu_input_slot *slots, int n, const char *key)
+{
+	int s;
+
+	for (s = 0; s < n; s++)
+		if (strcmp(slots[s].key, key) == 0)
+			return true;
+	return false;
+}
+
+/* Does a later input than @in feed the same signal as slot @s through another key? */
+static bool emu_inputs_overridden(const struct emu_params *p, const struct emu_input_slot *slots,
+				  int n, int s, const struct emu_input *in)
+{
+	const struct emu_input *other;
+	int t;
+
+	for (t = 0; t < n; t++) {
+		if (t == s || slots[t].sig != slots[s].sig)
+			continue;
+		other = emu_input_find(p, slots[t].key);
+		if (other > in)
+			return true;
+	}
+	return false;
+}
+
+int emu_inputs_take(const struct emu_params *p, const struct emu_input_slot *slots, int n,
+		    const char **bad)
+{
+	const struct emu_input *in;
+	int i, s;
+
+	for (i = 0; i < p->ninputs; i++) {
+		if (!p->inputs[i].key || !emu_inputs_known(slots, n, p->inputs[i].key)) {
+			*bad = p->inputs[i].key ? p->inputs[i].key : "";
+			return -EINVAL;
+		}
+	}
+	for (s = 0; s < n; s++) {
+		in = emu_input_find(p, slots[s].key);
+		if (!in || emu_inputs_overridden(p, slots, n, s, in))
+			continue;
+		emu_signal_fini(slots[s].sig);
+		if (emu_signal_copy(slots[s].sig, &in->sig) < 0) {
+			*bad = in->key;
+			return -ENOMEM;
+		}
+		if (slots[s].given)
+			*slots[s].given = true;
+	}
+	return 0;
+}
+
+/* the most inputs a numbered model has (max1363 family: 12) and the longest key */
+#define EMU_INPUTS_NUMBERED_MAX	16
+#define EMU_INPUTS_KEY_MAX	16
+
+int emu_inputs_take_numbered(const struct emu_params *p, const char *part, const char *prefix,
+			     struct emu_signal *sig, int n, char *err, size_t errlen)
+{
+	char keys[EMU_INPUTS_NUMBERED_MAX][EMU_INPUTS_KEY_MAX];
+	struct emu_input_slot slots[EMU_INPUTS_NUMBERED_MAX];
+	const char *bad = "";
+	int i, ret;
+
+	if (n > EMU_INPUTS_NUMBERED_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		snprintf(keys[i], sizeof(keys[i]), "%s%d", prefix, i);
+		slots[i] = (struct emu_input_slot){ .key = keys[i], .sig = &sig[i] };
+	}
+	ret = emu_inputs_take(p, slots, n, &bad);
+	if (ret == -EINVAL && err && errlen)
+		snprintf(err, errlen, "%s: no input '%s' (inputs: %s0..%s%d)", part, bad, prefix,
+			 prefix, n - 1);
+	else if (ret && err && errlen)
+		snprintf(err, errlen, "%s: out of memory for input %s", part, bad);
+	return ret;
+}
+
+void emu_signals_fini(struct emu_signal *sig, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		emu_signal_fini(&sig[i]);
+}
+
+int emu_chip_i2c_rw(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n,
+		    void (*read)(struct emu_chip *chip, uint8_t *buf, int len),
+		    void (*write)(struct emu_chip *chip, const uint8_t *buf, int len))
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (msgs[i].flags & BUS_I2C_M_RD)
+			read(chip, msgs[i].buf, msgs[i].len);
+		else
+			write(chip, msgs[i].buf, msgs[i].len);
+	}
+	return n;
 }

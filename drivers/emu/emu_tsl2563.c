@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "emu/emu.h"
+#include "iio_kit.h"
 
 #define EMU_TSL2563_CMD			0x80
 #define EMU_TSL2563_CMD_CLEAR		0x40
@@ -90,7 +91,7 @@ static const struct emu_tsl2563_key emu_tsl2563_keys[] = {
 	{ "intensity_ir", EMU_TSL2563_IN_IR },
 };
 
-#define EMU_TSL2563_NKEYS	(sizeof(emu_tsl2563_keys) / sizeof(emu_tsl2563_keys[0]))
+#define EMU_TSL2563_NKEYS	((int)ARRAY_SIZE(emu_tsl2563_keys))
 
 /*
  * Part numbers for the ID register (PARTNO in bits 7:4, REVNO 3:0), T/FN/CL
@@ -307,22 +308,11 @@ static int emu_tsl2563_i2c_transfer(struct emu_chip *chip, struct bus_i2c_msg *m
 static void emu_tsl2563_destroy(struct emu_chip *chip)
 {
 	struct emu_tsl2563 *st = emu_tsl2563_from_chip(chip);
-	int i;
 
-	for (i = 0; i < EMU_TSL2563_IN_COUNT; i++)
-		emu_signal_fini(&st->in[i]);
+	emu_signals_fini(st->in, EMU_TSL2563_IN_COUNT);
 	free(st);
 }
 
-static const struct emu_tsl2563_key *emu_tsl2563_key_find(const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < EMU_TSL2563_NKEYS; i++)
-		if (strcmp(emu_tsl2563_keys[i].key, key) == 0)
-			return &emu_tsl2563_keys[i];
-	return NULL;
-}
 
 static const struct emu_chip_ops emu_tsl2563_ops = {
 	.i2c_transfer = emu_tsl2563_i2c_transfer,
@@ -337,8 +327,9 @@ static const struct emu_chip_ops emu_tsl2563_ops = {
 static int emu_tsl2563_create(const struct emu_params *p, struct emu_chip **out,
 			      char *err, size_t errlen)
 {
+	struct emu_input_slot slots[ARRAY_SIZE(emu_tsl2563_keys)];
 	const struct iio_device_id *id = p->id;
-	const struct emu_tsl2563_key *key;
+	const char *bad = "";
 	struct emu_tsl2563 *st;
 	int i, ret;
 
@@ -348,14 +339,6 @@ static int emu_tsl2563_create(const struct emu_params *p, struct emu_chip **out,
 		snprintf(err, errlen, "tsl2563 model: unknown part \"%s\"", p->name);
 		return -EINVAL;
 	}
-	for (i = 0; i < p->ninputs; i++) {
-		if (!emu_tsl2563_key_find(p->inputs[i].key)) {
-			snprintf(err, errlen, "%s: unknown input \"%s\" (valid: broadband, ir, "
-				 "intensity_both, intensity_ir; counts at 402 ms and 16x)",
-				 id->name, p->inputs[i].key);
-			return -EINVAL;
-		}
-	}
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
@@ -363,12 +346,18 @@ static int emu_tsl2563_create(const struct emu_params *p, struct emu_chip **out,
 	st->chip.name = id->name;
 	for (i = 0; i < EMU_TSL2563_IN_COUNT; i++)
 		st->in[i].kind = EMU_SIGNAL_CONST;
-	for (i = 0; i < p->ninputs; i++) {
-		key = emu_tsl2563_key_find(p->inputs[i].key);
-		emu_signal_fini(&st->in[key->input]);
-		ret = emu_signal_copy(&st->in[key->input], &p->inputs[i].sig);
-		if (ret)
-			goto err_free_chip;
+	for (i = 0; i < EMU_TSL2563_NKEYS; i++)
+		slots[i] = (struct emu_input_slot){ emu_tsl2563_keys[i].key,
+						    &st->in[emu_tsl2563_keys[i].input], NULL };
+	ret = emu_inputs_take(p, slots, EMU_TSL2563_NKEYS, &bad);
+	if (ret == -EINVAL) {
+		snprintf(err, errlen, "%s: unknown input \"%s\" (valid: broadband, ir, "
+			 "intensity_both, intensity_ir; counts at 402 ms and 16x)", id->name, bad);
+		goto err_free_chip;
+	}
+	if (ret) {
+		snprintf(err, errlen, "%s: out of memory copying inputs", id->name);
+		goto err_free_chip;
 	}
 	st->regs[EMU_TSL2563_REG_TIMING] = EMU_TSL2563_TIMING_DEFAULT;
 	st->regs[EMU_TSL2563_REG_ID] = (uint8_t)id->driver_data;
@@ -376,7 +365,6 @@ static int emu_tsl2563_create(const struct emu_params *p, struct emu_chip **out,
 	return 0;
 
 err_free_chip:
-	snprintf(err, errlen, "%s: out of memory copying inputs", id->name);
 	emu_tsl2563_destroy(&st->chip);
 	return ret;
 }
