@@ -283,10 +283,18 @@ int iio_probe_hwid(const struct iio_probe *p, char *buf, size_t len)
 	return iio_hwid_format(buf, len, p->i2c, p->spi);
 }
 
-/* Where the device sits, as the board file spells it: "i2c-3 0x39", "spi0 chip select 1". */
-static void iio_probe_board_place(const struct iio_probe *p, char *buf, size_t len)
+/* How a probe message spells where the device sits. */
+enum iio_probe_place {
+	IIO_PROBE_PLACE_HWID,	/* "0-0035", "spi0.1" */
+	IIO_PROBE_PLACE_BOARD,	/* "i2c-0 0x35", "spi0 chip select 1" */
+};
+
+static void iio_probe_place(const struct iio_probe *p, enum iio_probe_place style, char *buf,
+			    size_t len)
 {
-	if (p->i2c)
+	if (style == IIO_PROBE_PLACE_HWID)
+		iio_probe_hwid(p, buf, len);
+	else if (p->i2c)
 		snprintf(buf, len, "i2c-%d 0x%02x", p->i2c->bus->number, p->i2c->addr);
 	else if (p->spi)
 		snprintf(buf, len, "spi%d chip select %d", p->spi->bus->number, p->spi->cs);
@@ -294,29 +302,29 @@ static void iio_probe_board_place(const struct iio_probe *p, char *buf, size_t l
 		buf[0] = '\0';
 }
 
-static void iio_probe_verr(const struct iio_probe *p, const char *place, char *err,
-			   size_t errlen, int ret, const char *fmt, va_list ap)
+static int iio_probe_verr(const struct iio_probe *p, enum iio_probe_place style, char *err,
+			  size_t errlen, int ret, const char *fmt, va_list ap)
 {
 	const char *name = p->name ? p->name : p->id ? p->id->name : "?";
-	char msg[256], ebuf[24];
+	char msg[256], place[48], ebuf[24];
 
+	if (!err || !errlen)
+		return ret;
+	iio_probe_place(p, style, place, sizeof(place));
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	snprintf(err, errlen, "%s%s%s: %s%s%s%s", name, place[0] ? " at " : "", place, msg,
 		 ret < 0 ? " (" : "", ret < 0 ? iio_errno_name(ret, ebuf, sizeof(ebuf)) : "",
 		 ret < 0 ? ")" : "");
+	return ret;
 }
 
 int iio_probe_err(const struct iio_probe *p, char *err, size_t errlen, int ret,
 		  const char *fmt, ...)
 {
-	char place[32];
 	va_list ap;
 
-	if (!err || !errlen)
-		return ret;
-	iio_probe_hwid(p, place, sizeof(place));
 	va_start(ap, fmt);
-	iio_probe_verr(p, place, err, errlen, ret, fmt, ap);
+	iio_probe_verr(p, IIO_PROBE_PLACE_HWID, err, errlen, ret, fmt, ap);
 	va_end(ap);
 	return ret;
 }
@@ -324,14 +332,10 @@ int iio_probe_err(const struct iio_probe *p, char *err, size_t errlen, int ret,
 int iio_probe_err_bus(const struct iio_probe *p, char *err, size_t errlen, int ret,
 		      const char *fmt, ...)
 {
-	char place[48];
 	va_list ap;
 
-	if (!err || !errlen)
-		return ret;
-	iio_probe_board_place(p, place, sizeof(place));
 	va_start(ap, fmt);
-	iio_probe_verr(p, place, err, errlen, ret, fmt, ap);
+	iio_probe_verr(p, IIO_PROBE_PLACE_BOARD, err, errlen, ret, fmt, ap);
 	va_end(ap);
 	return ret;
 }

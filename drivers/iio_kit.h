@@ -56,6 +56,21 @@ static inline int32_t sign_extend32(uint32_t value, int index)
 }
 
 /**
+ * iio_device_setup() - what every probe fills in before handing the device
+ * back: @name (static or in the device's private state: it must outlive
+ * the device), the channel table and the callbacks.
+ */
+static inline void iio_device_setup(struct iio_dev *indio_dev, const char *name,
+				    const struct iio_chan_spec *channels, int num_channels,
+				    const struct iio_info *info)
+{
+	indio_dev->name = name;
+	indio_dev->channels = channels;
+	indio_dev->num_channels = num_channels;
+	indio_dev->info = info;
+}
+
+/**
  * iio_scale_log2() - an ADC's scale: @vref_mv over 2^@bits codes, in mV.
  * Return: IIO_VAL_FRACTIONAL_LOG2, for read_raw to return.
  */

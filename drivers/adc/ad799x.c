@@ -257,20 +257,13 @@ static int ad799x_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 
 	ret = ad799x_write_config(st, p->i2c, config, why, sizeof(why));
 	if (ret < 0) {
-		iio_probe_err(p, err, errlen, ret, "%s", why[0] ? why : "no answer");
-		goto err_put_dev;
+		iio_device_put(indio_dev);
+		return iio_probe_err(p, err, errlen, ret, "%s", why[0] ? why : "no answer");
 	}
-
-	indio_dev->name = p->id->name;	/* static, as the device's name must be */
-	indio_dev->channels = ci->channels;
-	indio_dev->num_channels = ci->num_channels;
-	indio_dev->info = &ad799x_info;
+	/* the id name is static, as the device's name must be */
+	iio_device_setup(indio_dev, p->id->name, ci->channels, ci->num_channels, &ad799x_info);
 	*out = indio_dev;
 	return 0;
-
-err_put_dev:
-	iio_device_put(indio_dev);
-	return ret;
 }
 
 static const struct iio_driver ad799x_driver = {

@@ -80,72 +80,42 @@
 	.scan_type = { .sign = 's', .realbits = 64, .storagebits = 64 },	\
 }
 
+/* Four single-ended inputs (literal numbers: they make the datasheet names). */
+#define MAX1363_SE4(a, b, c, d, bits)						\
+	MAX1363_CHAN_SE(a, bits, a), MAX1363_CHAN_SE(b, bits, b),		\
+	MAX1363_CHAN_SE(c, bits, c), MAX1363_CHAN_SE(d, bits, d)
+
+/* Two differential pairs at scan indices @si and @si + 1. */
+#define MAX1363_DIFF2(p0, n0, p1, n1, bits, si)					\
+	MAX1363_CHAN_DIFF(p0, n0, bits, si), MAX1363_CHAN_DIFF(p1, n1, bits, (si) + 1)
+
 /* Scan indices as the kernel's: inputs, then pairs (even, odd), then (odd, even). */
 #define MAX1363_2X_CHANS(bits) {						\
-	MAX1363_CHAN_SE(0, bits, 0),						\
-	MAX1363_CHAN_SE(1, bits, 1),						\
-	MAX1363_CHAN_DIFF(0, 1, bits, 2),					\
-	MAX1363_CHAN_DIFF(1, 0, bits, 3),					\
+	MAX1363_CHAN_SE(0, bits, 0), MAX1363_CHAN_SE(1, bits, 1),		\
+	MAX1363_CHAN_DIFF(0, 1, bits, 2), MAX1363_CHAN_DIFF(1, 0, bits, 3),	\
 	MAX1363_CHAN_TIMESTAMP(4),						\
 }
 
 #define MAX1363_4X_CHANS(bits) {						\
-	MAX1363_CHAN_SE(0, bits, 0),						\
-	MAX1363_CHAN_SE(1, bits, 1),						\
-	MAX1363_CHAN_SE(2, bits, 2),						\
-	MAX1363_CHAN_SE(3, bits, 3),						\
-	MAX1363_CHAN_DIFF(0, 1, bits, 4),					\
-	MAX1363_CHAN_DIFF(2, 3, bits, 5),					\
-	MAX1363_CHAN_DIFF(1, 0, bits, 6),					\
-	MAX1363_CHAN_DIFF(3, 2, bits, 7),					\
+	MAX1363_SE4(0, 1, 2, 3, bits),						\
+	MAX1363_DIFF2(0, 1, 2, 3, bits, 4), MAX1363_DIFF2(1, 0, 3, 2, bits, 6),	\
 	MAX1363_CHAN_TIMESTAMP(8),						\
 }
 
 #define MAX1363_8X_CHANS(bits) {						\
-	MAX1363_CHAN_SE(0, bits, 0),						\
-	MAX1363_CHAN_SE(1, bits, 1),						\
-	MAX1363_CHAN_SE(2, bits, 2),						\
-	MAX1363_CHAN_SE(3, bits, 3),						\
-	MAX1363_CHAN_SE(4, bits, 4),						\
-	MAX1363_CHAN_SE(5, bits, 5),						\
-	MAX1363_CHAN_SE(6, bits, 6),						\
-	MAX1363_CHAN_SE(7, bits, 7),						\
-	MAX1363_CHAN_DIFF(0, 1, bits, 8),					\
-	MAX1363_CHAN_DIFF(2, 3, bits, 9),					\
-	MAX1363_CHAN_DIFF(4, 5, bits, 10),					\
-	MAX1363_CHAN_DIFF(6, 7, bits, 11),					\
-	MAX1363_CHAN_DIFF(1, 0, bits, 12),					\
-	MAX1363_CHAN_DIFF(3, 2, bits, 13),					\
-	MAX1363_CHAN_DIFF(5, 4, bits, 14),					\
-	MAX1363_CHAN_DIFF(7, 6, bits, 15),					\
+	MAX1363_SE4(0, 1, 2, 3, bits), MAX1363_SE4(4, 5, 6, 7, bits),		\
+	MAX1363_DIFF2(0, 1, 2, 3, bits, 8), MAX1363_DIFF2(4, 5, 6, 7, bits, 10),	\
+	MAX1363_DIFF2(1, 0, 3, 2, bits, 12), MAX1363_DIFF2(5, 4, 7, 6, bits, 14),	\
 	MAX1363_CHAN_TIMESTAMP(16),						\
 }
 
 #define MAX1363_12X_CHANS(bits) {						\
-	MAX1363_CHAN_SE(0, bits, 0),						\
-	MAX1363_CHAN_SE(1, bits, 1),						\
-	MAX1363_CHAN_SE(2, bits, 2),						\
-	MAX1363_CHAN_SE(3, bits, 3),						\
-	MAX1363_CHAN_SE(4, bits, 4),						\
-	MAX1363_CHAN_SE(5, bits, 5),						\
-	MAX1363_CHAN_SE(6, bits, 6),						\
-	MAX1363_CHAN_SE(7, bits, 7),						\
-	MAX1363_CHAN_SE(8, bits, 8),						\
-	MAX1363_CHAN_SE(9, bits, 9),						\
-	MAX1363_CHAN_SE(10, bits, 10),						\
-	MAX1363_CHAN_SE(11, bits, 11),						\
-	MAX1363_CHAN_DIFF(0, 1, bits, 12),					\
-	MAX1363_CHAN_DIFF(2, 3, bits, 13),					\
-	MAX1363_CHAN_DIFF(4, 5, bits, 14),					\
-	MAX1363_CHAN_DIFF(6, 7, bits, 15),					\
-	MAX1363_CHAN_DIFF(8, 9, bits, 16),					\
-	MAX1363_CHAN_DIFF(10, 11, bits, 17),					\
-	MAX1363_CHAN_DIFF(1, 0, bits, 18),					\
-	MAX1363_CHAN_DIFF(3, 2, bits, 19),					\
-	MAX1363_CHAN_DIFF(5, 4, bits, 20),					\
-	MAX1363_CHAN_DIFF(7, 6, bits, 21),					\
-	MAX1363_CHAN_DIFF(9, 8, bits, 22),					\
-	MAX1363_CHAN_DIFF(11, 10, bits, 23),					\
+	MAX1363_SE4(0, 1, 2, 3, bits), MAX1363_SE4(4, 5, 6, 7, bits),		\
+	MAX1363_SE4(8, 9, 10, 11, bits),					\
+	MAX1363_DIFF2(0, 1, 2, 3, bits, 12), MAX1363_DIFF2(4, 5, 6, 7, bits, 14),	\
+	MAX1363_DIFF2(8, 9, 10, 11, bits, 16),					\
+	MAX1363_DIFF2(1, 0, 3, 2, bits, 18), MAX1363_DIFF2(5, 4, 7, 6, bits, 20),	\
+	MAX1363_DIFF2(9, 8, 11, 10, bits, 22),					\
 	MAX1363_CHAN_TIMESTAMP(24),						\
 }
 
@@ -371,20 +341,13 @@ static int max1363_probe(const struct iio_probe *p, struct iio_dev **out, char *
 
 	ret = max1363_write_basic_config(st, p->i2c, MAX1363_CONF_SCAN_ALL(ci->ninputs));
 	if (ret < 0) {
-		iio_probe_err(p, err, errlen, ret, "no answer");
-		goto err_put_dev;
+		iio_device_put(indio_dev);
+		return iio_probe_err(p, err, errlen, ret, "no answer");
 	}
-
-	indio_dev->name = p->id->name;	/* static, as the device's name must be */
-	indio_dev->channels = ci->channels;
-	indio_dev->num_channels = ci->num_channels;
-	indio_dev->info = &max1363_info;
+	/* the id name is static, as the device's name must be */
+	iio_device_setup(indio_dev, p->id->name, ci->channels, ci->num_channels, &max1363_info);
 	*out = indio_dev;
 	return 0;
-
-err_put_dev:
-	iio_device_put(indio_dev);
-	return ret;
 }
 
 static const struct iio_driver max1363_driver = {

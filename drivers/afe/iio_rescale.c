@@ -225,11 +225,8 @@ static int rescale_probe(const struct iio_probe *p, struct iio_dev **out, char *
 		.scan_index = -1,
 	};
 	snprintf(st->name, sizeof(st->name), "%s", p->name);
-	indio_dev->name = st->name;
+	iio_device_setup(indio_dev, st->name, &st->chan, 1, &rescale_info);
 	indio_dev->label = p->label;
-	indio_dev->channels = &st->chan;
-	indio_dev->num_channels = 1;
-	indio_dev->info = &rescale_info;
 	iio_device_set_io_source(indio_dev, st->source->indio_dev);
 	*out = indio_dev;
 	return 0;

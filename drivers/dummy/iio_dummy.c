@@ -316,10 +316,8 @@ static int iio_dummy_probe(const struct iio_probe *p, struct iio_dev **out, char
 	st = iio_priv(indio_dev);
 	snprintf(st->name, sizeof(st->name), "%s", name);
 	iio_dummy_init_state(st);
-	indio_dev->name = st->name;
-	indio_dev->channels = iio_dummy_channels;
-	indio_dev->num_channels = (int)ARRAY_SIZE(iio_dummy_channels);
-	indio_dev->info = &iio_dummy_info;
+	iio_device_setup(indio_dev, st->name, iio_dummy_channels,
+			 (int)ARRAY_SIZE(iio_dummy_channels), &iio_dummy_info);
 	*out = indio_dev;
 	return 0;
 }

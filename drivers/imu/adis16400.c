@@ -928,11 +928,9 @@ static int adis16400_probe(const struct iio_probe *p, struct iio_dev **out, char
 			st->spi->max_speed_hz = ADIS16400_SPI_FAST_HZ;
 	}
 
-	indio_dev->name = p->name ? p->name : p->id->name;
+	iio_device_setup(indio_dev, p->name ? p->name : p->id->name, ci->channels,
+			 ci->num_channels, &adis16400_info);
 	indio_dev->label = p->label;
-	indio_dev->channels = ci->channels;
-	indio_dev->num_channels = ci->num_channels;
-	indio_dev->info = &adis16400_info;
 	*out = indio_dev;
 	return 0;
 

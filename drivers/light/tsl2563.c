@@ -489,11 +489,9 @@ static int tsl2563_probe(const struct iio_probe *p, struct iio_dev **out, char *
 		goto err_put_dev;
 	}
 
-	indio_dev->name = p->name ? p->name : p->id->name;
+	iio_device_setup(indio_dev, p->name ? p->name : p->id->name, tsl2563_channels,
+			 (int)ARRAY_SIZE(tsl2563_channels), &tsl2563_info);
 	indio_dev->label = p->label;
-	indio_dev->channels = tsl2563_channels;
-	indio_dev->num_channels = (int)ARRAY_SIZE(tsl2563_channels);
-	indio_dev->info = &tsl2563_info;
 	*out = indio_dev;
 	return 0;
 
