@@ -12,11 +12,13 @@
  * chip: a backend never sees a driver and a driver never sees a backend.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bus/bus.h"
 #include "bus/bus_priv.h"
@@ -197,6 +199,101 @@ int bus_i2c_master_recv(struct bus_i2c_client *c, uint8_t *buf, int len)
 	return bus_i2c_master_xfer(c, BUS_I2C_M_RD, buf, len);
 }
 
+/* An SMBus transaction as I2C messages: the command (and data) written, the answer read. */
+struct bus_smbus_frame {
+	uint8_t wbuf[BUS_SMBUS_BLOCK_MAX + 3];
+	uint8_t rbuf[BUS_SMBUS_BLOCK_MAX + 2];
+	struct bus_i2c_msg msgs[2];
+	int nmsgs;
+};
+
+/* Data to send of a write of @size; lengths of the messages. Return: 0 or -errno. */
+static int bus_smbus_frame_write(struct bus_smbus_frame *f, int size,
+				 const union bus_smbus_data *data)
+{
+	switch (size) {
+	case BUS_SMBUS_BYTE:
+		return 0;
+	case BUS_SMBUS_BYTE_DATA:
+		f->msgs[0].len = 2;
+		f->wbuf[1] = data->byte;
+		return 0;
+	case BUS_SMBUS_WORD_DATA:
+		f->msgs[0].len = 3;
+		f->wbuf[1] = data->word & 0xff;
+		f->wbuf[2] = data->word >> 8;
+		return 0;
+	case BUS_SMBUS_BLOCK_DATA:
+		if (data->block[0] == 0 || data->block[0] > BUS_SMBUS_BLOCK_MAX)
+			return -EINVAL;
+		f->msgs[0].len = data->block[0] + 2;
+		memcpy(&f->wbuf[1], data->block, data->block[0] + 1);
+		return 0;
+	case BUS_SMBUS_I2C_BLOCK_DATA:
+		if (data->block[0] == 0 || data->block[0] > BUS_SMBUS_BLOCK_MAX)
+			return -EINVAL;
+		f->msgs[0].len = data->block[0] + 1;
+		memcpy(&f->wbuf[1], &data->block[1], data->block[0]);
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+/* How much a read of @size reads back after its command. Return: 0 or -errno. */
+static int bus_smbus_frame_read(struct bus_smbus_frame *f, int size,
+				const union bus_smbus_data *data)
+{
+	switch (size) {
+	case BUS_SMBUS_BYTE:
+		/* a receive byte has no command: just the read */
+		f->msgs[0].flags = BUS_I2C_M_RD;
+		f->msgs[0].buf = f->rbuf;
+		f->nmsgs = 1;
+		return 0;
+	case BUS_SMBUS_BYTE_DATA:
+		f->msgs[1].len = 1;
+		return 0;
+	case BUS_SMBUS_WORD_DATA:
+		f->msgs[1].len = 2;
+		return 0;
+	case BUS_SMBUS_BLOCK_DATA:
+		f->msgs[1].len = BUS_SMBUS_BLOCK_MAX + 1;
+		return 0;
+	case BUS_SMBUS_I2C_BLOCK_DATA:
+		if (data->block[0] == 0 || data->block[0] > BUS_SMBUS_BLOCK_MAX)
+			return -EINVAL;
+		f->msgs[1].len = data->block[0];
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+/* Hand what a read of @size got back to the caller. Return: 0, -EPROTO for a bad block count. */
+static int bus_smbus_unframe(const struct bus_smbus_frame *f, int size,
+			     union bus_smbus_data *data)
+{
+	switch (size) {
+	case BUS_SMBUS_BYTE:
+	case BUS_SMBUS_BYTE_DATA:
+		data->byte = f->rbuf[0];
+		break;
+	case BUS_SMBUS_WORD_DATA:
+		data->word = (uint16_t)(f->rbuf[0] | f->rbuf[1] << 8);
+		break;
+	case BUS_SMBUS_BLOCK_DATA:
+		if (f->rbuf[0] == 0 || f->rbuf[0] > BUS_SMBUS_BLOCK_MAX)
+			return -EPROTO;
+		memcpy(data->block, f->rbuf, (size_t)f->rbuf[0] + 1);
+		break;
+	case BUS_SMBUS_I2C_BLOCK_DATA:
+		memcpy(&data->block[1], f->rbuf, data->block[0]);
+		break;
+	}
+	return 0;
+}
+
 /*
  * SMBus as plain I2C messages, framed as the SMBus spec and the kernel's
  * emulation do: a command byte written first, then (for reads) a repeated
@@ -208,101 +305,30 @@ int bus_i2c_master_recv(struct bus_i2c_client *c, uint8_t *buf, int len)
 static int bus_smbus_emulate(struct bus *bus, uint16_t addr, uint8_t read_write, uint8_t command,
 			     int size, union bus_smbus_data *data)
 {
-	uint8_t wbuf[BUS_SMBUS_BLOCK_MAX + 3];
-	uint8_t rbuf[BUS_SMBUS_BLOCK_MAX + 2];
-	struct bus_i2c_msg msgs[2] = {
-		{ .addr = addr, .flags = 0, .len = 1, .buf = wbuf },
-		{ .addr = addr, .flags = BUS_I2C_M_RD, .len = 0, .buf = rbuf },
-	};
 	bool rd = read_write == BUS_SMBUS_READ;
-	int nmsgs = rd ? 2 : 1;
-	int ret, i;
+	struct bus_smbus_frame f = { .nmsgs = rd ? 2 : 1 };
+	int ret;
 
-	wbuf[0] = command;
-	switch (size) {
-	case BUS_SMBUS_QUICK:
-		msgs[0].len = 0;
-		msgs[0].flags = rd ? BUS_I2C_M_RD : 0;
-		nmsgs = 1;
-		break;
-	case BUS_SMBUS_BYTE:
-		if (rd) {
-			/* a receive byte has no command: just the read */
-			msgs[0].flags = BUS_I2C_M_RD;
-			msgs[0].buf = rbuf;
-			nmsgs = 1;
-		}
-		break;
-	case BUS_SMBUS_BYTE_DATA:
-		if (rd)
-			msgs[1].len = 1;
-		else {
-			msgs[0].len = 2;
-			wbuf[1] = data->byte;
-		}
-		break;
-	case BUS_SMBUS_WORD_DATA:
-		if (rd)
-			msgs[1].len = 2;
-		else {
-			msgs[0].len = 3;
-			wbuf[1] = data->word & 0xff;
-			wbuf[2] = data->word >> 8;
-		}
-		break;
-	case BUS_SMBUS_BLOCK_DATA:
-		if (rd) {
-			msgs[1].len = BUS_SMBUS_BLOCK_MAX + 1;
-		} else {
-			if (data->block[0] == 0 || data->block[0] > BUS_SMBUS_BLOCK_MAX)
-				return -EINVAL;
-			msgs[0].len = data->block[0] + 2;
-			memcpy(&wbuf[1], data->block, data->block[0] + 1);
-		}
-		break;
-	case BUS_SMBUS_I2C_BLOCK_DATA:
-		if (data->block[0] == 0 || data->block[0] > BUS_SMBUS_BLOCK_MAX)
-			return -EINVAL;
-		if (rd) {
-			msgs[1].len = data->block[0];
-		} else {
-			msgs[0].len = data->block[0] + 1;
-			memcpy(&wbuf[1], &data->block[1], data->block[0]);
-		}
-		break;
-	default:
-		return -EOPNOTSUPP;
+	f.msgs[0] = (struct bus_i2c_msg){ .addr = addr, .flags = 0, .len = 1, .buf = f.wbuf };
+	f.msgs[1] = (struct bus_i2c_msg){ .addr = addr, .flags = BUS_I2C_M_RD, .buf = f.rbuf };
+	f.wbuf[0] = command;
+	if (size == BUS_SMBUS_QUICK) {
+		f.msgs[0].len = 0;
+		f.msgs[0].flags = rd ? BUS_I2C_M_RD : 0;
+		f.nmsgs = 1;
+		ret = 0;
+	} else {
+		ret = rd ? bus_smbus_frame_read(&f, size, data) :
+			   bus_smbus_frame_write(&f, size, data);
 	}
-
-	ret = bus_i2c_transfer_locked(bus, msgs, nmsgs);
+	if (ret)
+		return ret;
+	ret = bus_i2c_transfer_locked(bus, f.msgs, f.nmsgs);
 	if (ret < 0)
 		return ret;
-	if (ret != nmsgs)
+	if (ret != f.nmsgs)
 		return -EIO;
-	if (!rd)
-		return 0;
-
-	switch (size) {
-	case BUS_SMBUS_BYTE:
-		data->byte = rbuf[0];
-		break;
-	case BUS_SMBUS_BYTE_DATA:
-		data->byte = rbuf[0];
-		break;
-	case BUS_SMBUS_WORD_DATA:
-		data->word = (uint16_t)(rbuf[0] | rbuf[1] << 8);
-		break;
-	case BUS_SMBUS_BLOCK_DATA:
-		if (rbuf[0] == 0 || rbuf[0] > BUS_SMBUS_BLOCK_MAX)
-			return -EPROTO;
-		for (i = 0; i <= rbuf[0]; i++)
-			data->block[i] = rbuf[i];
-		break;
-	case BUS_SMBUS_I2C_BLOCK_DATA:
-		memcpy(&data->block[1], rbuf, data->block[0]);
-		break;
-	}
-	return 0;
+	return rd ? bus_smbus_unframe(&f, size, data) : 0;
 }
 
 /* One SMBus transaction on the client's address, under bus->lock. */
@@ -516,4 +542,41 @@ int bus_spi_read(struct bus_spi_device *spi, void *buf, size_t len)
 	if (len == 0 || len > UINT32_MAX)
 		return -EINVAL;
 	return bus_spi_sync(spi, &x, 1);
+}
+
+int bus_node_open(struct bus *bus, const char *device, void *priv, int *fd,
+		  int (*check)(void *priv))
+{
+	int ret;
+
+	*fd = open(device, O_RDWR | O_CLOEXEC);
+	if (*fd < 0) {
+		ret = -errno;
+		goto err_free_priv;
+	}
+	ret = check(priv);
+	if (ret < 0) {
+		/* not a node of this kind at all */
+		if (ret == -ENOTTY)
+			ret = -ENODEV;
+		goto err_close_fd;
+	}
+	bus->priv = priv;
+	bus->may_block = true;
+	return 0;
+
+err_close_fd:
+	close(*fd);
+err_free_priv:
+	free(priv);
+	return ret;
+}
+
+void bus_node_close(struct bus *bus, int fd)
+{
+	if (!bus->priv)
+		return;
+	close(fd);
+	free(bus->priv);
+	bus->priv = NULL;
 }

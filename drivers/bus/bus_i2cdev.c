@@ -12,10 +12,8 @@
  * and the cached address. No retries, no logging, no address probing.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/ioctl.h>
 #include <linux/i2c.h>
 #include <linux/i2c-dev.h>
@@ -40,10 +38,21 @@ struct bus_i2cdev {
 _Static_assert(sizeof(union bus_smbus_data) == sizeof(union i2c_smbus_data),
 	       "bus_smbus_data must match i2c_smbus_data");
 
+/* Is the node an I2C adapter we can drive? Return: 0, -errno (-ENOTTY: not i2c-dev). */
+static int bus_i2cdev_check(void *priv)
+{
+	struct bus_i2cdev *dev = priv;
+
+	if (ioctl(dev->fd, I2C_FUNCS, &dev->funcs) < 0)
+		return -errno;
+	if (!(dev->funcs & (I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL)))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
 static int bus_i2cdev_open(struct bus *bus, const char *device)
 {
 	struct bus_i2cdev *dev;
-	int ret;
 
 	if (bus->type != BUS_I2C || !device || !*device)
 		return -EINVAL;
@@ -51,40 +60,14 @@ static int bus_i2cdev_open(struct bus *bus, const char *device)
 	if (!dev)
 		return -ENOMEM;
 	dev->addr = -1;
-	dev->fd = open(device, O_RDWR | O_CLOEXEC);
-	if (dev->fd < 0) {
-		ret = -errno;
-		goto err_free_dev;
-	}
-	if (ioctl(dev->fd, I2C_FUNCS, &dev->funcs) < 0) {
-		/* not an i2c-dev node at all */
-		ret = errno == ENOTTY ? -ENODEV : -errno;
-		goto err_close_fd;
-	}
-	if (!(dev->funcs & (I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL))) {
-		ret = -EOPNOTSUPP;
-		goto err_close_fd;
-	}
-	bus->priv = dev;
-	bus->may_block = true;
-	return 0;
-
-err_close_fd:
-	close(dev->fd);
-err_free_dev:
-	free(dev);
-	return ret;
+	return bus_node_open(bus, device, dev, &dev->fd, bus_i2cdev_check);
 }
 
 static void bus_i2cdev_close(struct bus *bus)
 {
 	struct bus_i2cdev *dev = bus->priv;
 
-	if (!dev)
-		return;
-	close(dev->fd);
-	free(dev);
-	bus->priv = NULL;
+	bus_node_close(bus, dev ? dev->fd : -1);
 }
 
 static int bus_i2cdev_transfer(struct bus *bus, struct bus_i2c_msg *msgs, int n)

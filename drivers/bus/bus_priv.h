@@ -23,6 +23,20 @@ extern const struct bus_ops bus_spidev_ops;
 void bus_emu_msleep(struct bus *bus, unsigned int ms);
 
 /**
+ * bus_node_open() - how a real backend binds to its /dev node: open @device
+ * into *@fd (a field of @priv), let @check ask the node what it is, and on
+ * success make @priv the bus's state and mark the bus as blocking.
+ * @priv: the backend's calloc'd state; freed here on failure.
+ * @check: an ioctl or two on *@fd; -ENOTTY from it (another kind of node)
+ *	comes back as -ENODEV.
+ * Return: 0 or -errno.
+ */
+int bus_node_open(struct bus *bus, const char *device, void *priv, int *fd,
+		  int (*check)(void *priv));
+/** bus_node_close() - close @fd and free the bus's state; a bus without state is left alone. */
+void bus_node_close(struct bus *bus, int fd);
+
+/**
  * bus_spidev_check_cs() - whether @cs is the chip select of the spidev node
  * @bus opened. Return: 0, or -EINVAL when the node is another chip select.
  */

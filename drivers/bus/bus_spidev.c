@@ -12,10 +12,8 @@
  * which also guards the fd and the cache. No logging, no retries.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/ioctl.h>
 #include <linux/spi/spidev.h>
 
@@ -49,8 +47,9 @@ static int bus_spidev_path_cs(const char *device)
 }
 
 /* Read the node's current settings, so the first sync sets only what differs. */
-static int bus_spidev_read_settings(struct bus_spidev *dev)
+static int bus_spidev_read_settings(void *priv)
 {
+	struct bus_spidev *dev = priv;
 	uint8_t mode8;
 
 	if (ioctl(dev->fd, SPI_IOC_RD_MODE32, &dev->mode) < 0) {
@@ -69,7 +68,6 @@ static int bus_spidev_read_settings(struct bus_spidev *dev)
 static int bus_spidev_open(struct bus *bus, const char *device)
 {
 	struct bus_spidev *dev;
-	int ret;
 
 	if (bus->type != BUS_SPI || !device || !*device)
 		return -EINVAL;
@@ -77,38 +75,14 @@ static int bus_spidev_open(struct bus *bus, const char *device)
 	if (!dev)
 		return -ENOMEM;
 	dev->cs = bus_spidev_path_cs(device);
-	dev->fd = open(device, O_RDWR | O_CLOEXEC);
-	if (dev->fd < 0) {
-		ret = -errno;
-		goto err_free_dev;
-	}
-	ret = bus_spidev_read_settings(dev);
-	if (ret < 0) {
-		/* not a spidev node at all */
-		if (ret == -ENOTTY)
-			ret = -ENODEV;
-		goto err_close_fd;
-	}
-	bus->priv = dev;
-	bus->may_block = true;
-	return 0;
-
-err_close_fd:
-	close(dev->fd);
-err_free_dev:
-	free(dev);
-	return ret;
+	return bus_node_open(bus, device, dev, &dev->fd, bus_spidev_read_settings);
 }
 
 static void bus_spidev_close(struct bus *bus)
 {
 	struct bus_spidev *dev = bus->priv;
 
-	if (!dev)
-		return;
-	close(dev->fd);
-	free(dev);
-	bus->priv = NULL;
+	bus_node_close(bus, dev ? dev->fd : -1);
 }
 
 int bus_spidev_check_cs(struct bus *bus, int cs)
