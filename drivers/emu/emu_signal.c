@@ -10,6 +10,7 @@
  * no clock; they never saturate or quantise - that is the model's job.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +167,81 @@ static int emu_signal_push(double **t, double **v, int *n, int *cap, double tv, 
 	return 0;
 }
 
+/* A trace being read: its points so far, and whether a caption may still come. */
+struct emu_csv_trace {
+	const char *path;
+	double *t, *v;
+	int n, cap;
+	bool header_ok;
+	char *err;
+	size_t errlen;
+};
+
+__attribute__((format(printf, 3, 4)))
+static int emu_csv_err(struct emu_csv_trace *tr, int ret, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (tr->err && tr->errlen)
+		snprintf(tr->err, tr->errlen, "%s%s", tr->path, msg);
+	return ret;
+}
+
+/* One line of the file (without checking its length). Return: 0 or -errno, message set. */
+static int emu_csv_line(struct emu_csv_trace *tr, const char *line, int lineno)
+{
+	const char *p = line;
+	double tv, vv;
+	int ret;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
+		return 0;
+	if (emu_signal_parse_pair(p, &tv, &vv) < 0) {
+		/* a "t,value" caption is fine once, before any point */
+		if (tr->header_ok && !strpbrk(p, "0123456789")) {
+			tr->header_ok = false;
+			return 0;
+		}
+		return emu_csv_err(tr, -EINVAL, ":%d: expected \"t,value\" numbers", lineno);
+	}
+	tr->header_ok = false;
+	if (tr->n && tv <= tr->t[tr->n - 1])
+		return emu_csv_err(tr, -EINVAL, ":%d: time %g does not follow %g", lineno, tv,
+				   tr->t[tr->n - 1]);
+	ret = emu_signal_push(&tr->t, &tr->v, &tr->n, &tr->cap, tv, vv);
+	if (ret < 0)
+		return emu_csv_err(tr, ret, ":%d: %s", lineno, strerror(-ret));
+	return 0;
+}
+
+/* Every line of @f into @tr. Return: 0 or -errno, message set. */
+static int emu_csv_read(struct emu_csv_trace *tr, FILE *f)
+{
+	char line[EMU_CSV_LINE_MAX_BYTES];
+	int lineno = 0, ret;
+
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f))
+			return emu_csv_err(tr, -EINVAL, ":%d: line longer than %d bytes", lineno,
+					   EMU_CSV_LINE_MAX_BYTES - 2);
+		ret = emu_csv_line(tr, line, lineno);
+		if (ret < 0)
+			return ret;
+	}
+	if (ferror(f))
+		return emu_csv_err(tr, -EIO, ": read error");
+	if (tr->n == 0)
+		return emu_csv_err(tr, -EINVAL, ":%d: no \"t,value\" points", lineno);
+	return 0;
+}
+
 /**
  * emu_signal_load_csv() - make @sig a CSV trace from the "t,value" lines of
  * @path ('#' starts a comment, blank lines are skipped, one header line of
@@ -177,88 +253,32 @@ static int emu_signal_push(double **t, double **v, int *n, int *cap, double tv, 
  */
 int emu_signal_load_csv(struct emu_signal *sig, const char *path, char *err, size_t errlen)
 {
-	char line[EMU_CSV_LINE_MAX_BYTES];
-	double *t = NULL, *v = NULL, tv, vv;
-	int n = 0, cap = 0, lineno = 0, ret = 0;
-	bool header_ok = true;
+	struct emu_csv_trace tr = {
+		.path = path, .header_ok = true, .err = err, .errlen = errlen,
+	};
 	FILE *f;
+	int ret;
 
 	if (!sig || !path)
 		return -EINVAL;
 	f = fopen(path, "re");
 	if (!f) {
 		ret = -errno;
-		if (err)
-			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return emu_csv_err(&tr, ret, ": %s", strerror(-ret));
+	}
+	ret = emu_csv_read(&tr, f);
+	fclose(f);
+	if (ret < 0) {
+		free(tr.t);
+		free(tr.v);
 		return ret;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line;
-
-		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			if (err)
-				snprintf(err, errlen, "%s:%d: line longer than %d bytes", path,
-					 lineno, EMU_CSV_LINE_MAX_BYTES - 2);
-			ret = -EINVAL;
-			goto err_free_points;
-		}
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
-			continue;
-		if (emu_signal_parse_pair(p, &tv, &vv) < 0) {
-			/* a "t,value" caption is fine once, before any point */
-			if (header_ok && !strpbrk(p, "0123456789")) {
-				header_ok = false;
-				continue;
-			}
-			if (err)
-				snprintf(err, errlen, "%s:%d: expected \"t,value\" numbers", path,
-					 lineno);
-			ret = -EINVAL;
-			goto err_free_points;
-		}
-		header_ok = false;
-		if (n && tv <= t[n - 1]) {
-			if (err)
-				snprintf(err, errlen, "%s:%d: time %g does not follow %g", path,
-					 lineno, tv, t[n - 1]);
-			ret = -EINVAL;
-			goto err_free_points;
-		}
-		ret = emu_signal_push(&t, &v, &n, &cap, tv, vv);
-		if (ret < 0) {
-			if (err)
-				snprintf(err, errlen, "%s:%d: %s", path, lineno, strerror(-ret));
-			goto err_free_points;
-		}
-	}
-	if (ferror(f)) {
-		ret = -EIO;
-		if (err)
-			snprintf(err, errlen, "%s: read error", path);
-		goto err_free_points;
-	}
-	if (n == 0) {
-		ret = -EINVAL;
-		if (err)
-			snprintf(err, errlen, "%s:%d: no \"t,value\" points", path, lineno);
-		goto err_free_points;
-	}
-	fclose(f);
 	emu_signal_fini(sig);
 	sig->kind = EMU_SIGNAL_CSV;
-	sig->csv_t = t;
-	sig->csv_v = v;
-	sig->csv_n = n;
+	sig->csv_t = tr.t;
+	sig->csv_v = tr.v;
+	sig->csv_n = tr.n;
 	return 0;
-
-err_free_points:
-	free(t);
-	free(v);
-	fclose(f);
-	return ret;
 }
 
 /**
