@@ -514,7 +514,8 @@ static int board_add_map(struct board_ctx *ctx, const cJSON *obj, const char *pa
 	if (!iio_device_find_channel(dev, map.adc_channel_label)) {
 		board_list_channel_labels(dev, msg, sizeof(msg));
 		if (!msg[0])
-			return board_err(ctx, p, "%s (%s) names no channels, so no map can reach it",
+			return board_err(ctx, p,
+					 "%s (%s) names no channels, so no map can reach it",
 					 map.adc_dev_name, dev->name);
 		return board_err(ctx, p, "%s (%s) has no channel %s (it has %s)",
 				 map.adc_dev_name, dev->name, map.adc_channel_label, msg);

@@ -87,7 +87,10 @@ int iio_attr_name_build(char *buf, size_t len, const struct iio_chan_spec *chan,
  */
 int iio_device_attrs_build(struct iio_dev *indio_dev, char *err, size_t errlen);
 
-/** iio_device_attr_count()/iio_device_attr_at() - walk the attributes; borrowed, valid while the device lives. */
+/**
+ * iio_device_attr_count()/iio_device_attr_at() - walk the attributes;
+ * borrowed, valid while the device lives.
+ */
 int iio_device_attr_count(const struct iio_dev *indio_dev);
 const struct iio_attr *iio_device_attr_at(const struct iio_dev *indio_dev, int i);
 /** iio_device_attr_find() - by exact name; NULL if none. */

@@ -18,10 +18,11 @@
 #include "iio.h"
 
 /* Number of elements of a true array; a pointer argument does not compile. */
+#define IIO_KIT_IS_ARRAY(a)							\
+	(!__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0])))
 #define ARRAY_SIZE(a)								\
 	(sizeof(a) / sizeof((a)[0]) +						\
-	 0 * sizeof(struct { int _a : __builtin_types_compatible_p(__typeof__(a),	\
-								   __typeof__(&(a)[0])) ? -1 : 1; }))
+	 0 * sizeof(struct { int _a : IIO_KIT_IS_ARRAY(a) ? 1 : -1; }))
 
 #ifndef BIT
 #define BIT(n)		(1UL << (n))
@@ -29,8 +30,10 @@
 #define BIT_ULL(n)	(1ULL << (n))
 
 /* Bits @h down to @l set, both included: GENMASK(7, 4) is 0xf0. */
-#define GENMASK(h, l)		((~0UL << (l)) & (~0UL >> (8 * sizeof(unsigned long) - 1 - (h))))
-#define GENMASK_ULL(h, l)	((~0ULL << (l)) & (~0ULL >> (8 * sizeof(unsigned long long) - 1 - (h))))
+#define GENMASK(h, l)		\
+	((~0UL << (l)) & (~0UL >> (8 * sizeof(unsigned long) - 1 - (h))))
+#define GENMASK_ULL(h, l)	\
+	((~0ULL << (l)) & (~0ULL >> (8 * sizeof(unsigned long long) - 1 - (h))))
 
 /* Place @val in the field @mask (a constant, contiguous) / take the field back out. */
 #define FIELD_PREP(mask, val)	\

@@ -273,9 +273,11 @@ int iio_registry_find(const struct iio_registry *reg, const char *key,
 		}
 		if (hits > 1) {
 			if (err && errlen) {
-				for (i = 0; i < reg->ndevs; i++)
-					if (iio_registry_matches(reg->devs[i], order[f], key))
-						iio_registry_add_candidate(err, errlen, reg->devs[i]);
+				for (i = 0; i < reg->ndevs; i++) {
+					found = reg->devs[i];
+					if (iio_registry_matches(found, order[f], key))
+						iio_registry_add_candidate(err, errlen, found);
+				}
 			}
 			return -ENOTUNIQ;
 		}

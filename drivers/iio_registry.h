@@ -70,10 +70,16 @@ int iio_registry_find(const struct iio_registry *reg, const char *key,
  */
 int iio_map_array_register(struct iio_registry *reg, struct iio_dev *indio_dev,
 			   const struct iio_map *maps, int n);
-/** iio_map_array_unregister() - drop every map of @indio_dev. Return: 0, or -ENODEV if it had none. */
+/**
+ * iio_map_array_unregister() - drop every map of @indio_dev.
+ * Return: 0, or -ENODEV if it had none.
+ */
 int iio_map_array_unregister(struct iio_registry *reg, struct iio_dev *indio_dev);
 
-/** iio_registry_map_count()/iio_registry_map_at() - maps in registration order; @provider may be NULL. */
+/**
+ * iio_registry_map_count()/iio_registry_map_at() - maps in registration
+ * order; @provider may be NULL.
+ */
 int iio_registry_map_count(const struct iio_registry *reg);
 const struct iio_map *iio_registry_map_at(const struct iio_registry *reg, int i,
 					  struct iio_dev **provider);

@@ -52,7 +52,10 @@ struct emu_signal {
 
 /** emu_signal_sample() - the signal's value at @t_s seconds of virtual time. */
 double emu_signal_sample(const struct emu_signal *sig, double t_s);
-/** emu_signal_load_csv() - fill a CSV signal from "t,value" lines. Return: 0, -errno; @err says where. */
+/**
+ * emu_signal_load_csv() - fill a CSV signal from "t,value" lines.
+ * Return: 0, -errno; @err says where.
+ */
 int emu_signal_load_csv(struct emu_signal *sig, const char *path, char *err, size_t errlen);
 /**
  * emu_signal_copy() - deep copy of @src into @dst (CSV arrays too), for a
@@ -223,7 +226,10 @@ struct emu_fault {
 	unsigned int hang_ms;
 };
 
-/** emu_bus_set_fault() - arm (or with mode NONE clear) a fault; wakes a hung transfer when cleared. Return: 0, -EINVAL. */
+/**
+ * emu_bus_set_fault() - arm (or with mode NONE clear) a fault; wakes a hung
+ * transfer when cleared. Return: 0, -EINVAL.
+ */
 int emu_bus_set_fault(struct bus *bus, uint16_t addr, const struct emu_fault *fault);
 /**
  * emu_bus_set_time() - freeze the bus's virtual clock at @t_s (< 0 lets it run).
@@ -231,7 +237,10 @@ int emu_bus_set_fault(struct bus *bus, uint16_t addr, const struct emu_fault *fa
  * elapse while readings stay the same from run to run.
  */
 void emu_bus_set_time(struct bus *bus, double t_s);
-/** emu_bus_transfers() - transfers seen at @addr since attach (tests: "mode switch only when needed"). */
+/**
+ * emu_bus_transfers() - transfers seen at @addr since attach (tests: "mode
+ * switch only when needed").
+ */
 unsigned long emu_bus_transfers(struct bus *bus, uint16_t addr);
 
 #endif /* IIOWIRE_EMU_H */
