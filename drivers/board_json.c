@@ -232,19 +232,31 @@ int board_check_keys(struct board_ctx *ctx, const cJSON *obj, const char *path,
 	return 0;
 }
 
+/*
+ * The first step of every getter: @key of @obj into *@it and its path into
+ * @p. Return: 0, -ENOENT when absent and optional, -EINVAL when required.
+ */
+static int board_get_item(struct board_ctx *ctx, const cJSON *obj, const char *path,
+			  const char *key, bool required, char *p, const cJSON **it)
+{
+	*it = cJSON_GetObjectItemCaseSensitive(obj, key);
+	board_path_key(p, BOARD_PATH_MAX, path, key);
+	if (*it)
+		return 0;
+	return required ? board_err(ctx, p, "missing") : -ENOENT;
+}
+
 /* Return: 0, -ENOENT when absent and optional, -EINVAL (message set). */
 int board_get_string(struct board_ctx *ctx, const cJSON *obj, const char *path,
 		     const char *key, bool required, size_t maxlen, const char **out)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
 	char p[BOARD_PATH_MAX];
+	const cJSON *it;
+	int ret;
 
-	board_path_key(p, sizeof(p), path, key);
-	if (!it) {
-		if (required)
-			return board_err(ctx, p, "missing");
-		return -ENOENT;
-	}
+	ret = board_get_item(ctx, obj, path, key, required, p, &it);
+	if (ret)
+		return ret;
 	if (!cJSON_IsString(it))
 		return board_err(ctx, p, "expected a string, not %s", board_json_type(it));
 	if (!it->valuestring[0])
@@ -293,15 +305,13 @@ bool board_is_integer_or_string(const cJSON *it, long min, long max, long *out)
 int board_get_int(struct board_ctx *ctx, const cJSON *obj, const char *path,
 		  const char *key, bool required, long min, long max, long *out)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
 	char p[BOARD_PATH_MAX];
+	const cJSON *it;
+	int ret;
 
-	board_path_key(p, sizeof(p), path, key);
-	if (!it) {
-		if (required)
-			return board_err(ctx, p, "missing");
-		return -ENOENT;
-	}
+	ret = board_get_item(ctx, obj, path, key, required, p, &it);
+	if (ret)
+		return ret;
 	if (!board_is_integer(it, min, max, out))
 		return board_err(ctx, p, "expected an integer from %ld to %ld, not %s", min, max,
 				 cJSON_IsNumber(it) ? "this number" : board_json_type(it));
@@ -311,14 +321,14 @@ int board_get_int(struct board_ctx *ctx, const cJSON *obj, const char *path,
 int board_get_double(struct board_ctx *ctx, const cJSON *obj, const char *path,
 		     const char *key, bool required, double dflt, double *out)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
 	char p[BOARD_PATH_MAX];
+	const cJSON *it;
+	int ret;
 
-	board_path_key(p, sizeof(p), path, key);
-	if (!it) {
-		*out = dflt;
-		return required ? board_err(ctx, p, "missing") : 0;
-	}
+	*out = dflt;
+	ret = board_get_item(ctx, obj, path, key, required, p, &it);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
 	if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble))
 		return board_err(ctx, p, "expected a number, not %s", board_json_type(it));
 	*out = it->valuedouble;

@@ -241,6 +241,14 @@ int iio_probe_prop_str(const struct iio_probe *p, const char *key, const char **
 	return p->prop_str(p->props, key, val);
 }
 
+int iio_probe_part(const struct iio_probe *p, size_t nparts, const char *family, char *err,
+		   size_t errlen)
+{
+	if (!p->id || p->id->driver_data >= nparts)
+		return iio_probe_err(p, err, errlen, -EINVAL, "no such %s part", family);
+	return (int)p->id->driver_data;
+}
+
 int iio_probe_vref_mv(const struct iio_probe *p, int *vref_mv, char *err, size_t errlen)
 {
 	int ret = iio_probe_prop_int(p, "vref_mv", vref_mv);

@@ -100,6 +100,15 @@ const char *iio_errno_name(int err, char *buf, size_t len);
 int iio_probe_hwid(const struct iio_probe *p, char *buf, size_t len);
 
 /**
+ * iio_probe_part() - the row of a driver's chip table @p's id names, for
+ * drivers whose id table carries the row in driver_data.
+ * @nparts: rows in the table; @family: for the message ("no such AD799x part").
+ * Return: the row, or -EINVAL with @err filled.
+ */
+int iio_probe_part(const struct iio_probe *p, size_t nparts, const char *family, char *err,
+		   size_t errlen);
+
+/**
  * iio_probe_err() - say why a probe failed, the way dev_err_probe() does:
  * "NAME at HWID: MESSAGE (ENAME)", for example "ad7998 at 0-0021: no answer
  * (ENXIO)"; without a bus "NAME: MESSAGE (ENAME)". The " (ENAME)" part is

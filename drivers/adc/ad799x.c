@@ -236,10 +236,10 @@ static int ad799x_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 	char why[80] = "";
 	int vref_mv = 0, ret;
 
-	if (!p->id || p->id->driver_data >= AD799X_NPARTS)
-		return iio_probe_err(p, err, errlen, -EINVAL, "no such AD799x part");
-	ci = &ad799x_chip_info_tbl[p->id->driver_data];
-
+	ret = iio_probe_part(p, AD799X_NPARTS, "AD799x", err, errlen);
+	if (ret < 0)
+		return ret;
+	ci = &ad799x_chip_info_tbl[ret];
 	ret = iio_probe_vref_mv(p, &vref_mv, err, errlen);
 	if (ret)
 		return ret;

@@ -316,10 +316,10 @@ static int max1363_probe(const struct iio_probe *p, struct iio_dev **out, char *
 	struct iio_dev *indio_dev;
 	int vref_mv = 0, ret;
 
-	if (!p->id || p->id->driver_data >= MAX1363_NPARTS)
-		return iio_probe_err(p, err, errlen, -EINVAL, "no such MAX1363-family part");
-	ci = &max1363_chip_info_tbl[p->id->driver_data];
-
+	ret = iio_probe_part(p, MAX1363_NPARTS, "MAX1363-family", err, errlen);
+	if (ret < 0)
+		return ret;
+	ci = &max1363_chip_info_tbl[ret];
 	ret = iio_probe_vref_mv(p, &vref_mv, err, errlen);
 	if (ret)
 		return ret;

@@ -890,9 +890,10 @@ static int adis16400_probe(const struct iio_probe *p, struct iio_dev **out, char
 	uint16_t smpl_prd;
 	int ret;
 
-	if (p->id->driver_data >= ARRAY_SIZE(adis16400_chips))
-		return -EINVAL;
-	ci = &adis16400_chips[p->id->driver_data];
+	ret = iio_probe_part(p, ARRAY_SIZE(adis16400_chips), "ADIS16400-family", err, errlen);
+	if (ret < 0)
+		return ret;
+	ci = &adis16400_chips[ret];
 
 	indio_dev = iio_device_alloc(sizeof(*st));
 	if (!indio_dev)
