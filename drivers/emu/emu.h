@@ -183,6 +183,14 @@ int emu_inputs_take(const struct emu_params *p, const struct emu_input_slot *slo
 int emu_inputs_take_numbered(const struct emu_params *p, const char *part, const char *prefix,
 			     struct emu_signal *sig, int n, char *err, size_t errlen);
 
+/**
+ * emu_params_part() - the row of a model's part table @p's id names.
+ * @what: the family for the message, with its article ("an AD799x part").
+ * Return: the row, or -EINVAL with "NAME: not WHAT" in @err.
+ */
+int emu_params_part(const struct emu_params *p, size_t nparts, const char *what, char *err,
+		    size_t errlen);
+
 /** emu_signals_fini() - emu_signal_fini() each of @n signals (a model's destroy). */
 void emu_signals_fini(struct emu_signal *sig, int n);
 

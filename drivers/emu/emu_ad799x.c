@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "emu/emu.h"
+#include "iio_kit.h"
 
 #define EMU_AD799X_MAX_INPUTS	8
 /* only the first four channels have limit registers (pointers 0x4..0xF) */
@@ -79,7 +80,7 @@ static const struct emu_ad799x_part emu_ad799x_parts[] = {
 	{ "ad7998", 8, 12, EMU_AD799X_POINTER16 },
 };
 
-#define EMU_AD799X_NPARTS	(sizeof(emu_ad799x_parts) / sizeof(emu_ad799x_parts[0]))
+#define EMU_AD799X_NPARTS	ARRAY_SIZE(emu_ad799x_parts)
 
 /* driver_data is the row of emu_ad799x_parts[] */
 static const struct iio_device_id emu_ad799x_ids[] = {
@@ -396,15 +397,13 @@ static int emu_ad799x_create(const struct emu_params *p, struct emu_chip **out,
 {
 	const struct emu_ad799x_part *part;
 	struct emu_ad799x *m;
-	int i, ret;
+	int ret;
 
-	if (!p->id || p->id->driver_data >= EMU_AD799X_NPARTS) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: not an AD799x part", p->name ? p->name : "?");
-		return -EINVAL;
-	}
-	part = &emu_ad799x_parts[p->id->driver_data];
-
+	ret = emu_params_part(p, EMU_AD799X_NPARTS, "an AD799x part", err, errlen);
+	if (ret < 0)
+		return ret;
+	part = &emu_ad799x_parts[ret];
+	/* zeroed: every input a constant 0 mV until the board says otherwise */
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
@@ -413,9 +412,6 @@ static int emu_ad799x_create(const struct emu_params *p, struct emu_chip **out,
 	m->part = part;
 	m->vref_mv = p->vref_mv;
 	emu_ad799x_power_on(m);
-	for (i = 0; i < EMU_AD799X_MAX_INPUTS; i++)
-		m->in[i].kind = EMU_SIGNAL_CONST;
-
 	ret = emu_inputs_take_numbered(p, part->name, "voltage", m->in, part->ninputs, err, errlen);
 	if (ret < 0)
 		goto err_free_model;

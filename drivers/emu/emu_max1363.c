@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "emu/emu.h"
+#include "iio_kit.h"
 
 #define EMU_MAX1363_MAX_INPUTS	12
 /* the longest scan is 12 results (or 8 repeats of one input) */
@@ -114,7 +115,7 @@ static const struct emu_max1363_part emu_max1363_parts[] = {
 	EMU_MAX1363_PART(max11647, 2, 10, 2048, 0, false),
 };
 
-#define EMU_MAX1363_NPARTS	(sizeof(emu_max1363_parts) / sizeof(emu_max1363_parts[0]))
+#define EMU_MAX1363_NPARTS	ARRAY_SIZE(emu_max1363_parts)
 
 /* driver_data is the row of emu_max1363_parts[] */
 static const struct iio_device_id emu_max1363_ids[] = {
@@ -332,16 +333,13 @@ static int emu_max1363_create(const struct emu_params *p, struct emu_chip **out,
 {
 	const struct emu_max1363_part *part;
 	struct emu_max1363 *m;
-	int i, ret;
+	int ret;
 
-	if (!p->id || p->id->driver_data >= EMU_MAX1363_NPARTS) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: not a MAX1363-family part",
-				 p->name ? p->name : "?");
-		return -EINVAL;
-	}
-	part = &emu_max1363_parts[p->id->driver_data];
-
+	ret = emu_params_part(p, EMU_MAX1363_NPARTS, "a MAX1363-family part", err, errlen);
+	if (ret < 0)
+		return ret;
+	part = &emu_max1363_parts[ret];
+	/* zeroed: every input a constant 0 mV until the board says otherwise */
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
@@ -351,9 +349,6 @@ static int emu_max1363_create(const struct emu_params *p, struct emu_chip **out,
 	m->setup = EMU_MAX1363_SETUP_POWER_ON;
 	m->config = emu_max1363_config_default(part);
 	m->vref_mv = p->vref_mv;
-	for (i = 0; i < EMU_MAX1363_MAX_INPUTS; i++)
-		m->in[i].kind = EMU_SIGNAL_CONST;
-
 	ret = emu_inputs_take_numbered(p, part->name, "AIN", m->in, part->ninputs, err, errlen);
 	if (ret < 0)
 		goto err_free_model;

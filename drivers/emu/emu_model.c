@@ -133,6 +133,16 @@ int emu_inputs_take_numbered(const struct emu_params *p, const char *part, const
 	return ret;
 }
 
+int emu_params_part(const struct emu_params *p, size_t nparts, const char *what, char *err,
+		    size_t errlen)
+{
+	if (p->id && p->id->driver_data < nparts)
+		return (int)p->id->driver_data;
+	if (err && errlen)
+		snprintf(err, errlen, "%s: not %s", p->name ? p->name : "?", what);
+	return -EINVAL;
+}
+
 void emu_signals_fini(struct emu_signal *sig, int n)
 {
 	int i;
