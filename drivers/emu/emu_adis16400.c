@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "emu/emu.h"
+#include "iio_kit.h"
 
 /*
  * Inputs are keyed by the ABI stem of the channel they feed and given in the
@@ -215,7 +216,7 @@ struct emu_adis16400_family {
 };
 
 #define EMU_ADIS16400_FAMILY(o, w, f, r, s) \
-	{ .outs = (o), .nouts = (int)(sizeof(o) / sizeof((o)[0])), .wide = (w), \
+	{ .outs = (o), .nouts = (int)ARRAY_SIZE(o), .wide = (w), \
 	  .freq_style = (f), .reset_ms = (r), .self_test_ms = (s) }
 
 enum {
@@ -231,27 +232,22 @@ enum {
 	EMU_ADIS16400_FAM_16448,
 };
 
+/* One family row: outputs, wide outputs, rate style, reset and self-test times in ms. */
+#define EMU_ADIS16400_FAM(n, w, f, r, s)					\
+	[EMU_ADIS16400_FAM_##n] = EMU_ADIS16400_FAMILY(emu_adis16400_outs_##n, w,	\
+							EMU_ADIS16400_FREQ_##f, r, s)
+
 static const struct emu_adis16400_family emu_adis16400_families[] = {
-	[EMU_ADIS16400_FAM_16300] = EMU_ADIS16400_FAMILY(emu_adis16400_outs_16300, false,
-							 EMU_ADIS16400_FREQ_16400, 290, 290),
-	[EMU_ADIS16400_FAM_16334] = EMU_ADIS16400_FAMILY(emu_adis16400_outs_16334, false,
-							 EMU_ADIS16400_FREQ_16334, 60, 14),
-	[EMU_ADIS16400_FAM_16350] = EMU_ADIS16400_FAMILY(emu_adis16400_outs_16350, false,
-							 EMU_ADIS16400_FREQ_16400, 290, 290),
-	[EMU_ADIS16400_FAM_16360] = EMU_ADIS16400_FAMILY(emu_adis16400_outs_16360, false,
-							 EMU_ADIS16400_FREQ_16400, 290, 290),
-	[EMU_ADIS16400_FAM_16362] = EMU_ADIS16400_FAMILY(emu_adis16400_outs_16362, false,
-							 EMU_ADIS16400_FREQ_16400, 130, 12),
-	[EMU_ADIS16400_FAM_16364] = EMU_ADIS16400_FAMILY(emu_adis16400_outs_16364, false,
-							 EMU_ADIS16400_FREQ_16400, 130, 12),
-	[EMU_ADIS16400_FAM_16367] = EMU_ADIS16400_FAMILY(emu_adis16400_outs_16367, false,
-							 EMU_ADIS16400_FREQ_16400, 290, 290),
-	[EMU_ADIS16400_FAM_16400] = EMU_ADIS16400_FAMILY(emu_adis16400_outs_16400, false,
-							 EMU_ADIS16400_FREQ_16400, 170, 12),
-	[EMU_ADIS16400_FAM_16445] = EMU_ADIS16400_FAMILY(emu_adis16400_outs_16445, true,
-							 EMU_ADIS16400_FREQ_16334, 55, 16),
-	[EMU_ADIS16400_FAM_16448] = EMU_ADIS16400_FAMILY(emu_adis16400_outs_16448, true,
-							 EMU_ADIS16400_FREQ_16334, 90, 45),
+	EMU_ADIS16400_FAM(16300, false, 16400, 290, 290),
+	EMU_ADIS16400_FAM(16334, false, 16334, 60, 14),
+	EMU_ADIS16400_FAM(16350, false, 16400, 290, 290),
+	EMU_ADIS16400_FAM(16360, false, 16400, 290, 290),
+	EMU_ADIS16400_FAM(16362, false, 16400, 130, 12),
+	EMU_ADIS16400_FAM(16364, false, 16400, 130, 12),
+	EMU_ADIS16400_FAM(16367, false, 16400, 290, 290),
+	EMU_ADIS16400_FAM(16400, false, 16400, 170, 12),
+	EMU_ADIS16400_FAM(16445, true, 16334, 55, 16),
+	EMU_ADIS16400_FAM(16448, true, 16334, 90, 45),
 };
 
 /* One part: its family and PRODUCT_ID (0: the part has no such register). */
