@@ -21,10 +21,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "iio_kit.h"
 #include "iio_priv.h"
 #include "iio_value.h"
 
-#define IIO_CORE_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* The kernel's INDIO_MAX_RAW_ELEMENTS: room read_raw_multi gets for a sysfs read. */
 #define IIO_CORE_RAW_ELEMENTS_MAX	4
 #define IIO_CORE_MODE_RW	0644
@@ -67,7 +67,7 @@ static const char *const iio_core_dev_attr_names[] = {
 
 const char *iio_shared_by_name(enum iio_shared_by shared)
 {
-	return iio_abi_name(iio_core_shared_by_names, IIO_CORE_ARRAY_SIZE(iio_core_shared_by_names),
+	return iio_abi_name(iio_core_shared_by_names, ARRAY_SIZE(iio_core_shared_by_names),
 			    shared);
 }
 
@@ -354,7 +354,7 @@ static int iio_core_add_channel(struct iio_core_attr_set *set, const struct iio_
 	if (chan->channel < 0)
 		return 0;
 
-	for (i = 0; i < IIO_CORE_ARRAY_SIZE(levels); i++) {
+	for (i = 0; i < ARRAY_SIZE(levels); i++) {
 		ret = iio_core_add_mask(set, chan, levels[i].mask, levels[i].shared,
 					levels[i].avail, err, errlen);
 		if (ret < 0)
@@ -581,7 +581,7 @@ static ssize_t iio_core_read_locked(struct iio_dev *indio_dev, const struct iio_
 	case IIO_ATTR_DEV_LABEL:
 		return iio_core_emit_line(buf, len, indio_dev->label);
 	case IIO_ATTR_TS_CLOCK:
-		if ((size_t)op->clock_id >= IIO_CORE_ARRAY_SIZE(iio_core_clock_names) ||
+		if ((size_t)op->clock_id >= ARRAY_SIZE(iio_core_clock_names) ||
 		    !iio_core_clock_names[op->clock_id])
 			return -EINVAL;
 		return iio_core_emit_line(buf, len, iio_core_clock_names[op->clock_id]);
@@ -644,7 +644,7 @@ static int iio_core_write_clock_locked(struct iio_dev *indio_dev, const char *te
 {
 	size_t i;
 
-	for (i = 0; i < IIO_CORE_ARRAY_SIZE(iio_core_clock_names); i++) {
+	for (i = 0; i < ARRAY_SIZE(iio_core_clock_names); i++) {
 		if (iio_core_clock_names[i] && iio_core_streq_nl(text, iio_core_clock_names[i])) {
 			to_iio_dev_opaque(indio_dev)->clock_id = (clockid_t)i;
 			return 0;

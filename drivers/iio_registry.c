@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iio_kit.h"
 #include "iio_priv.h"
 #include "iio_registry.h"
 
@@ -258,7 +259,7 @@ int iio_registry_find(const struct iio_registry *reg, const char *key,
 		return -ENODEV;
 	}
 	/* a unique match at a stronger level wins over any number at a weaker one */
-	for (f = 0; f < sizeof(order) / sizeof(order[0]); f++) {
+	for (f = 0; f < ARRAY_SIZE(order); f++) {
 		found = NULL;
 		hits = 0;
 		for (i = 0; i < reg->ndevs; i++) {

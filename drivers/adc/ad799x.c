@@ -135,9 +135,9 @@ static uint8_t ad799x_conv_cmd(const struct ad799x_state *st, unsigned int ch)
 {
 	switch (st->ci->iface) {
 	case AD799X_IFACE_AD7991:
-		return (uint8_t)(st->config | (1u << (ch + AD799X_CHANNEL_SHIFT)));
+		return (uint8_t)(st->config | BIT(ch + AD799X_CHANNEL_SHIFT));
 	case AD799X_IFACE_AD7992:
-		return (uint8_t)((1u << (ch + AD799X_CHANNEL_SHIFT)) | AD7998_CONV_RES_REG);
+		return (uint8_t)(BIT(ch + AD799X_CHANNEL_SHIFT) | AD7998_CONV_RES_REG);
 	default:
 		return (uint8_t)(AD7997_8_READ_SINGLE | (ch << AD799X_CHANNEL_SHIFT) |
 				 AD7998_CONV_RES_REG);
@@ -157,7 +157,7 @@ static int ad799x_scan_direct(struct iio_dev *indio_dev, const struct iio_chan_s
 	if (ret < 0)
 		return ret;
 	/* bits 15:12 carry the alert flag and channel ID, not data */
-	*val = (ret >> chan->scan_type.shift) & ((1 << chan->scan_type.realbits) - 1);
+	*val = (int)((ret >> chan->scan_type.shift) & GENMASK(chan->scan_type.realbits - 1, 0));
 	return 0;
 }
 

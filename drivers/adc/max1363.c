@@ -254,7 +254,7 @@ static int max1363_read_single_chan(struct iio_dev *indio_dev, const struct iio_
 	if (ret != len)
 		return -EIO;
 	if (len == 2)	/* MSB first; the unused high bits come as 1s */
-		*val = ((rx[0] << 8) | rx[1]) & ((1 << st->ci->bits) - 1);
+		*val = (int)(((rx[0] << 8) | rx[1]) & GENMASK(st->ci->bits - 1, 0));
 	else
 		*val = rx[0];
 	return 0;

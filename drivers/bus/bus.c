@@ -22,6 +22,7 @@
 
 #include "bus/bus.h"
 #include "bus/bus_priv.h"
+#include "iio_kit.h"
 
 /* Up to this many SPI transfers are resolved on the stack; more are allocated. */
 #define BUS_SPI_XFERS_ON_STACK	8
@@ -46,7 +47,7 @@ const struct bus_ops *bus_backend_find(const char *name)
 
 	if (!name)
 		return NULL;
-	for (i = 0; i < sizeof(bus_backends) / sizeof(bus_backends[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(bus_backends); i++)
 		if (strcmp(bus_backends[i].name, name) == 0)
 			return bus_backends[i].ops;
 	return NULL;

@@ -798,7 +798,7 @@ static void adis16400_diag_text(uint16_t status, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (bit = 15; bit >= 0 && used < len; bit--) {
-		if (!(status & ADIS16400_DIAG_STAT_ERROR_MASK & (1U << bit)))
+		if (!(status & ADIS16400_DIAG_STAT_ERROR_MASK & BIT(bit)))
 			continue;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
 					 adis16400_diag_names[bit]);
