@@ -92,6 +92,15 @@
 #define ADIS16400_HAS_SLOW_MODE		BIT(2)
 #define ADIS16400_HAS_SERIAL_NUMBER	BIT(3)
 #define ADIS16400_BURST_DIAG_STAT	BIT(4)
+/* the sets of them the parts have, as the chip table names them */
+#define ADIS16400_F_PID_SLOW_SN		(ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE |	\
+					 ADIS16400_HAS_SERIAL_NUMBER)
+#define ADIS16400_F_PID_NOBURST_SN	(ADIS16400_HAS_PROD_ID | ADIS16400_NO_BURST |		\
+					 ADIS16400_HAS_SERIAL_NUMBER)
+#define ADIS16400_F_NOBURST_SLOW	(ADIS16400_NO_BURST | ADIS16400_HAS_SLOW_MODE)
+#define ADIS16400_F_PID_SLOW		(ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE)
+#define ADIS16400_F_PID_SN_DIAG		(ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SERIAL_NUMBER |	\
+					 ADIS16400_BURST_DIAG_STAT)
 
 /* Scan indices, shared by every part (the calibbias register follows from them). */
 enum adis16400_scan {
@@ -208,17 +217,17 @@ static const unsigned int adis16400_3db_divisors[] = { 2, 6, 12, 25, 50, 100, 20
 	.scan_type = { .sign = 's', .realbits = 64, .storagebits = 64 },		\
 }
 
+/* the three axes of a gyro, accelerometer or magnetometer at @bits */
+#define ADIS16400_XYZ(kind, reg, bits)						\
+	ADIS16400_##kind##_CHAN(X, ADIS16400_X##reg##_OUT, bits),		\
+	ADIS16400_##kind##_CHAN(Y, ADIS16400_Y##reg##_OUT, bits),		\
+	ADIS16400_##kind##_CHAN(Z, ADIS16400_Z##reg##_OUT, bits)
+
 static const struct iio_chan_spec adis16400_channels[] = {
 	ADIS16400_SUPPLY_CHAN(ADIS16400_SUPPLY_OUT, 14),
-	ADIS16400_GYRO_CHAN(X, ADIS16400_XGYRO_OUT, 14),
-	ADIS16400_GYRO_CHAN(Y, ADIS16400_YGYRO_OUT, 14),
-	ADIS16400_GYRO_CHAN(Z, ADIS16400_ZGYRO_OUT, 14),
-	ADIS16400_ACCEL_CHAN(X, ADIS16400_XACCL_OUT, 14),
-	ADIS16400_ACCEL_CHAN(Y, ADIS16400_YACCL_OUT, 14),
-	ADIS16400_ACCEL_CHAN(Z, ADIS16400_ZACCL_OUT, 14),
-	ADIS16400_MAGN_CHAN(X, ADIS16400_XMAGN_OUT, 14),
-	ADIS16400_MAGN_CHAN(Y, ADIS16400_YMAGN_OUT, 14),
-	ADIS16400_MAGN_CHAN(Z, ADIS16400_ZMAGN_OUT, 14),
+	ADIS16400_XYZ(GYRO, GYRO, 14),
+	ADIS16400_XYZ(ACCEL, ACCL, 14),
+	ADIS16400_XYZ(MAGN, MAGN, 14),
 	ADIS16400_TEMP_CHAN(ADIS16400_TEMP_OUT, 12),
 	ADIS16400_AUX_ADC_CHAN(ADIS16400_AUX_ADC, 12),
 	ADIS16400_TIMESTAMP_CHAN,
@@ -231,15 +240,9 @@ static const struct iio_chan_spec adis16400_channels[] = {
  */
 static const struct iio_chan_spec adis16350_channels[] = {
 	ADIS16400_SUPPLY_CHAN(ADIS16400_SUPPLY_OUT, 12),
-	ADIS16400_GYRO_CHAN(X, ADIS16400_XGYRO_OUT, 14),
-	ADIS16400_GYRO_CHAN(Y, ADIS16400_YGYRO_OUT, 14),
-	ADIS16400_GYRO_CHAN(Z, ADIS16400_ZGYRO_OUT, 14),
-	ADIS16400_ACCEL_CHAN(X, ADIS16400_XACCL_OUT, 14),
-	ADIS16400_ACCEL_CHAN(Y, ADIS16400_YACCL_OUT, 14),
-	ADIS16400_ACCEL_CHAN(Z, ADIS16400_ZACCL_OUT, 14),
-	ADIS16400_MAGN_CHAN(X, ADIS16400_XMAGN_OUT, 14),
-	ADIS16400_MAGN_CHAN(Y, ADIS16400_YMAGN_OUT, 14),
-	ADIS16400_MAGN_CHAN(Z, ADIS16400_ZMAGN_OUT, 14),
+	ADIS16400_XYZ(GYRO, GYRO, 14),
+	ADIS16400_XYZ(ACCEL, ACCL, 14),
+	ADIS16400_XYZ(MAGN, MAGN, 14),
 	ADIS16400_AUX_ADC_CHAN(ADIS16300_AUX_ADC, 12),
 	ADIS16400_MOD_TEMP_CHAN("x", ADIS16350_XTEMP_OUT, 12, ADIS16350_SCAN_TEMP_X),
 	ADIS16400_MOD_TEMP_CHAN("y", ADIS16350_YTEMP_OUT, 12, ADIS16350_SCAN_TEMP_Y),
@@ -250,9 +253,7 @@ static const struct iio_chan_spec adis16350_channels[] = {
 static const struct iio_chan_spec adis16300_channels[] = {
 	ADIS16400_SUPPLY_CHAN(ADIS16400_SUPPLY_OUT, 12),
 	ADIS16400_GYRO_CHAN(X, ADIS16400_XGYRO_OUT, 14),
-	ADIS16400_ACCEL_CHAN(X, ADIS16400_XACCL_OUT, 14),
-	ADIS16400_ACCEL_CHAN(Y, ADIS16400_YACCL_OUT, 14),
-	ADIS16400_ACCEL_CHAN(Z, ADIS16400_ZACCL_OUT, 14),
+	ADIS16400_XYZ(ACCEL, ACCL, 14),
 	ADIS16400_TEMP_CHAN(ADIS16350_XTEMP_OUT, 12),
 	ADIS16400_AUX_ADC_CHAN(ADIS16300_AUX_ADC, 12),
 	ADIS16400_INCLI_CHAN(X, ADIS16300_PITCH_OUT, 13),
@@ -261,37 +262,23 @@ static const struct iio_chan_spec adis16300_channels[] = {
 };
 
 static const struct iio_chan_spec adis16334_channels[] = {
-	ADIS16400_GYRO_CHAN(X, ADIS16400_XGYRO_OUT, 14),
-	ADIS16400_GYRO_CHAN(Y, ADIS16400_YGYRO_OUT, 14),
-	ADIS16400_GYRO_CHAN(Z, ADIS16400_ZGYRO_OUT, 14),
-	ADIS16400_ACCEL_CHAN(X, ADIS16400_XACCL_OUT, 14),
-	ADIS16400_ACCEL_CHAN(Y, ADIS16400_YACCL_OUT, 14),
-	ADIS16400_ACCEL_CHAN(Z, ADIS16400_ZACCL_OUT, 14),
+	ADIS16400_XYZ(GYRO, GYRO, 14),
+	ADIS16400_XYZ(ACCEL, ACCL, 14),
 	ADIS16400_TEMP_CHAN(ADIS16350_XTEMP_OUT, 12),
 	ADIS16400_TIMESTAMP_CHAN,
 };
 
 static const struct iio_chan_spec adis16445_channels[] = {
-	ADIS16400_GYRO_CHAN(X, ADIS16400_XGYRO_OUT, 16),
-	ADIS16400_GYRO_CHAN(Y, ADIS16400_YGYRO_OUT, 16),
-	ADIS16400_GYRO_CHAN(Z, ADIS16400_ZGYRO_OUT, 16),
-	ADIS16400_ACCEL_CHAN(X, ADIS16400_XACCL_OUT, 16),
-	ADIS16400_ACCEL_CHAN(Y, ADIS16400_YACCL_OUT, 16),
-	ADIS16400_ACCEL_CHAN(Z, ADIS16400_ZACCL_OUT, 16),
+	ADIS16400_XYZ(GYRO, GYRO, 16),
+	ADIS16400_XYZ(ACCEL, ACCL, 16),
 	ADIS16400_TEMP_CHAN(ADIS16448_TEMP_OUT, 12),
 	ADIS16400_TIMESTAMP_CHAN,
 };
 
 static const struct iio_chan_spec adis16448_channels[] = {
-	ADIS16400_GYRO_CHAN(X, ADIS16400_XGYRO_OUT, 16),
-	ADIS16400_GYRO_CHAN(Y, ADIS16400_YGYRO_OUT, 16),
-	ADIS16400_GYRO_CHAN(Z, ADIS16400_ZGYRO_OUT, 16),
-	ADIS16400_ACCEL_CHAN(X, ADIS16400_XACCL_OUT, 16),
-	ADIS16400_ACCEL_CHAN(Y, ADIS16400_YACCL_OUT, 16),
-	ADIS16400_ACCEL_CHAN(Z, ADIS16400_ZACCL_OUT, 16),
-	ADIS16400_MAGN_CHAN(X, ADIS16400_XMAGN_OUT, 16),
-	ADIS16400_MAGN_CHAN(Y, ADIS16400_YMAGN_OUT, 16),
-	ADIS16400_MAGN_CHAN(Z, ADIS16400_ZMAGN_OUT, 16),
+	ADIS16400_XYZ(GYRO, GYRO, 16),
+	ADIS16400_XYZ(ACCEL, ACCL, 16),
+	ADIS16400_XYZ(MAGN, MAGN, 16),
 	{
 		/*
 		 * BARO_OUT is unsigned (20 ubar per LSB, so sea level is about
@@ -356,124 +343,52 @@ enum adis16400_variant {
 	ADIS16448,
 };
 
+/*
+ * One part's row: its channel table (adisNNNNN_channels), its flags
+ * (ADIS16400_F_*), gyro and accel scales (micro), temperature scale (milli
+ * degrees C per LSB, micro units) and the temperature at code 0 (degrees C),
+ * sample-rate style (ADIS16400_FREQ_*), reset and self-test times (ms), then
+ * any further fields.
+ */
+#define ADIS16400_CHIP(chans, f, gyro, accel, temp_micro, zero_c, freq, reset, test, ...)	\
+	{ ADIS16400_CHANS(adis##chans##_channels), .flags = ADIS16400_F_##f,			\
+	  .gyro_scale_micro = (gyro), .accel_scale_micro = (accel),				\
+	  .temp_scale_nano = (temp_micro) * 1000,						\
+	  .temp_offset = (zero_c) * 1000000 / (temp_micro),					\
+	  .freq_style = ADIS16400_FREQ_##freq, .reset_ms = (reset), .self_test_ms = (test),	\
+	  __VA_ARGS__ }
+
 static const struct adis16400_chip_info adis16400_chips[] = {
-	[ADIS16300] = {
-		ADIS16400_CHANS(adis16300_channels),
-		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE |
-			 ADIS16400_HAS_SERIAL_NUMBER,
-		.gyro_scale_micro = 873,	/* 0.05 deg/s */
-		.accel_scale_micro = 5884,	/* 0.6 mg */
-		.temp_scale_nano = 140000000,	/* 0.14 C */
-		.temp_offset = 25000000 / 140000,
-		/*
-		 * 0.044 deg per LSB (datasheet, unconfirmed). The kernel
-		 * declares in_incli_scale but its read_raw has no case for
-		 * it, so the file fails with EINVAL there; we give the value.
-		 */
-		.incli_scale_micro = 44000,
-		.freq_style = ADIS16400_FREQ_16400,
-		.reset_ms = 290, .self_test_ms = 290,
-	},
-	[ADIS16334] = {
-		ADIS16400_CHANS(adis16334_channels),
-		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_NO_BURST | ADIS16400_HAS_SERIAL_NUMBER,
-		.gyro_scale_micro = 873,	/* 0.05 deg/s */
-		.accel_scale_micro = 9806,	/* 1 mg */
-		.temp_scale_nano = 67850000,	/* 0.06785 C */
-		.temp_offset = 25000000 / 67850,
-		.freq_style = ADIS16400_FREQ_16334,
-		.reset_ms = 60, .self_test_ms = 14,
-	},
-	[ADIS16350] = {
-		ADIS16400_CHANS(adis16350_channels),
-		.flags = ADIS16400_NO_BURST | ADIS16400_HAS_SLOW_MODE,
-		.gyro_scale_micro = 1279,	/* 0.07326 deg/s */
-		.accel_scale_micro = 24732,	/* 2.522 mg */
-		.temp_scale_nano = 145300000,	/* 0.1453 C */
-		.temp_offset = 25000000 / 145300,
-		.freq_style = ADIS16400_FREQ_16400,
-		.reset_ms = 290, .self_test_ms = 290,
-	},
-	[ADIS16360] = {
-		ADIS16400_CHANS(adis16350_channels),
-		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE |
-			 ADIS16400_HAS_SERIAL_NUMBER,
-		.gyro_scale_micro = 873,	/* 0.05 deg/s */
-		.accel_scale_micro = 32685,	/* 3.333 mg */
-		.temp_scale_nano = 136000000,	/* 0.136 C */
-		.temp_offset = 25000000 / 136000,
-		.freq_style = ADIS16400_FREQ_16400,
-		.reset_ms = 290, .self_test_ms = 290,
-	},
-	[ADIS16362] = {
-		ADIS16400_CHANS(adis16350_channels),
-		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE |
-			 ADIS16400_HAS_SERIAL_NUMBER,
-		.gyro_scale_micro = 873,	/* 0.05 deg/s */
-		.accel_scale_micro = 3265,	/* 0.333 mg */
-		.temp_scale_nano = 136000000,	/* 0.136 C */
-		.temp_offset = 25000000 / 136000,
-		.freq_style = ADIS16400_FREQ_16400,
-		.reset_ms = 130, .self_test_ms = 12,
-	},
-	[ADIS16364] = {
-		ADIS16400_CHANS(adis16350_channels),
-		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE |
-			 ADIS16400_HAS_SERIAL_NUMBER,
-		.gyro_scale_micro = 873,	/* 0.05 deg/s */
-		.accel_scale_micro = 9806,	/* 1 mg */
-		.temp_scale_nano = 136000000,	/* 0.136 C */
-		.temp_offset = 25000000 / 136000,
-		.freq_style = ADIS16400_FREQ_16400,
-		.reset_ms = 130, .self_test_ms = 12,
-	},
-	[ADIS16367] = {
-		ADIS16400_CHANS(adis16350_channels),
-		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE |
-			 ADIS16400_HAS_SERIAL_NUMBER,
-		/*
-		 * 0.2 deg/s, as the kernel's own comment says; its constant
-		 * is 2000 udeg (0.002 deg/s), which prints 0.000035.
-		 */
-		.gyro_scale_micro = 3491,
-		.accel_scale_micro = 32685,	/* 3.333 mg */
-		.temp_scale_nano = 136000000,	/* 0.136 C */
-		.temp_offset = 25000000 / 136000,
-		.freq_style = ADIS16400_FREQ_16400,
-		.reset_ms = 290, .self_test_ms = 290,
-	},
-	[ADIS16400] = {
-		ADIS16400_CHANS(adis16400_channels),
-		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SLOW_MODE,
-		.gyro_scale_micro = 873,	/* 0.05 deg/s */
-		.accel_scale_micro = 32685,	/* 3.333 mg */
-		.temp_scale_nano = 140000000,	/* 0.14 C */
-		.temp_offset = 25000000 / 140000,
-		.freq_style = ADIS16400_FREQ_16400,
-		.reset_ms = 170, .self_test_ms = 12,
-	},
-	[ADIS16445] = {
-		ADIS16400_CHANS(adis16445_channels),
-		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SERIAL_NUMBER |
-			 ADIS16400_BURST_DIAG_STAT,
-		.gyro_scale_micro = 175,	/* 0.01 deg/s */
-		.accel_scale_micro = 2451,	/* 0.25 mg */
-		.temp_scale_nano = 73860000,	/* 0.07386 C */
-		.temp_offset = 31000000 / 73860,
-		.freq_style = ADIS16400_FREQ_16334,
-		.reset_ms = 55, .self_test_ms = 16,
-	},
-	[ADIS16448] = {
-		ADIS16400_CHANS(adis16448_channels),
-		.flags = ADIS16400_HAS_PROD_ID | ADIS16400_HAS_SERIAL_NUMBER |
-			 ADIS16400_BURST_DIAG_STAT,
-		.gyro_scale_micro = 698,	/* 0.04 deg/s */
-		.accel_scale_micro = 8168,	/* 0.833 mg */
-		.temp_scale_nano = 73860000,	/* 0.07386 C */
-		.temp_offset = 31000000 / 73860,
-		.freq_style = ADIS16400_FREQ_16334,
-		.reset_ms = 90, .self_test_ms = 45,
-	},
+	/* gyro 0.05 deg/s, accel 0.6 mg, temperature 0.14 C */
+	/*
+	 * 0.044 deg per LSB (datasheet, unconfirmed). The kernel
+	 * declares in_incli_scale but its read_raw has no case for
+	 * it, so the file fails with EINVAL there; we give the value.
+	 */
+	[ADIS16300] = ADIS16400_CHIP(16300, PID_SLOW_SN, 873, 5884, 140000, 25, 16400, 290, 290,
+				     .incli_scale_micro = 44000),
+	/* gyro 0.05 deg/s, accel 1 mg, temperature 0.06785 C */
+	[ADIS16334] = ADIS16400_CHIP(16334, PID_NOBURST_SN, 873, 9806, 67850, 25, 16334, 60, 14),
+	/* gyro 0.07326 deg/s, accel 2.522 mg, temperature 0.1453 C */
+	[ADIS16350] = ADIS16400_CHIP(16350, NOBURST_SLOW, 1279, 24732, 145300, 25, 16400, 290, 290),
+	/* gyro 0.05 deg/s, accel 3.333 mg, temperature 0.136 C */
+	[ADIS16360] = ADIS16400_CHIP(16350, PID_SLOW_SN, 873, 32685, 136000, 25, 16400, 290, 290),
+	/* gyro 0.05 deg/s, accel 0.333 mg, temperature 0.136 C */
+	[ADIS16362] = ADIS16400_CHIP(16350, PID_SLOW_SN, 873, 3265, 136000, 25, 16400, 130, 12),
+	/* gyro 0.05 deg/s, accel 1 mg, temperature 0.136 C */
+	[ADIS16364] = ADIS16400_CHIP(16350, PID_SLOW_SN, 873, 9806, 136000, 25, 16400, 130, 12),
+	/* accel 3.333 mg, temperature 0.136 C */
+	/*
+	 * 0.2 deg/s, as the kernel's own comment says; its constant
+	 * is 2000 udeg (0.002 deg/s), which prints 0.000035.
+	 */
+	[ADIS16367] = ADIS16400_CHIP(16350, PID_SLOW_SN, 3491, 32685, 136000, 25, 16400, 290, 290),
+	/* gyro 0.05 deg/s, accel 3.333 mg, temperature 0.14 C */
+	[ADIS16400] = ADIS16400_CHIP(16400, PID_SLOW, 873, 32685, 140000, 25, 16400, 170, 12),
+	/* gyro 0.01 deg/s, accel 0.25 mg, temperature 0.07386 C */
+	[ADIS16445] = ADIS16400_CHIP(16445, PID_SN_DIAG, 175, 2451, 73860, 31, 16334, 55, 16),
+	/* gyro 0.04 deg/s, accel 0.833 mg, temperature 0.07386 C */
+	[ADIS16448] = ADIS16400_CHIP(16448, PID_SN_DIAG, 698, 8168, 73860, 31, 16334, 90, 45),
 };
 
 /**
