@@ -249,6 +249,18 @@ int iio_probe_part(const struct iio_probe *p, size_t nparts, const char *family,
 	return (int)p->id->driver_data;
 }
 
+int iio_probe_adc(const struct iio_probe *p, size_t nparts, const char *family, int *vref_mv,
+		  char *err, size_t errlen)
+{
+	int row = iio_probe_part(p, nparts, family, err, errlen);
+	int ret;
+
+	if (row < 0)
+		return row;
+	ret = iio_probe_vref_mv(p, vref_mv, err, errlen);
+	return ret ? ret : row;
+}
+
 int iio_probe_vref_mv(const struct iio_probe *p, int *vref_mv, char *err, size_t errlen)
 {
 	int ret = iio_probe_prop_int(p, "vref_mv", vref_mv);

@@ -109,6 +109,14 @@ int iio_probe_part(const struct iio_probe *p, size_t nparts, const char *family,
 		   size_t errlen);
 
 /**
+ * iio_probe_adc() - how a table-driven ADC's probe starts: iio_probe_part(),
+ * then the board's optional vref_mv (iio_probe_vref_mv(): 0 when absent).
+ * Return: the row, or -EINVAL with @err filled.
+ */
+int iio_probe_adc(const struct iio_probe *p, size_t nparts, const char *family, int *vref_mv,
+		  char *err, size_t errlen);
+
+/**
  * iio_probe_err() - say why a probe failed, the way dev_err_probe() does:
  * "NAME at HWID: MESSAGE (ENAME)", for example "ad7998 at 0-0021: no answer
  * (ENXIO)"; without a bus "NAME: MESSAGE (ENAME)". The " (ENAME)" part is

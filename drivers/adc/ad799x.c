@@ -236,13 +236,14 @@ static int ad799x_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 	char why[80] = "";
 	int vref_mv = 0, ret;
 
-	ret = iio_probe_part(p, AD799X_NPARTS, "AD799x", err, errlen);
+	ret = iio_probe_adc(p, AD799X_NPARTS, "AD799x", &vref_mv, err, errlen);
 	if (ret < 0)
 		return ret;
 	ci = &ad799x_chip_info_tbl[ret];
-	ret = iio_probe_vref_mv(p, &vref_mv, err, errlen);
-	if (ret)
-		return ret;
+	config = ci->default_config;
+	/* only the ad7991/5/9 take an external reference; the others run off VDD */
+	if (vref_mv > 0 && ci->iface == AD799X_IFACE_AD7991)
+		config |= AD7991_REF_SEL;
 
 	indio_dev = iio_device_alloc(sizeof(*st));
 	if (!indio_dev)
@@ -250,10 +251,6 @@ static int ad799x_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 	st = iio_priv(indio_dev);
 	st->ci = ci;
 	st->vref_mv = vref_mv > 0 ? vref_mv : AD799X_DEFAULT_VDD_MV;
-	config = ci->default_config;
-	/* only the ad7991/5/9 take an external reference; the others run off VDD */
-	if (vref_mv > 0 && ci->iface == AD799X_IFACE_AD7991)
-		config |= AD7991_REF_SEL;
 
 	ret = ad799x_write_config(st, p->i2c, config, why, sizeof(why));
 	if (ret < 0) {

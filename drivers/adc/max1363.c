@@ -316,13 +316,10 @@ static int max1363_probe(const struct iio_probe *p, struct iio_dev **out, char *
 	struct iio_dev *indio_dev;
 	int vref_mv = 0, ret;
 
-	ret = iio_probe_part(p, MAX1363_NPARTS, "MAX1363-family", err, errlen);
+	ret = iio_probe_adc(p, MAX1363_NPARTS, "MAX1363-family", &vref_mv, err, errlen);
 	if (ret < 0)
 		return ret;
 	ci = &max1363_chip_info_tbl[ret];
-	ret = iio_probe_vref_mv(p, &vref_mv, err, errlen);
-	if (ret)
-		return ret;
 
 	indio_dev = iio_device_alloc(sizeof(*st));
 	if (!indio_dev)
