@@ -291,9 +291,10 @@ struct iio_dev *iio_device_get(struct iio_dev *indio_dev);
 void iio_device_put(struct iio_dev *indio_dev);
 
 /**
- * iio_device_set_bus_client() - hand the device its bus client; the core
- * destroys it after remove() when the device is unregistered or freed.
- * Also fills @hwid from the client's bus number and address/chip select.
+ * iio_device_set_i2c()/iio_device_set_spi() - hand the device its bus
+ * client; the core destroys it after remove() when the device is
+ * unregistered or freed. Also fills @hwid (iio_probe_hwid()'s text).
+ * iio_driver_probe() calls them; drivers never do.
  */
 void iio_device_set_i2c(struct iio_dev *indio_dev, struct bus_i2c_client *client);
 void iio_device_set_spi(struct iio_dev *indio_dev, struct bus_spi_device *spi);

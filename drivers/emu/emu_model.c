@@ -3,7 +3,7 @@
  *
  * Models register themselves with EMU_MODEL_REGISTER(), which drops a
  * pointer into the link-time section "iiowire_emu_models"; this file walks
- * that section the way iio_device.c walks the driver section, so it never
+ * that section the way iio_driver.c walks the driver section, so it never
  * names a model and a new chip family is one new file. It also holds what
  * every model shares: reading its inputs (emu_inputs_take(), on top of
  * emu_input_find()), freeing them, and the read/write loop of an I2C
