@@ -149,7 +149,11 @@ static int iio_driver_edits(const char *a, const char *b)
 	return row[lb];
 }
 
-/* How near @cand is to the typed @name: its edit distance, a prefix as 0.5 (doubled), or -1. */
+/*
+ * How near @cand is to the typed @name, smaller is nearer: twice the edit
+ * distance when that is small, one more than the farthest of those when
+ * @name is a prefix of @cand, -1 when it is not near at all.
+ */
 static int iio_driver_nearness(const char *name, const char *cand)
 {
 	int d;
