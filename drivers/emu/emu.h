@@ -80,11 +80,16 @@ struct emu_chip;
  * @i2c_transfer: one combined transaction to this chip (all msgs carry its
  *	address); return the number of msgs or -errno (-ENXIO = NACK).
  * @spi_transfer: transfers under one chip select assertion; 0 or -errno.
- * @destroy: free the model (called once, by the bus).
+ * @i2c_read/@i2c_write: for a model that treats every message alike, what
+ *	@i2c_transfer = emu_chip_i2c_rw calls for each read and write message.
+ * @destroy: free the model (called once, by the bus); emu_chip_free() for a
+ *	model whose only allocations are itself and its @inputs.
  */
 struct emu_chip_ops {
 	int (*i2c_transfer)(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n);
 	int (*spi_transfer)(struct emu_chip *chip, const struct bus_spi_transfer *xfers, int n);
+	void (*i2c_read)(struct emu_chip *chip, uint8_t *buf, int len);
+	void (*i2c_write)(struct emu_chip *chip, const uint8_t *buf, int len);
 	void (*destroy)(struct emu_chip *chip);
 };
 
@@ -98,11 +103,14 @@ struct emu_clock {
 /**
  * struct emu_chip - base of every model; embed it first.
  * @clock: borrowed from the bus, set when attached.
+ * @inputs/@ninputs: the model's signals, for emu_chip_free(); may be unset.
  */
 struct emu_chip {
 	const struct emu_chip_ops *ops;
 	const struct emu_clock *clock;
 	const char *name;
+	struct emu_signal *inputs;
+	int ninputs;
 };
 
 static inline double emu_chip_now(const struct emu_chip *chip)
@@ -195,13 +203,32 @@ int emu_params_part(const struct emu_params *p, size_t nparts, const char *what,
 void emu_signals_fini(struct emu_signal *sig, int n);
 
 /**
- * emu_chip_i2c_rw() - an I2C transfer for a model that treats every message
- * alike: @read fills each read message, @write takes each write message.
- * Return: @n, for the model's i2c_transfer to return.
+ * emu_chip_i2c_rw() - an i2c_transfer for a model that treats every message
+ * alike: its ops' i2c_read fills each read message, i2c_write takes each
+ * write message.
+ * Return: @n.
  */
-int emu_chip_i2c_rw(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n,
-		    void (*read)(struct emu_chip *chip, uint8_t *buf, int len),
-		    void (*write)(struct emu_chip *chip, const uint8_t *buf, int len));
+int emu_chip_i2c_rw(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n);
+
+/**
+ * emu_chip_alloc() - a zeroed model of @size bytes, struct emu_chip first,
+ * with its ops and name set (every signal a constant 0 until set).
+ * Return: the model, or NULL when out of memory.
+ */
+void *emu_chip_alloc(size_t size, const struct emu_chip_ops *ops, const char *name);
+
+/**
+ * emu_chip_done() - how a model's create ends: with @ret < 0 the chip is
+ * destroyed (ops->destroy), otherwise it is handed over in *@out.
+ * Return: @ret if negative, else 0.
+ */
+int emu_chip_done(struct emu_chip *chip, int ret, struct emu_chip **out);
+
+/**
+ * emu_chip_free() - a destroy for a model allocated as one block with
+ * struct emu_chip first: finalise its @inputs, then free it.
+ */
+void emu_chip_free(struct emu_chip *chip);
 
 /* ---- the emulated backend's controls (bus_emu.c) ---- */
 

@@ -359,24 +359,11 @@ static void emu_ad799x_read(struct emu_chip *chip, uint8_t *buf, int len)
 	}
 }
 
-static int emu_ad799x_i2c_transfer(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n)
-{
-	return emu_chip_i2c_rw(chip, msgs, n, emu_ad799x_read, emu_ad799x_write);
-}
-
-static void emu_ad799x_destroy(struct emu_chip *chip)
-{
-	struct emu_ad799x *m = emu_ad799x_from_chip(chip);
-
-	if (!m)
-		return;
-	emu_signals_fini(m->in, EMU_AD799X_MAX_INPUTS);
-	free(m);
-}
-
 static const struct emu_chip_ops emu_ad799x_ops = {
-	.i2c_transfer = emu_ad799x_i2c_transfer,
-	.destroy = emu_ad799x_destroy,
+	.i2c_transfer = emu_chip_i2c_rw,
+	.i2c_read = emu_ad799x_read,
+	.i2c_write = emu_ad799x_write,
+	.destroy = emu_chip_free,
 };
 
 static void emu_ad799x_power_on(struct emu_ad799x *m)
@@ -403,24 +390,16 @@ static int emu_ad799x_create(const struct emu_params *p, struct emu_chip **out,
 	if (ret < 0)
 		return ret;
 	part = &emu_ad799x_parts[ret];
-	/* zeroed: every input a constant 0 mV until the board says otherwise */
-	m = calloc(1, sizeof(*m));
+	m = emu_chip_alloc(sizeof(*m), &emu_ad799x_ops, part->name);
 	if (!m)
 		return -ENOMEM;
-	m->chip.ops = &emu_ad799x_ops;
-	m->chip.name = part->name;
+	m->chip.inputs = m->in;
+	m->chip.ninputs = EMU_AD799X_MAX_INPUTS;
 	m->part = part;
 	m->vref_mv = p->vref_mv;
 	emu_ad799x_power_on(m);
 	ret = emu_inputs_take_numbered(p, part->name, "voltage", m->in, part->ninputs, err, errlen);
-	if (ret < 0)
-		goto err_free_model;
-	*out = &m->chip;
-	return 0;
-
-err_free_model:
-	emu_ad799x_destroy(&m->chip);
-	return ret;
+	return emu_chip_done(&m->chip, ret, out);
 }
 
 static const struct emu_model emu_ad799x_model = {

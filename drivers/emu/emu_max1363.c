@@ -308,24 +308,11 @@ static void emu_max1363_write(struct emu_chip *chip, const uint8_t *buf, int len
 	}
 }
 
-static int emu_max1363_i2c_transfer(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n)
-{
-	return emu_chip_i2c_rw(chip, msgs, n, emu_max1363_read, emu_max1363_write);
-}
-
-static void emu_max1363_destroy(struct emu_chip *chip)
-{
-	struct emu_max1363 *m = emu_max1363_from_chip(chip);
-
-	if (!m)
-		return;
-	emu_signals_fini(m->in, EMU_MAX1363_MAX_INPUTS);
-	free(m);
-}
-
 static const struct emu_chip_ops emu_max1363_ops = {
-	.i2c_transfer = emu_max1363_i2c_transfer,
-	.destroy = emu_max1363_destroy,
+	.i2c_transfer = emu_chip_i2c_rw,
+	.i2c_read = emu_max1363_read,
+	.i2c_write = emu_max1363_write,
+	.destroy = emu_chip_free,
 };
 
 static int emu_max1363_create(const struct emu_params *p, struct emu_chip **out,
@@ -339,25 +326,17 @@ static int emu_max1363_create(const struct emu_params *p, struct emu_chip **out,
 	if (ret < 0)
 		return ret;
 	part = &emu_max1363_parts[ret];
-	/* zeroed: every input a constant 0 mV until the board says otherwise */
-	m = calloc(1, sizeof(*m));
+	m = emu_chip_alloc(sizeof(*m), &emu_max1363_ops, part->name);
 	if (!m)
 		return -ENOMEM;
-	m->chip.ops = &emu_max1363_ops;
-	m->chip.name = part->name;
+	m->chip.inputs = m->in;
+	m->chip.ninputs = EMU_MAX1363_MAX_INPUTS;
 	m->part = part;
 	m->setup = EMU_MAX1363_SETUP_POWER_ON;
 	m->config = emu_max1363_config_default(part);
 	m->vref_mv = p->vref_mv;
 	ret = emu_inputs_take_numbered(p, part->name, "AIN", m->in, part->ninputs, err, errlen);
-	if (ret < 0)
-		goto err_free_model;
-	*out = &m->chip;
-	return 0;
-
-err_free_model:
-	emu_max1363_destroy(&m->chip);
-	return ret;
+	return emu_chip_done(&m->chip, ret, out);
 }
 
 static const struct emu_model emu_max1363_model = {

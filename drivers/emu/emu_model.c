@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emu/emu.h"
@@ -151,17 +152,44 @@ void emu_signals_fini(struct emu_signal *sig, int n)
 		emu_signal_fini(&sig[i]);
 }
 
-int emu_chip_i2c_rw(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n,
-		    void (*read)(struct emu_chip *chip, uint8_t *buf, int len),
-		    void (*write)(struct emu_chip *chip, const uint8_t *buf, int len))
+int emu_chip_i2c_rw(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
 		if (msgs[i].flags & BUS_I2C_M_RD)
-			read(chip, msgs[i].buf, msgs[i].len);
+			chip->ops->i2c_read(chip, msgs[i].buf, msgs[i].len);
 		else
-			write(chip, msgs[i].buf, msgs[i].len);
+			chip->ops->i2c_write(chip, msgs[i].buf, msgs[i].len);
 	}
 	return n;
+}
+
+void *emu_chip_alloc(size_t size, const struct emu_chip_ops *ops, const char *name)
+{
+	struct emu_chip *chip = calloc(1, size);
+
+	if (!chip)
+		return NULL;
+	chip->ops = ops;
+	chip->name = name;
+	return chip;
+}
+
+int emu_chip_done(struct emu_chip *chip, int ret, struct emu_chip **out)
+{
+	if (ret < 0) {
+		chip->ops->destroy(chip);
+		return ret;
+	}
+	*out = chip;
+	return 0;
+}
+
+void emu_chip_free(struct emu_chip *chip)
+{
+	if (!chip)
+		return;
+	emu_signals_fini(chip->inputs, chip->ninputs);
+	free(chip);
 }
