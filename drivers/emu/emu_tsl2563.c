@@ -305,18 +305,9 @@ static int emu_tsl2563_i2c_transfer(struct emu_chip *chip, struct bus_i2c_msg *m
 	return n;
 }
 
-static void emu_tsl2563_destroy(struct emu_chip *chip)
-{
-	struct emu_tsl2563 *st = emu_tsl2563_from_chip(chip);
-
-	emu_signals_fini(st->in, EMU_TSL2563_IN_COUNT);
-	free(st);
-}
-
-
 static const struct emu_chip_ops emu_tsl2563_ops = {
 	.i2c_transfer = emu_tsl2563_i2c_transfer,
-	.destroy = emu_tsl2563_destroy,
+	.destroy = emu_chip_free,
 };
 
 /*
@@ -339,34 +330,24 @@ static int emu_tsl2563_create(const struct emu_params *p, struct emu_chip **out,
 		snprintf(err, errlen, "tsl2563 model: unknown part \"%s\"", p->name);
 		return -EINVAL;
 	}
-	st = calloc(1, sizeof(*st));
+	/* zeroed: every input a constant 0 counts */
+	st = emu_chip_alloc(sizeof(*st), &emu_tsl2563_ops, id->name);
 	if (!st)
 		return -ENOMEM;
-	st->chip.ops = &emu_tsl2563_ops;
-	st->chip.name = id->name;
-	for (i = 0; i < EMU_TSL2563_IN_COUNT; i++)
-		st->in[i].kind = EMU_SIGNAL_CONST;
+	st->chip.inputs = st->in;
+	st->chip.ninputs = EMU_TSL2563_IN_COUNT;
 	for (i = 0; i < EMU_TSL2563_NKEYS; i++)
 		slots[i] = (struct emu_input_slot){ emu_tsl2563_keys[i].key,
 						    &st->in[emu_tsl2563_keys[i].input], NULL };
 	ret = emu_inputs_take(p, slots, EMU_TSL2563_NKEYS, &bad);
-	if (ret == -EINVAL) {
+	if (ret == -EINVAL)
 		snprintf(err, errlen, "%s: unknown input \"%s\" (valid: broadband, ir, "
 			 "intensity_both, intensity_ir; counts at 402 ms and 16x)", id->name, bad);
-		goto err_free_chip;
-	}
-	if (ret) {
+	else if (ret)
 		snprintf(err, errlen, "%s: out of memory copying inputs", id->name);
-		goto err_free_chip;
-	}
 	st->regs[EMU_TSL2563_REG_TIMING] = EMU_TSL2563_TIMING_DEFAULT;
 	st->regs[EMU_TSL2563_REG_ID] = (uint8_t)id->driver_data;
-	*out = &st->chip;
-	return 0;
-
-err_free_chip:
-	emu_tsl2563_destroy(&st->chip);
-	return ret;
+	return emu_chip_done(&st->chip, ret, out);
 }
 
 static const struct emu_model emu_tsl2563_model = {
