@@ -664,9 +664,10 @@ static int iio_core_write_info_locked(struct iio_dev *indio_dev, const struct ii
 		return -EINVAL;
 	if (info->write_raw_get_fmt)
 		fmt = info->write_raw_get_fmt(indio_dev, attr->chan, attr->info);
-	ret = iio_parse_value(text, fmt, &val, &val2);
+	/* ERANGE where the kernel wraps (PROTOCOL.md, WRITE) */
+	ret = iio_parse_value_checked(text, fmt, &val, &val2);
 	if (ret < 0)
-		return -EINVAL;
+		return ret;
 	return info->write_raw(indio_dev, attr->chan, val, val2, attr->info);
 }
 

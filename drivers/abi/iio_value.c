@@ -583,6 +583,48 @@ int iio_parse_value(const char *str, int fmt, int *val, int *val2)
 }
 
 /*
+ * The integer part of fixed-point text ("[-+]digits[...]") fits in an int:
+ * the kernel's parser wraps it unchecked, a WRITE over the network must not
+ * (PROTOCOL.md, WRITE).
+ */
+static bool iio_value_int_part_fits(const char *str)
+{
+	bool negative = *str == '-';
+	uint64_t i = 0;
+
+	if (*str == '-' || *str == '+')
+		str++;
+	for (; *str >= '0' && *str <= '9'; str++) {
+		i = i * 10 + (uint64_t)(*str - '0');
+		if (i > (uint64_t)INT_MAX + 1)
+			return false;
+	}
+	return negative || i <= (uint64_t)INT_MAX;
+}
+
+int iio_parse_value_checked(const char *str, int fmt, int *val, int *val2)
+{
+	int v = 0, v2 = 0, ret;
+
+	ret = iio_parse_value(str, fmt, &v, &v2);
+	if (ret < 0)
+		return ret;
+	switch (fmt) {
+	case IIO_VAL_INT_PLUS_MICRO:
+	case IIO_VAL_INT_PLUS_MICRO_DB:
+	case IIO_VAL_INT_PLUS_NANO:
+		if (!iio_value_int_part_fits(str))
+			return -ERANGE;
+		break;
+	default:
+		break;
+	}
+	*val = v;
+	*val2 = v2;
+	return 0;
+}
+
+/*
  * Truncation to int happens after each step, as the kernel stores every
  * partial result in its int *result.
  */
@@ -646,6 +688,36 @@ int iio_offset_to_int(int type, int val, int val2, int *offset)
 	}
 }
 
+/*
+ * Whether @m x (val, val2 as @type), computed without truncation, fits in an
+ * int. The kernel truncates each step and hands a consumer the wrapped
+ * value; over the network a processed value that wrapped is refused
+ * (-ERANGE) instead (PROTOCOL.md, CREAD). 128 bits hold every product here.
+ */
+static bool iio_value_processed_fits(__int128 m, int type, int val, int val2)
+{
+	__int128 v;
+
+	switch (type) {
+	case IIO_VAL_INT_PLUS_MICRO:
+	case IIO_VAL_INT_PLUS_NANO:
+		v = (__int128)(val < 0 ? -(int64_t)val : val) * m +
+		    (__int128)(val2 < 0 ? -(int64_t)val2 : val2) * m /
+		    (type == IIO_VAL_INT_PLUS_MICRO ? IIO_VALUE_MICRO : IIO_VALUE_NANO);
+		break;
+	case IIO_VAL_FRACTIONAL:
+		v = val2 ? m * val / val2 : 0;
+		break;
+	case IIO_VAL_FRACTIONAL_LOG2:
+		v = (m * val) >> (val2 & 127);
+		break;
+	default:
+		v = m * val;
+		break;
+	}
+	return v >= INT_MIN && v <= INT_MAX;
+}
+
 int iio_raw_to_processed(int raw, int has_offset, int offset_type, int oval, int oval2,
 			 int has_scale, int scale_type, int sval, int sval2,
 			 unsigned int scale_mult, int *processed)
@@ -661,12 +733,16 @@ int iio_raw_to_processed(int raw, int has_offset, int offset_type, int oval, int
 	}
 	/* since 6.18 the offset counts on the no-scale path too */
 	if (!has_scale) {
+		if (!iio_value_processed_fits(r * (__int128)scale_mult, IIO_VAL_INT, 1, 0))
+			return -ERANGE;
 		*processed = iio_value_trunc32(iio_value_mul64(r, scale_mult));
 		return 0;
 	}
 	ret = iio_multiply_value(&out, iio_value_mul64(r, scale_mult), scale_type, sval, sval2);
 	if (ret < 0)
 		return ret;
+	if (!iio_value_processed_fits(r * (__int128)scale_mult, scale_type, sval, sval2))
+		return -ERANGE;
 	*processed = out;
 	return 0;
 }

@@ -49,6 +49,15 @@ int iio_str_to_fixpoint(const char *str, int fract_mult, int *integer, int *frac
 int iio_parse_value(const char *str, int fmt, int *val, int *val2);
 
 /**
+ * iio_parse_value_checked() - iio_parse_value() for a value written from
+ * the network: a fixed-point integer part outside int, which the kernel
+ * wraps (4294968296 becomes 1000), is refused instead. One of the
+ * deviations from the kernel (PROTOCOL.md, WRITE).
+ * Return: 0, -ERANGE for such a value, or -EINVAL (outputs untouched).
+ */
+int iio_parse_value_checked(const char *str, int fmt, int *val, int *val2);
+
+/**
  * iio_multiply_value() - *result = multiplier x (val, val2 as @type), truncated
  * to int, with the sign rules of mainline (negative if val or val2 < 0;
  * FRACTIONAL_LOG2 is an arithmetic shift).
@@ -68,7 +77,9 @@ int iio_offset_to_int(int type, int val, int val2, int *offset);
  * iio_convert_raw_to_processed() once offset and scale were read:
  * out = ((raw + offset) * scale_mult) scaled by (scale_type, sval, sval2).
  * @has_offset/@has_scale: whether the channel had them (and reads succeeded).
- * Return: 0, or -EINVAL.
+ * A result that does not fit in an int, which the kernel wraps, is -ERANGE
+ * (a deviation from the kernel: PROTOCOL.md, CREAD).
+ * Return: 0, -ERANGE, or -EINVAL.
  */
 int iio_raw_to_processed(int raw, int has_offset, int offset_type, int oval, int oval2,
 			 int has_scale, int scale_type, int sval, int sval2,
