@@ -6,7 +6,8 @@
  * 12345678901234567890 could not be echoed as written. One flat pass here
  * bounds the nesting (PROTO_JSON_DEPTH_MAX: a line nested 100,000 deep is
  * refused after reading up to depth 9, with no recursion), refuses
- * "\u0000", and notes where the top-level "id" value is in the raw text.
+ * "\u0000", and notes where the top-level "id" and "value" values are in
+ * the raw text.
  * Used for requests (server) and replies (client). It checks no grammar:
  * that is cJSON's job, right after.
  */
@@ -21,9 +22,12 @@ enum proto_json_state {
 	PROTO_JSON_VALUE,	/* top level: after the colon */
 };
 
+/* The top-level keys whose raw value text the scan records. */
+enum proto_json_key { PROTO_JSON_KEY_OTHER, PROTO_JSON_KEY_ID, PROTO_JSON_KEY_VALUE };
+
 struct proto_json_walk {
 	enum proto_json_state st;
-	bool key_is_id;
+	enum proto_json_key key;
 	bool val_started;
 	size_t val_start;
 	bool in_str;		/* inside a string (key or value, any depth) */
@@ -44,16 +48,23 @@ static void proto_json_value_start(struct proto_json_walk *w, size_t i)
 static void proto_json_value_end(struct proto_json_walk *w, const char *s, size_t end,
 				 struct proto_json_scan *out)
 {
-	if (w->st == PROTO_JSON_VALUE && w->val_started && w->key_is_id && !out->has_id) {
-		while (end > w->val_start && (s[end - 1] == ' ' || s[end - 1] == '\t' ||
-					      s[end - 1] == '\r' || s[end - 1] == '\n'))
-			end--;
+	if (w->st != PROTO_JSON_VALUE || !w->val_started || w->key == PROTO_JSON_KEY_OTHER)
+		goto out_reset;
+	while (end > w->val_start && (s[end - 1] == ' ' || s[end - 1] == '\t' ||
+				      s[end - 1] == '\r' || s[end - 1] == '\n'))
+		end--;
+	if (w->key == PROTO_JSON_KEY_ID && !out->has_id) {
 		out->has_id = true;
 		out->id_off = w->val_start;
 		out->id_len = end - w->val_start;
 		out->id_scalar = s[w->val_start] != '{' && s[w->val_start] != '[';
+	} else if (w->key == PROTO_JSON_KEY_VALUE && !out->has_value) {
+		out->has_value = true;
+		out->value_off = w->val_start;
+		out->value_len = end - w->val_start;
 	}
-	w->key_is_id = false;
+out_reset:
+	w->key = PROTO_JSON_KEY_OTHER;
 	w->val_started = false;
 }
 
@@ -76,7 +87,12 @@ static int proto_json_string_byte(struct proto_json_walk *w, const char *s, size
 		return 0;
 	w->in_str = false;
 	if (w->top_obj && w->depth == 1 && w->st == PROTO_JSON_KEY) {
-		w->key_is_id = *i - w->key_start == 2 && !memcmp(s + w->key_start, "id", 2);
+		if (*i - w->key_start == 2 && !memcmp(s + w->key_start, "id", 2))
+			w->key = PROTO_JSON_KEY_ID;
+		else if (*i - w->key_start == 5 && !memcmp(s + w->key_start, "value", 5))
+			w->key = PROTO_JSON_KEY_VALUE;
+		else
+			w->key = PROTO_JSON_KEY_OTHER;
 		w->st = PROTO_JSON_COLON;
 	}
 	return 0;

@@ -41,12 +41,18 @@ static inline bool proto_is_blank(char c)
  * struct proto_json_scan - what the pre-scan found on a JSON line.
  * @id_off/@id_len: raw text of the top-level "id" value (first one), when
  *	@has_id; @id_scalar: it is not an object or array.
+ * @value_off/@value_len: raw text of the top-level "value" (first one),
+ *	when @has_value, so a JSON number written there reaches the driver
+ *	as the text it was (2048, 1.50), not as cJSON's double.
  */
 struct proto_json_scan {
 	bool has_id;
 	bool id_scalar;
 	size_t id_off;
 	size_t id_len;
+	bool has_value;
+	size_t value_off;
+	size_t value_len;
 };
 
 /**
@@ -54,7 +60,7 @@ struct proto_json_scan {
  * cJSON parses it: refuses nesting deeper than @max_depth (so a line
  * nested 100000 deep costs one pass and no stack) and "\u0000" in a
  * string (cJSON would silently cut the string there), and finds the raw
- * "id". It does not validate the JSON: cJSON does that next.
+ * "id" and "value". It does not validate the JSON: cJSON does that next.
  * Return: 0, or -EINVAL with @err set.
  */
 int proto_json_scan(const char *s, size_t len, int max_depth, struct proto_json_scan *out,

@@ -506,14 +506,14 @@ static int proto_request_json_number(struct proto_request *req, const cJSON *ite
  * and nothing to free.
  */
 static int proto_request_json_root(struct proto_request *req, const char *line, size_t len,
-				   cJSON **root, char *err, size_t errlen)
+				   cJSON **root, struct proto_json_scan *scan, char *err,
+				   size_t errlen)
 {
-	struct proto_json_scan scan;
 	const char *end = NULL;
 	const cJSON *idj, *opj;
 	int ret, op;
 
-	ret = proto_json_scan(line, len, PROTO_JSON_DEPTH_MAX, &scan, err, errlen);
+	ret = proto_json_scan(line, len, PROTO_JSON_DEPTH_MAX, scan, err, errlen);
 	if (ret)
 		return ret;
 	*root = cJSON_ParseWithLengthOpts(line, len, &end, false);
@@ -536,7 +536,7 @@ static int proto_request_json_root(struct proto_request *req, const char *line, 
 	}
 	idj = cJSON_GetObjectItemCaseSensitive(*root, "id");
 	if (idj) {
-		ret = proto_request_json_id(req, idj, line, &scan, err, errlen);
+		ret = proto_request_json_id(req, idj, line, scan, err, errlen);
 		if (ret)
 			goto err_delete_root;
 	}
@@ -561,14 +561,67 @@ err_delete_root:
 	return ret;
 }
 
+/* One JSON argument: its member, and the text a string field stores. */
+struct proto_json_arg {
+	const cJSON *item;
+	const char *text;
+	size_t len;
+};
+
 /*
- * First pass over the op's arguments: find each in @root (@items), check
+ * A JSON number given as "value": taken as the text it was written as (the
+ * driver parses it, as it parses a string), never through cJSON's double.
+ * Return: 0 with @a's text set, or -EINVAL.
+ */
+static int proto_request_json_number_text(struct proto_json_arg *a, const char *line,
+					  const struct proto_json_scan *scan, char *err,
+					  size_t errlen)
+{
+	size_t i;
+
+	if (!scan->has_value) {
+		/* the key was spelled with escapes: the raw text was not found */
+		proto_msg(err, errlen, "value: must be a string");
+		return -EINVAL;
+	}
+	a->text = line + scan->value_off;
+	a->len = scan->value_len;
+	for (i = 0; i < a->len; i++)
+		if (!strchr("0123456789+-.eE", a->text[i]))
+			break;
+	if (i != a->len || !a->len) {
+		proto_msg(err, errlen, "value: must be a string");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Check a string (or, for "value", number) argument and note its text. Return: 0, -errno. */
+static int proto_request_json_text(struct proto_json_arg *a, enum proto_field f,
+				   const char *line, const struct proto_json_scan *scan,
+				   char *err, size_t errlen)
+{
+	int ret;
+
+	if (f == PROTO_F_VALUE && cJSON_IsNumber(a->item))
+		return proto_request_json_number_text(a, line, scan, err, errlen);
+	ret = proto_request_json_string(a->item, f, err, errlen);
+	if (ret)
+		return ret;
+	a->text = a->item->valuestring;
+	a->len = strlen(a->text);
+	return 0;
+}
+
+/*
+ * First pass over the op's arguments: find each in @root (@args), check
  * its type, store numbers and "what" in @req, and add up in *@need the
  * bytes the strings take in one store. Return: 0 or -errno with @err set.
  */
 static int proto_request_json_args(struct proto_request *req, const struct proto_op_row *row,
-				   const cJSON *root, const cJSON **items, size_t *need,
-				   char *err, size_t errlen)
+				   const cJSON *root, const char *line,
+				   const struct proto_json_scan *scan, struct proto_json_arg *args,
+				   size_t *need, char *err, size_t errlen)
 {
 	bool present[PROTO_ARGS_MAX] = { false };
 	bool has_multiplier = false;
@@ -577,21 +630,20 @@ static int proto_request_json_args(struct proto_request *req, const struct proto
 
 	for (k = 0; k < row->nargs; k++) {
 		f = row->args[k];
-		items[k] = cJSON_GetObjectItemCaseSensitive(root, proto_fields[f].name);
-		if (!items[k])
+		args[k].item = cJSON_GetObjectItemCaseSensitive(root, proto_fields[f].name);
+		if (!args[k].item)
 			continue;
 		present[k] = true;
 		if (proto_fields[f].kind == PROTO_FIELD_NUM) {
 			has_multiplier |= f == PROTO_F_MULTIPLIER;
-			ret = proto_request_json_number(req, items[k], f, err, errlen);
+			ret = proto_request_json_number(req, args[k].item, f, err, errlen);
 		} else {
-			ret = proto_request_json_string(items[k], f, err, errlen);
+			ret = proto_request_json_text(&args[k], f, line, scan, err, errlen);
 			if (!ret && proto_fields[f].kind == PROTO_FIELD_WHAT)
-				ret = proto_request_set_what(req, items[k]->valuestring,
-							     strlen(items[k]->valuestring),
+				ret = proto_request_set_what(req, args[k].text, args[k].len,
 							     err, errlen);
 			else if (!ret)
-				*need += strlen(items[k]->valuestring) + 1;
+				*need += args[k].len + 1;
 		}
 		if (ret)
 			return ret;
@@ -602,7 +654,8 @@ static int proto_request_json_args(struct proto_request *req, const struct proto
 
 /* Copy the string arguments (@need bytes in all) into one store owned by @req. */
 static int proto_request_json_store(struct proto_request *req, const struct proto_op_row *row,
-				    const cJSON **items, size_t need, char *err, size_t errlen)
+				    const struct proto_json_arg *args, size_t need, char *err,
+				    size_t errlen)
 {
 	const char **field;
 	char *p;
@@ -619,12 +672,13 @@ static int proto_request_json_store(struct proto_request *req, const struct prot
 	p = req->store;
 	for (k = 0; k < row->nargs; k++) {
 		field = proto_request_str_field(req, row->args[k]);
-		if (!items[k] || !field)
+		if (!args[k].item || !field)
 			continue;
-		n = strlen(items[k]->valuestring) + 1;
-		memcpy(p, items[k]->valuestring, n);
+		n = args[k].len;
+		memcpy(p, args[k].text, n);
+		p[n] = '\0';
 		*field = p;
-		p += n;
+		p += n + 1;
 	}
 	return 0;
 }
@@ -632,20 +686,21 @@ static int proto_request_json_store(struct proto_request *req, const struct prot
 static int proto_request_decode_json(struct proto_request *req, const char *line, size_t len,
 				     char *err, size_t errlen)
 {
-	const cJSON *items[PROTO_ARGS_MAX] = { NULL };
+	struct proto_json_arg args[PROTO_ARGS_MAX] = { { NULL, NULL, 0 } };
 	const struct proto_op_row *row;
+	struct proto_json_scan scan;
 	size_t need = 0;
 	cJSON *root;
 	int ret;
 
 	req->flags |= PROTO_REQ_JSON;
-	ret = proto_request_json_root(req, line, len, &root, err, errlen);
+	ret = proto_request_json_root(req, line, len, &root, &scan, err, errlen);
 	if (ret)
 		return ret;
 	row = &proto_op_rows[req->op];
-	ret = proto_request_json_args(req, row, root, items, &need, err, errlen);
+	ret = proto_request_json_args(req, row, root, line, &scan, args, &need, err, errlen);
 	if (!ret)
-		ret = proto_request_json_store(req, row, items, need, err, errlen);
+		ret = proto_request_json_store(req, row, args, need, err, errlen);
 	cJSON_Delete(root);
 	return ret;
 }
