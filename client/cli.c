@@ -43,6 +43,10 @@
 
 /* Longest attribute value printed (a sysfs page, with room for the NUL). */
 #define CLI_VALUE_MAX_BYTES	4097
+/* Strings cli_esc() can hand out before reusing a buffer (one printf's worth). */
+#define CLI_ESC_SLOTS		8
+/* A value escaped: each byte may become "\xNN" (4 bytes); longer text is cut. */
+#define CLI_ESC_MAX_BYTES	(4 * CLI_VALUE_MAX_BYTES + 1)
 /* Most words in one `iiowire shell` line. */
 #define CLI_SHELL_MAX_ARGS	32
 /* Longest `iiowire shell` line without readline. */
@@ -93,15 +97,75 @@ static void cli_json_kv(bool first, const char *key, const char *value)
 	cli_json_str(value);
 }
 
+/* The same for a member the wire leaves out when empty: nothing is printed then. */
+static void cli_json_kv_opt(const char *key, const char *value)
+{
+	if (value && *value)
+		cli_json_kv(false, key, value);
+}
+
+/* `"key": 12`; the key may come from the server (STATS), so it is escaped too. */
 static void cli_json_ki(bool first, const char *key, long long value)
 {
-	printf("%s\"%s\": %lld", first ? "" : ", ", key, value);
+	fputs(first ? "" : ", ", stdout);
+	cli_json_str(key);
+	printf(": %lld", value);
+}
+
+/* ---- text from the server --------------------------------------------- */
+
+static bool cli_is_c1(const unsigned char *p)
+{
+	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+}
+
+static bool cli_needs_esc(const unsigned char *p)
+{
+	return *p < 0x20 || *p == 0x7f || *p == '\\' || cli_is_c1(p);
+}
+
+/*
+ * Text a server sent, made safe for a terminal and for line-based scripts:
+ * control bytes (LF, ESC, BEL, DEL, ...) and the UTF-8 C1 controls print as
+ * "\xNN" (C1: "\u00NN"), a backslash as "\\", so a hostile server can neither
+ * inject a line nor a terminal escape, and what was sent can be told apart.
+ * Return: @s when it needs nothing, else one of CLI_ESC_SLOTS static buffers
+ * (valid until CLI_ESC_SLOTS more calls).
+ */
+static const char *cli_esc(const char *s)
+{
+	static char bufs[CLI_ESC_SLOTS][CLI_ESC_MAX_BYTES];
+	static unsigned int next;
+	const unsigned char *p;
+	char *out, *o;
+	size_t room;
+
+	for (p = (const unsigned char *)s; *p && !cli_needs_esc(p); p++)
+		;
+	if (!*p)
+		return s;
+	out = bufs[next++ % CLI_ESC_SLOTS];
+	for (o = out, p = (const unsigned char *)s; *p; p++) {
+		room = CLI_ESC_MAX_BYTES - (size_t)(o - out);
+		if (room < 8)
+			break;
+		if (*p == '\\')
+			o += snprintf(o, room, "\\\\");
+		else if (*p < 0x20 || *p == 0x7f)
+			o += snprintf(o, room, "\\x%02x", *p);
+		else if (cli_is_c1(p))
+			o += snprintf(o, room, "\\u00%02x", *++p);
+		else
+			*o++ = (char)*p;
+	}
+	*o = '\0';
+	return out;
 }
 
 /* Text columns: an absent or empty string prints as "-" so columns stay countable. */
 static const char *cli_col(const char *s)
 {
-	return s && *s ? s : "-";
+	return s && *s ? cli_esc(s) : "-";
 }
 
 /* Report a failed @what on stderr: "iiowire: read: ENOENT: message". Return: CLI_EXIT_ERROR. */
@@ -111,7 +175,7 @@ static int cli_fail(struct cli *c, const char *what, int err)
 	const char *msg = c->w ? iiowire_errmsg(c->w) : "";
 
 	fprintf(stderr, "iiowire: %s: %s: %s\n", what, name ? name : "EIO",
-		*msg ? msg : iiowire_strerror(err));
+		*msg ? cli_esc(msg) : iiowire_strerror(err));
 	return CLI_EXIT_ERROR;
 }
 
@@ -158,6 +222,7 @@ static int cli_connect(struct cli *c)
 			c->address ? c->address : (getenv(IIOWIRE_ADDRESS_ENV) ?
 			getenv(IIOWIRE_ADDRESS_ENV) : IIOWIRE_DEFAULT_ADDRESS),
 			iiowire_errno_name(ret) ? iiowire_errno_name(ret) : "EIO",
+			*iiowire_connect_errmsg() ? iiowire_connect_errmsg() :
 			iiowire_strerror(ret));
 		return CLI_EXIT_ERROR;
 	}
@@ -213,14 +278,15 @@ static void cli_device_item(struct cli *c, const void *elem)
 	const struct iiowire_device *d = elem;
 
 	if (!c->json) {
-		printf("%s %s %s %s\n", d->id, cli_col(d->name), cli_col(d->hwid),
+		printf("%s %s %s %s\n", cli_esc(d->id), cli_col(d->name), cli_col(d->hwid),
 		       cli_col(d->label));
 		return;
 	}
+	/* as the wire's DEVICES: label and hwid only when set */
 	cli_json_kv(true, "id", d->id);
 	cli_json_kv(false, "name", d->name);
-	cli_json_kv(false, "label", *d->label ? d->label : NULL);
-	cli_json_kv(false, "hwid", *d->hwid ? d->hwid : NULL);
+	cli_json_kv_opt("label", d->label);
+	cli_json_kv_opt("hwid", d->hwid);
 }
 
 static int cli_cmd_devices(struct cli *c, int argc, char **argv)
@@ -250,9 +316,13 @@ static int cli_cmd_device(struct cli *c, int argc, char **argv)
 		cli_json_ki(false, "attrs", d->num_attrs);
 		puts("}");
 	} else {
-		printf("id %s\nname %s\nlabel %s\nhwid %s\nchannels %d\nattrs %d\n", d->id,
-		       cli_col(d->name), cli_col(d->label), cli_col(d->hwid), d->num_channels,
-		       d->num_attrs);
+		/* the wire's key/value lines: label and hwid only when set */
+		printf("id %s\nname %s\n", cli_esc(d->id), cli_col(d->name));
+		if (*d->label)
+			printf("label %s\n", cli_esc(d->label));
+		if (*d->hwid)
+			printf("hwid %s\n", cli_esc(d->hwid));
+		printf("channels %d\nattrs %d\n", d->num_channels, d->num_attrs);
 	}
 	iiowire_free(d);
 	return CLI_EXIT_OK;
@@ -277,11 +347,11 @@ static void cli_attr_item(struct cli *c, const void *elem)
 	const struct iiowire_attr *a = elem;
 
 	if (!c->json) {
-		printf("%s %s\n", a->name, cli_access(a->access));
+		printf("%s %s\n", cli_esc(a->name), cli_access(a->access));
 		return;
 	}
 	cli_json_kv(true, "name", a->name);
-	cli_json_kv(false, "access", cli_access(a->access));
+	cli_json_kv(false, "mode", cli_access(a->access));
 }
 
 static int cli_cmd_attrs(struct cli *c, int argc, char **argv)
@@ -294,39 +364,49 @@ static int cli_cmd_attrs(struct cli *c, int argc, char **argv)
 	return cli_list_finish(c, "attrs", n, a, sizeof(*a), cli_attr_item);
 }
 
+/* The attribute names of @ch joined by @sep; "-" when there are none (text). */
+static void cli_chan_attrs(const struct iiowire_chan *ch, bool json)
+{
+	int j;
+
+	if (!json && ch->num_attrs == 0)
+		fputs("-", stdout);
+	for (j = 0; j < ch->num_attrs; j++) {
+		if (json) {
+			fputs(j ? ", " : "", stdout);
+			cli_json_str(ch->attrs[j]);
+		} else {
+			printf("%s%s", j ? "," : "", cli_esc(ch->attrs[j]));
+		}
+	}
+}
+
+/* One channel, in the wire's CHANNELS columns and member names (PROTOCOL.md). */
 static void cli_chan_item(struct cli *c, const void *elem)
 {
 	const struct iiowire_chan *ch = elem;
-	char index[32];
-	int j;
+	char index[16], index2[16];
 
 	if (c->json) {
-		cli_json_kv(true, "direction", ch->output ? "out" : "in");
-		cli_json_kv(false, "type", ch->type_name);
-		cli_json_ki(false, "index", ch->index);
+		cli_json_kv(true, "type", ch->type_name);
+		if (ch->index >= 0)
+			cli_json_ki(false, "index", ch->index);
+		cli_json_kv_opt("modifier", ch->modifier);
+		cli_json_kv_opt("datasheet_name", ch->datasheet_name);
+		printf(", \"output\": %s, \"differential\": %s", ch->output ? "true" : "false",
+		       ch->differential ? "true" : "false");
 		if (ch->differential)
 			cli_json_ki(false, "index2", ch->index2);
-		cli_json_kv(false, "modifier", ch->modifier);
-		cli_json_kv(false, "datasheet_name", ch->datasheet_name);
-		fputs(", \"attrs\": [", stdout);
-		for (j = 0; j < ch->num_attrs; j++) {
-			if (j)
-				fputs(", ", stdout);
-			cli_json_str(ch->attrs[j]);
-		}
+		fputs(", \"attributes\": [", stdout);
+		cli_chan_attrs(ch, true);
 		putchar(']');
 		return;
 	}
-	if (ch->index < 0)
-		snprintf(index, sizeof(index), "-");
-	else if (ch->differential)
-		snprintf(index, sizeof(index), "%d-%d", ch->index, ch->index2);
-	else
-		snprintf(index, sizeof(index), "%d", ch->index);
-	printf("%s %s %s %s %s ", ch->output ? "out" : "in", ch->type_name, index,
-	       cli_col(ch->modifier), cli_col(ch->datasheet_name));
-	for (j = 0; j < ch->num_attrs; j++)
-		printf("%s%s", j ? "," : "", ch->attrs[j]);
+	snprintf(index, sizeof(index), ch->index < 0 ? "-" : "%d", ch->index);
+	snprintf(index2, sizeof(index2), ch->differential ? "%d" : "-", ch->index2);
+	printf("%s %s %s %s %s %s ", cli_col(ch->type_name), index, cli_col(ch->modifier),
+	       cli_col(ch->datasheet_name), ch->output ? "out" : "in", index2);
+	cli_chan_attrs(ch, false);
 	putchar('\n');
 }
 
@@ -356,7 +436,7 @@ static int cli_cmd_read(struct cli *c, int argc, char **argv)
 		cli_json_kv(false, "value", buf);
 		puts("}");
 	} else {
-		puts(buf);
+		puts(cli_esc(buf));
 	}
 	return CLI_EXIT_OK;
 }
@@ -379,15 +459,16 @@ static void cli_map_item(struct cli *c, const void *elem)
 	const struct iiowire_map *m = elem;
 
 	if (!c->json) {
-		printf("%s %s %s %s %s\n", m->consumer, cli_col(m->consumer_channel),
-		       cli_col(m->provider), cli_col(m->datasheet_name), cli_col(m->device));
+		/* the wire's MAPS columns */
+		printf("%s %s %s %s %s\n", cli_col(m->consumer), cli_col(m->consumer_channel),
+		       cli_col(m->device), cli_col(m->datasheet_name), cli_col(m->provider));
 		return;
 	}
 	cli_json_kv(true, "consumer", m->consumer);
-	cli_json_kv(false, "channel", m->consumer_channel);
-	cli_json_kv(false, "provider", m->provider);
-	cli_json_kv(false, "device", m->device);
+	cli_json_kv_opt("channel", m->consumer_channel);
+	cli_json_kv_opt("device", m->device);
 	cli_json_kv(false, "datasheet_name", m->datasheet_name);
+	cli_json_kv(false, "provider", m->provider);
 }
 
 static int cli_cmd_maps(struct cli *c, int argc, char **argv)
@@ -414,8 +495,10 @@ static void cli_consumer_item(struct cli *c, const void *elem)
 		       cli_col(iiowire_channel_datasheet_name(ch)), cli_col(tname));
 		return;
 	}
-	cli_json_kv(true, "channel", *name ? name : NULL);
-	cli_json_kv(false, "device", iiowire_channel_provider(ch));
+	/* as the wire's CONSUMER: no channel member for an unnamed channel */
+	if (*name)
+		cli_json_kv(true, "channel", name);
+	cli_json_kv(!*name, "device", iiowire_channel_provider(ch));
 	cli_json_kv(false, "datasheet_name", iiowire_channel_datasheet_name(ch));
 	cli_json_kv(false, "type", tname);
 }
@@ -466,7 +549,7 @@ static void cli_cread_print_text(struct cli *c, char **argv, const char *what, c
 				 int format, int val, int val2)
 {
 	if (!c->json) {
-		puts(text);
+		puts(cli_esc(text));
 		return;
 	}
 	putchar('{');
@@ -556,7 +639,8 @@ static void cli_watch_print(struct cli *c, const struct iiowire_event *ev, bool 
 
 	if (ev->error) {
 		name = iiowire_errno_name(ev->error);
-		fprintf(stderr, "iiowire: watch: %s %s: %s: %s\n", ev->device, ev->attr,
+		fprintf(stderr, "iiowire: watch: %s %s: %s: %s\n", cli_esc(ev->device),
+			cli_esc(ev->attr),
 			name ? name : "EIO", iiowire_strerror(ev->error));
 		return;
 	}
@@ -567,9 +651,10 @@ static void cli_watch_print(struct cli *c, const struct iiowire_event *ev, bool 
 		cli_json_kv(false, "value", ev->value);
 		printf(", \"timestamp_ns\": %" PRIu64 "}\n", ev->timestamp_ns);
 	} else if (one_attr) {
-		puts(ev->value);
+		puts(cli_esc(ev->value));
 	} else {
-		printf("%s %s %s %" PRIu64 "\n", ev->device, ev->attr, ev->value, ev->timestamp_ns);
+		printf("%s %s %s %" PRIu64 "\n", cli_esc(ev->device), cli_esc(ev->attr),
+		       cli_esc(ev->value), ev->timestamp_ns);
 	}
 	fflush(stdout);
 }
@@ -643,16 +728,58 @@ static int cli_watch_loop(struct cli *c, int sfd, long count, bool one_attr)
 		if (ret < 0) {
 			if (!outage)
 				fprintf(stderr, "iiowire: watch: %s: %s (retrying)\n",
-					cli_col(iiowire_errno_name(ret)), iiowire_errmsg(c->w));
+					cli_col(iiowire_errno_name(ret)),
+					cli_esc(iiowire_errmsg(c->w)));
 			outage = true;
 		}
 	}
 	return CLI_EXIT_OK;
 }
 
+/* Whether @word names one of the @n devices @d (id, name, label or hardware id). */
+static bool cli_is_device(const struct iiowire_device *d, int n, const char *word)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(word, d[i].id) || !strcmp(word, d[i].name) ||
+		    (*d[i].label && !strcmp(word, d[i].label)) ||
+		    (*d[i].hwid && !strcmp(word, d[i].hwid)))
+			return true;
+	return false;
+}
+
+/*
+ * Split `DEVICE ATTR... [DEVICE ATTR...]...` into groups: a word that names
+ * a device starts a new group once the current one has an attribute; the
+ * first word is always a device (an unknown one fails at WATCH, ENODEV).
+ * @is_dev: set per word. Return: the number of attributes, or -EINVAL for a
+ * device without any.
+ */
+static int cli_watch_groups(struct cli *c, int argc, char **argv, bool *is_dev)
+{
+	struct iiowire_device *d;
+	int i, n, nattrs = 0, group_attrs = 0;
+
+	n = iiowire_device_list(c->w, &d);
+	if (n < 0)
+		return n;
+	for (i = 0; i < argc; i++) {
+		is_dev[i] = i == 0 || (group_attrs > 0 && cli_is_device(d, n, argv[i]));
+		if (is_dev[i] && i > 0 && group_attrs == 0)
+			break;
+		group_attrs = is_dev[i] ? 0 : group_attrs + 1;
+		nattrs += !is_dev[i];
+	}
+	iiowire_free(d);
+	return group_attrs == 0 ? -EINVAL : nattrs;
+}
+
 static int cli_cmd_watch(struct cli *c, int argc, char **argv)
 {
-	int interval = CLI_WATCH_DEFAULT_INTERVAL_MS, count = 0, i = 0, ret, sfd;
+	int interval = CLI_WATCH_DEFAULT_INTERVAL_MS, count = 0, i = 0, ret, sfd, nattrs;
+	const char *device = NULL;
+	bool is_dev[CLI_SHELL_MAX_ARGS * 4];
 	sigset_t old;
 
 	/* options inside the command: -n COUNT, -i INTERVAL_MS */
@@ -668,17 +795,28 @@ static int cli_cmd_watch(struct cli *c, int argc, char **argv)
 	}
 	argc -= i;
 	argv += i;
-	if (argc < 2 || argc % 2)
-		return cli_usage_error("watch needs DEVICE ATTR pairs");
-	for (i = 0; i < argc; i += 2) {
-		ret = iiowire_watch_start(c->w, argv[i], argv[i + 1], interval);
+	if (argc > (int)(sizeof(is_dev) / sizeof(is_dev[0])))
+		return cli_usage_error("watch: more than %zu words",
+				       sizeof(is_dev) / sizeof(is_dev[0]));
+	nattrs = argc < 2 ? -EINVAL : cli_watch_groups(c, argc, argv, is_dev);
+	if (nattrs == -EINVAL)
+		return cli_usage_error("watch needs DEVICE ATTR... (a device, then its "
+				       "attributes; DEVICE ATTR pairs work too)");
+	if (nattrs < 0)
+		return cli_fail(c, "watch", nattrs);
+	for (i = 0; i < argc; i++) {
+		if (is_dev[i]) {
+			device = argv[i];
+			continue;
+		}
+		ret = iiowire_watch_start(c->w, device, argv[i], interval);
 		if (ret < 0)
 			return cli_fail(c, "watch", ret);
 	}
 	sfd = cli_signalfd_open(&old);
 	if (sfd < 0)
 		return cli_fail(c, "watch", sfd);
-	ret = cli_watch_loop(c, sfd, count, argc == 2);
+	ret = cli_watch_loop(c, sfd, count, nattrs == 1);
 	cli_signalfd_close(sfd, &old);
 	/* in the shell the connection lives on: stop the pushes */
 	iiowire_watch_stop(c->w, NULL, NULL);
@@ -701,7 +839,7 @@ static int cli_cmd_stats(struct cli *c, int argc, char **argv)
 		if (c->json)
 			cli_json_ki(i == 0, s[i].name, s[i].value);
 		else
-			printf("%s %" PRId64 "\n", s[i].name, s[i].value);
+			printf("%s %" PRId64 "\n", cli_esc(s[i].name), s[i].value);
 	}
 	if (c->json)
 		puts("}");
@@ -726,7 +864,8 @@ static int cli_cmd_version(struct cli *c, int argc, char **argv)
 		printf(", \"proto_major\": %d, \"proto_minor\": %d}\n", v.proto_major,
 		       v.proto_minor);
 	} else {
-		printf("library %s\nserver %s\nprotocol %d.%d\n", iiowire_lib_version(), v.server,
+		printf("library %s\nserver %s\nprotocol %d.%d\n", iiowire_lib_version(),
+		       cli_esc(v.server),
 		       v.proto_major, v.proto_minor);
 	}
 	return CLI_EXIT_OK;

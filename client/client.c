@@ -32,11 +32,14 @@ IIOWIRE_EXPORT struct iiowire *iiowire_connect(const char *address, int timeout_
 		errno = ENOMEM;
 		return NULL;
 	}
+	iiowire_err_keep_connect("");
 	w->fd = -1;
 	w->timeout_ms = timeout_ms > 0 ? timeout_ms : IIOWIRE_DEFAULT_TIMEOUT_MS;
 	ret = iiowire_conn_parse_address(address, &w->addr);
-	if (ret < 0)
+	if (ret < 0) {
+		iiowire_err_set(w, "bad address '%s'", address ? address : "");
 		goto err_free_conn;
+	}
 	ret = iiowire_conn_open(w);
 	if (ret < 0)
 		goto err_free_conn;
@@ -52,6 +55,7 @@ IIOWIRE_EXPORT struct iiowire *iiowire_connect(const char *address, int timeout_
 err_shut:
 	iiowire_conn_shut(w);
 err_free_conn:
+	iiowire_err_keep_connect(w->errmsg);
 	iiowire_close(w);
 	errno = -ret;
 	return NULL;

@@ -48,6 +48,12 @@ int64_t iiowire_conn_deadline(int timeout_ms)
 	return iiowire_conn_now_ms() + timeout_ms;
 }
 
+/** iiowire_conn_expired() - Return: true once @deadline (not INT64_MAX) is past. */
+bool iiowire_conn_expired(int64_t deadline)
+{
+	return deadline != INT64_MAX && iiowire_conn_now_ms() >= deadline;
+}
+
 /* What is left of @deadline as a poll() timeout: -1 for none, 0 when past. */
 static int iiowire_conn_remaining(int64_t deadline)
 {
@@ -179,13 +185,15 @@ static int iiowire_conn_gai_errno(int gai)
 
 /**
  * iiowire_conn_open() - connect @w's socket to @w's address within the
- * connection timeout, each resolved address in turn. On failure the
+ * connection timeout (or what is left of the current call's), each
+ * resolved address in turn. On failure the
  * connection's errmsg says what was tried.
  * Return: 0 with w->fd set, or -errno (the last address's error).
  */
 int iiowire_conn_open(struct iiowire *w)
 {
-	int64_t deadline = iiowire_conn_deadline(w->timeout_ms);
+	int64_t deadline = w->call_deadline ? w->call_deadline :
+			   iiowire_conn_deadline(w->timeout_ms);
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
 	int fd = -EHOSTUNREACH, gai;
 
@@ -200,7 +208,8 @@ int iiowire_conn_open(struct iiowire *w)
 		gai = getaddrinfo(w->addr.host, w->addr.port, &hints, &res);
 		if (gai) {
 			fd = iiowire_conn_gai_errno(gai);
-			iiowire_err_set(w, "resolve %s: %s", w->addr.normal, gai_strerror(gai));
+			iiowire_err_set(w, "name lookup of %s failed: %s", w->addr.host,
+					gai_strerror(gai));
 			return fd;
 		}
 		for (ai = res; ai; ai = ai->ai_next) {
@@ -381,6 +390,9 @@ int iiowire_conn_read_line(struct iiowire *w, int64_t deadline, char **line, siz
 		if (w->in_len - w->in_off > IIOWIRE_REPLY_MAX_BYTES)
 			return -EMSGSIZE;
 		ret = iiowire_conn_recv(w);
+		/* a peer that never stops sending must not keep us past the deadline */
+		if (ret > 0 && iiowire_conn_expired(deadline) && !iiowire_conn_has_line(w))
+			return -ETIMEDOUT;
 		if (ret > 0)
 			continue;
 		if (ret != -EAGAIN)

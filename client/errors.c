@@ -6,7 +6,9 @@
  * the program. Names the server sends come from protocol/'s one errno table
  * (proto_errno.h); names of errors that only ever arise on this side
  * (ECONNREFUSED, ECONNRESET, EHOSTUNREACH, ...) come from the C library.
- * There is no library-wide "last error": messages live in the connection.
+ * There is no library-wide "last error": messages live in the connection,
+ * but for the one failure that leaves no connection: iiowire_connect()'s,
+ * kept per thread.
  * This file must not log or print.
  */
 #include <errno.h>
@@ -55,6 +57,21 @@ int iiowire_err_local(struct iiowire *w, int err, const char *what)
 IIOWIRE_EXPORT const char *iiowire_errmsg(const struct iiowire *w)
 {
 	return w ? w->errmsg : "";
+}
+
+/* The message of this thread's last failed iiowire_connect(). */
+static __thread char iiowire_connect_msg[IIOWIRE_ERRMSG_MAX_BYTES];
+
+/** iiowire_err_keep_connect() - note @msg as this thread's connect failure ("" clears). */
+void iiowire_err_keep_connect(const char *msg)
+{
+	snprintf(iiowire_connect_msg, sizeof(iiowire_connect_msg), "%s", msg);
+}
+
+/** iiowire_connect_errmsg() - see iiowire.h. Return: borrowed, thread-local. */
+IIOWIRE_EXPORT const char *iiowire_connect_errmsg(void)
+{
+	return iiowire_connect_msg;
 }
 
 /**

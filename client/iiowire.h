@@ -247,6 +247,16 @@ IIOWIRE_EXPORT const char *iiowire_lib_version(void);
 IIOWIRE_EXPORT const char *iiowire_errmsg(const struct iiowire *w);
 
 /**
+ * iiowire_connect_errmsg() - why the last iiowire_connect() of this thread
+ * failed, as iiowire_errmsg() would say it ("name lookup of nosuchhost.invalid
+ * failed: Name or service not known", "connect to 127.0.0.1:30432:
+ * Connection refused"); a connect that fails leaves no connection to ask.
+ * Return: borrowed, thread-local: valid until the next iiowire_connect() in
+ * this thread; "" when it succeeded or failed before trying (ENOMEM).
+ */
+IIOWIRE_EXPORT const char *iiowire_connect_errmsg(void);
+
+/**
  * iiowire_strerror() - a human description of an error code.
  * @err: negative or positive errno value.
  * Return: static string, never NULL ("No such device", "Unknown error 4242").

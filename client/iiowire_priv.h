@@ -64,6 +64,13 @@ struct iiowire {
 
 	/* request bookkeeping */
 	uint64_t next_id;
+	/*
+	 * The end of the current API call (CLOCK_MONOTONIC ms), 0 outside one:
+	 * every wait of the call, reconnect included, ends by it, however many
+	 * unsolicited lines arrive meanwhile (a total deadline, as hiredis and
+	 * curl keep).
+	 */
+	int64_t call_deadline;
 	unsigned int reconnects;
 	bool in_reconnect;		/* AUTH/WATCH replays must not reconnect again */
 
@@ -83,6 +90,7 @@ int iiowire_conn_parse_address(const char *text, struct iiowire_addr *addr);
 int iiowire_conn_open(struct iiowire *w);
 void iiowire_conn_shut(struct iiowire *w);
 int64_t iiowire_conn_deadline(int timeout_ms);
+bool iiowire_conn_expired(int64_t deadline);
 int iiowire_conn_send(struct iiowire *w, const char *buf, size_t len, int64_t deadline);
 int iiowire_conn_read_line(struct iiowire *w, int64_t deadline, char **line, size_t *len);
 int iiowire_conn_pump(struct iiowire *w);
@@ -95,6 +103,8 @@ void iiowire_err_set(struct iiowire *w, const char *fmt, ...)
 void iiowire_err_clear(struct iiowire *w);
 /* Fill errmsg with a local description of @err when the caller has none; returns @err. */
 int iiowire_err_local(struct iiowire *w, int err, const char *what);
+/* Keep @msg for iiowire_connect_errmsg() ("" on success). */
+void iiowire_err_keep_connect(const char *msg);
 
 /* watch.c: an incoming event line was decoded; take it into the queue. */
 void iiowire_evq_push(struct iiowire *w, const char *device, const char *attr,

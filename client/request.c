@@ -107,6 +107,8 @@ static int iiowire_req_await(struct iiowire *w, enum proto_op op, uint64_t id, i
 			/* we speak JSON: a JSON line that does not parse is a broken peer */
 			if (line[0] == '{')
 				return iiowire_err_local(w, ret == -ENOMEM ? ret : -EPROTO, msg);
+			if (iiowire_conn_expired(deadline))
+				return -ETIMEDOUT;
 			continue;
 		}
 		/*
@@ -118,6 +120,9 @@ static int iiowire_req_await(struct iiowire *w, enum proto_op op, uint64_t id, i
 		if (r->kind == PROTO_REPLY_EVENT || !r->id || strcmp(r->id, want) != 0) {
 			iiowire_req_unsolicited(w, r);
 			proto_reply_fini(r);
+			/* lines that are not ours do not extend the wait */
+			if (iiowire_conn_expired(deadline))
+				return -ETIMEDOUT;
 			continue;
 		}
 		if (ret > 0) {
@@ -136,7 +141,7 @@ static int iiowire_req_await(struct iiowire *w, enum proto_op op, uint64_t id, i
 static int iiowire_req_once(struct iiowire *w, struct proto_request *req, struct proto_reply *r,
 			    bool *sent)
 {
-	int64_t deadline = iiowire_conn_deadline(w->timeout_ms);
+	int64_t deadline = w->call_deadline;
 	uint64_t id = ++w->next_id;
 	int ret;
 
@@ -195,21 +200,9 @@ static int iiowire_req_reconnect_counted(struct iiowire *w)
 	return ret;
 }
 
-/**
- * iiowire_req_run() - send @req and wait for its reply.
- * @req: op and arguments; flags and id are set here.
- * @idempotent: the request may be sent twice (reads, listings); a
- *	non-idempotent one is sent again only if it never left.
- * @r: the reply, to be released with proto_reply_fini() by the caller
- *	whatever this returns (it is always initialised).
- *
- * On an error reply, @w's message is the server's and the return value is
- * its -errno; on success the message is cleared.
- * Return: 0, the reply's -errno, or a local -errno (-ETIMEDOUT, -ECONNRESET,
- * -ECONNREFUSED, -EPROTO, -E2BIG, -ENOMEM).
- */
-int iiowire_req_run(struct iiowire *w, struct proto_request *req, bool idempotent,
-		    struct proto_reply *r)
+/* iiowire_req_run() without the deadline bookkeeping. */
+static int iiowire_req_run_call(struct iiowire *w, struct proto_request *req, bool idempotent,
+				struct proto_reply *r)
 {
 	bool may_reconnect = !w->in_reconnect, sent;
 	int ret;
@@ -247,4 +240,34 @@ int iiowire_req_run(struct iiowire *w, struct proto_request *req, bool idempoten
 		return r->err < 0 ? r->err : -EPROTO;
 	}
 	return 0;
+}
+
+/**
+ * iiowire_req_run() - send @req and wait for its reply.
+ * @req: op and arguments; flags and id are set here.
+ * @idempotent: the request may be sent twice (reads, listings); a
+ *	non-idempotent one is sent again only if it never left.
+ * @r: the reply, to be released with proto_reply_fini() by the caller
+ *	whatever this returns (it is always initialised).
+ *
+ * On an error reply, @w's message is the server's and the return value is
+ * its -errno; on success the message is cleared.
+ * The whole call, a reconnect and the retry included, ends by one deadline,
+ * the connection's timeout from now (an outer call's, for the nested AUTH
+ * and WATCH replays of a reconnect).
+ * Return: 0, the reply's -errno, or a local -errno (-ETIMEDOUT, -ECONNRESET,
+ * -ECONNREFUSED, -EPROTO, -E2BIG, -ENOMEM).
+ */
+int iiowire_req_run(struct iiowire *w, struct proto_request *req, bool idempotent,
+		    struct proto_reply *r)
+{
+	bool outer = w->call_deadline == 0;
+	int ret;
+
+	if (outer)
+		w->call_deadline = iiowire_conn_deadline(w->timeout_ms);
+	ret = iiowire_req_run_call(w, req, idempotent, r);
+	if (outer)
+		w->call_deadline = 0;
+	return ret;
 }
