@@ -11,7 +11,8 @@
  * units (power mW -> µW). Every file is replaced atomically (write a temp
  * file, rename). When the daemon goes away the _input files are removed (the
  * values are stale) and the bridge reconnects; it never writes outside its
- * hwmonN directory and never talks the wire protocol itself.
+ * hwmonN directory, never follows a symlink under the root, never deletes a
+ * file it did not create, and never talks the wire protocol itself.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -46,6 +47,10 @@
 #define HWMON_NAME_MAX_BYTES	64
 /* Attribute file names: "humidity12_label" and the like. */
 #define HWMON_FILE_MAX_BYTES	48
+/* Largest owner file read back (it lists every file of our device). */
+#define HWMON_OWNER_MAX_BYTES	(1024 * 1024)
+/* hwmonN directories tried before giving up (ENOSPC). */
+#define HWMON_DIR_MAX		4096
 
 /*
  * The kernel's iio_hwmon type table (reference §5): IIO type -> hwmon prefix,
@@ -94,7 +99,11 @@ struct hwmon {
 	struct hwmon_sensor *sensors;	/* owned, nsensors of them */
 	int nsensors;
 	unsigned int probed_gen;	/* iiowire_reconnect_count() at probe */
-	char dir[PATH_MAX];		/* ROOT/class/hwmon/hwmonN, "" until made */
+	int root_fd;			/* --sysfs-root, -1 without a tree */
+	int class_fd;			/* ROOT/class/hwmon, -1 until opened */
+	int dir_fd;			/* ROOT/class/hwmon/hwmonN, -1 until picked */
+	char dir_name[16];		/* "hwmonN" */
+	char dir[PATH_MAX + 32];	/* its path, for messages; "" until picked */
 	bool link_down;			/* the last pass could not reach the daemon */
 	bool warned;			/* the current trouble was reported */
 };
@@ -118,128 +127,286 @@ static const char *hwmon_errname(int err)
 	return n ? n : "EIO";
 }
 
+/* What went wrong with @ret: the connection's message, a failed connect's, or strerror. */
+static const char *hwmon_errmsg(const struct hwmon *h, int ret)
+{
+	if (h->w && *iiowire_errmsg(h->w))
+		return iiowire_errmsg(h->w);
+	if (!h->w && *iiowire_connect_errmsg())
+		return iiowire_connect_errmsg();
+	return iiowire_strerror(ret);
+}
+
 /* ---- the tree --------------------------------------------------------- */
 
-/* mkdir -p for @path. Return: 0, or -errno. */
-static int hwmon_mkdirs(const char *path)
-{
-	char buf[PATH_MAX], *p;
+/*
+ * Everything under --sysfs-root is reached through directory fds opened with
+ * O_NOFOLLOW, created with mkdirat() (no stat-then-mkdir race) and checked
+ * as sshd's StrictModes and systemd-tmpfiles check theirs: owned by us (or
+ * root), writable by nobody else. Files are created exclusively under a
+ * temporary name and renamed into place, so a planted symlink is never
+ * followed, and only the files our owner file lists (ours, from this run
+ * or an earlier one) are ever deleted.
+ */
 
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+/* A directory we may write in: ours or root's, not writable by group or others. */
+static int hwmon_dir_check(int fd, const char *what)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
 		return -errno;
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		hwmon_warn("%s: owned by uid %u, not by us: refused", what, (unsigned int)st.st_uid);
+		return -EPERM;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		hwmon_warn("%s: writable by group or others (mode %03o): refused", what,
+			   (unsigned int)(st.st_mode & 0777));
+		return -EPERM;
+	}
 	return 0;
 }
 
 /*
- * Replace @dir/@file with @text atomically: readers see the old content or
- * the new one, never a half-written file. Return: 0, or -errno.
+ * Make directory @name in @parent unless it exists, and open it, never
+ * through a symlink. @made: whether this call created it. Return: the fd,
+ * or -errno (-ELOOP/-ENOTDIR for a symlink or a file in its place).
  */
-static int hwmon_write_file(const char *dir, const char *file, const char *text)
+static int hwmon_dir_make(int parent, const char *name, bool *made)
 {
-	char tmp[PATH_MAX], dst[PATH_MAX];
+	int fd;
+
+	*made = mkdirat(parent, name, 0755) == 0;
+	if (!*made && errno != EEXIST)
+		return -errno;
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* ours: the mode is ours to set, whatever the umask made of it */
+	if (*made && fchmod(fd, 0755) < 0) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+/* hwmon_dir_make(), then hwmon_dir_check(). Return: the fd, or -errno (reported). */
+static int hwmon_dir_open(int parent, const char *name, const char *what)
+{
+	bool made;
+	int fd = hwmon_dir_make(parent, name, &made);
+
+	if (fd == -ELOOP || fd == -ENOTDIR)
+		hwmon_warn("%s: not a directory (a symlink?): refused", what);
+	if (fd < 0)
+		return fd;
+	if (hwmon_dir_check(fd, what) < 0) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/*
+ * Open --sysfs-root: it must exist, or at least its parent (the root itself
+ * is then made, one level, never a whole path). Return: 0 with h->root_fd
+ * set, or -errno (reported).
+ */
+static int hwmon_root_open(struct hwmon *h)
+{
+	int fd = open(h->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT && mkdir(h->root, 0755) == 0) {
+		fd = open(h->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0 && fchmod(fd, 0755) < 0) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd < 0) {
+		hwmon_warn("--sysfs-root %s: %s", h->root, strerror(errno));
+		return -errno;
+	}
+	if (hwmon_dir_check(fd, h->root) < 0) {
+		close(fd);
+		return -EPERM;
+	}
+	h->root_fd = fd;
+	return 0;
+}
+
+/*
+ * Replace @file in our directory with @text atomically: readers see the old
+ * content or the new one. The temporary name is created exclusively and
+ * without following a link. Return: 0, or -errno.
+ */
+static int hwmon_write_file(const struct hwmon *h, const char *file, const char *text)
+{
+	char tmp[HWMON_FILE_MAX_BYTES + 40];
 	size_t len = strlen(text);
 	int fd, ret = 0;
 
-	if (snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, file) >= (int)sizeof(tmp) ||
-	    snprintf(dst, sizeof(dst), "%s/%s", dir, file) >= (int)sizeof(dst))
+	if (snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", file, (long)getpid()) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
+	fd = openat(h->dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, text, len) != (ssize_t)len)
 		ret = errno ? -errno : -EIO;
 	if (close(fd) < 0 && ret == 0)
 		ret = -errno;
-	if (ret == 0 && rename(tmp, dst) < 0)
+	if (ret == 0 && renameat(h->dir_fd, tmp, h->dir_fd, file) < 0)
 		ret = -errno;
 	if (ret < 0)
-		unlink(tmp);
+		unlinkat(h->dir_fd, tmp, 0);
 	return ret;
 }
 
-/* Remove @dir/@file if present. */
-static void hwmon_remove_file(const char *dir, const char *file)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, file) < (int)sizeof(path))
-		unlink(path);
-}
-
-/* Remove every regular file in @dir (ours: only called on our own hwmonN). */
-static void hwmon_clear_dir(const char *dir)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (de->d_type == DT_REG)
-			hwmon_remove_file(dir, de->d_name);
-	closedir(d);
-}
-
-/* What our owner file holds: which daemon and consumer the directory mirrors. */
-static void hwmon_owner_text(const struct hwmon *h, char *buf, size_t len)
+/* The owner file: "CONSUMER ADDRESS\n", then each file name the layout may create. */
+static void hwmon_owner_line(const struct hwmon *h, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s %s\n", h->consumer, h->w ? iiowire_address(h->w) :
 		 (h->address ? h->address : ""));
 }
 
+/* Read our directory's owner file (a regular file, not a link). Return: owned text, or NULL. */
+static char *hwmon_owner_read(int dir_fd)
+{
+	struct stat st;
+	char *text = NULL;
+	ssize_t n;
+	int fd;
+
+	fd = openat(dir_fd, HWMON_OWNER_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < HWMON_OWNER_MAX_BYTES)
+		text = calloc(1, (size_t)st.st_size + 1);
+	if (text) {
+		n = read(fd, text, (size_t)st.st_size);
+		if (n < 0) {
+			free(text);
+			text = NULL;
+		} else {
+			text[n] = '\0';
+		}
+	}
+	close(fd);
+	return text;
+}
+
+/* Whether the owner file text @have says the directory mirrors what @h does. */
+static bool hwmon_owner_is_ours(const struct hwmon *h, const char *have)
+{
+	char want[PATH_MAX + 64];
+	size_t n;
+
+	hwmon_owner_line(h, want, sizeof(want));
+	n = strlen(want);
+	return have && strncmp(have, want, n) == 0;
+}
+
+/* Delete the files the owner file lists (what a run of ours created), then the owner file. */
+static void hwmon_clear_dir(const struct hwmon *h)
+{
+	char *text = hwmon_owner_read(h->dir_fd), *line, *save = NULL;
+	bool first = true;
+
+	if (!text)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		/* a name in our directory, never a path or a hidden file */
+		if (!first && line[0] != '.' && !strchr(line, '/'))
+			unlinkat(h->dir_fd, line, 0);
+		first = false;
+	}
+	free(text);
+	unlinkat(h->dir_fd, HWMON_OWNER_FILE, 0);
+}
+
 /*
- * Pick DIR/class/hwmon/hwmonN: ours from an earlier run (its owner file
- * names the same consumer and daemon), else the lowest free N, as the hwmon
- * core numbers devices. Return: 0 with h->dir set, or -errno.
+ * Try DIR/class/hwmon/hwmon@n: a new directory is ours; an existing one only
+ * when its owner file names the same consumer and daemon and it passes the
+ * checks. Return: the fd (h->dir_name set), -EEXIST to try the next N, or
+ * -errno.
+ */
+static int hwmon_try_dir(struct hwmon *h, int n)
+{
+	char name[16], what[PATH_MAX + 32], *have;
+	bool made;
+	int fd;
+
+	snprintf(name, sizeof(name), "hwmon%d", n);
+	snprintf(what, sizeof(what), "%s/class/hwmon/%s", h->root, name);
+	fd = hwmon_dir_make(h->class_fd, name, &made);
+	/* a symlink or a file named hwmonN is somebody else's: skip it */
+	if (fd == -ELOOP || fd == -ENOTDIR)
+		return -EEXIST;
+	if (fd < 0)
+		return fd;
+	if (!made) {
+		have = hwmon_owner_read(fd);
+		if (!hwmon_owner_is_ours(h, have) || hwmon_dir_check(fd, what) < 0) {
+			free(have);
+			close(fd);
+			return -EEXIST;
+		}
+		free(have);
+	}
+	snprintf(h->dir_name, sizeof(h->dir_name), "%s", name);
+	snprintf(h->dir, sizeof(h->dir), "%s", what);
+	return fd;
+}
+
+/*
+ * Pick DIR/class/hwmon/hwmonN: ours from an earlier run, else the lowest N
+ * that mkdirat() can create, as the hwmon core numbers devices. Return: 0
+ * with h->dir_fd set, or -errno.
  */
 static int hwmon_pick_dir(struct hwmon *h)
 {
-	char classdir[PATH_MAX], path[PATH_MAX], want[PATH_MAX + 64], have[PATH_MAX + 64];
-	struct stat st;
-	FILE *f;
-	int n, ret;
+	char what[PATH_MAX + 16];
+	int fd, classfd, n;
 
-	if (snprintf(classdir, sizeof(classdir), "%s/class/hwmon", h->root) >=
-	    (int)sizeof(classdir))
-		return -ENAMETOOLONG;
-	ret = hwmon_mkdirs(classdir);
-	if (ret < 0)
-		return ret;
-	hwmon_owner_text(h, want, sizeof(want));
-	for (n = 0; n < INT_MAX; n++) {
-		if (snprintf(path, sizeof(path), "%s/hwmon%d/%s", classdir, n, HWMON_OWNER_FILE) >=
-		    (int)sizeof(path))
-			return -ENAMETOOLONG;
-		f = fopen(path, "re");
-		if (f) {
-			have[0] = '\0';
-			if (!fgets(have, sizeof(have), f))
-				have[0] = '\0';
-			fclose(f);
-			if (strcmp(have, want) == 0)
-				break;
-			continue;
+	snprintf(what, sizeof(what), "%s/class", h->root);
+	classfd = hwmon_dir_open(h->root_fd, "class", what);
+	if (classfd < 0)
+		return classfd;
+	snprintf(what, sizeof(what), "%s/class/hwmon", h->root);
+	h->class_fd = hwmon_dir_open(classfd, "hwmon", what);
+	close(classfd);
+	if (h->class_fd < 0)
+		return h->class_fd;
+	for (n = 0; n < HWMON_DIR_MAX; n++) {
+		fd = hwmon_try_dir(h, n);
+		if (fd >= 0) {
+			h->dir_fd = fd;
+			return 0;
 		}
-		if (snprintf(path, sizeof(path), "%s/hwmon%d", classdir, n) >= (int)sizeof(path))
-			return -ENAMETOOLONG;
-		if (stat(path, &st) < 0 && errno == ENOENT)
-			break;
+		if (fd != -EEXIST)
+			return fd;
 	}
-	if (snprintf(h->dir, sizeof(h->dir), "%s/hwmon%d", classdir, n) >= (int)sizeof(h->dir))
-		return -ENAMETOOLONG;
-	if (mkdir(h->dir, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return hwmon_write_file(h->dir, HWMON_OWNER_FILE, want);
+	return -ENOSPC;
+}
+
+/* The owner file for the current layout: every file it may create. Return: 0, -errno. */
+static int hwmon_owner_write(struct hwmon *h)
+{
+	size_t len = PATH_MAX + 64 + (size_t)h->nsensors * 2 * (HWMON_FILE_MAX_BYTES + 8) + 8;
+	char *text = malloc(len), *p;
+	int i, ret;
+
+	if (!text)
+		return -ENOMEM;
+	hwmon_owner_line(h, text, len);
+	p = text + strlen(text);
+	p += sprintf(p, "name\n");
+	for (i = 0; i < h->nsensors; i++)
+		p += sprintf(p, "%s_label\n%s_input\n", h->sensors[i].base, h->sensors[i].base);
+	ret = hwmon_write_file(h, HWMON_OWNER_FILE, text);
+	free(text);
+	return ret;
 }
 
 /* Lay out the device: name, labels; values come with the first update. Return: 0, -errno. */
@@ -248,27 +415,26 @@ static int hwmon_tree_build(struct hwmon *h)
 	char file[HWMON_FILE_MAX_BYTES + 8], text[HWMON_NAME_MAX_BYTES * 2 + 2];
 	int i, ret;
 
-	if (!h->root)
+	if (h->root_fd < 0)
 		return 0;
-	if (!h->dir[0]) {
+	if (h->dir_fd < 0) {
 		ret = hwmon_pick_dir(h);
 		if (ret < 0)
 			return ret;
 	}
 	/* a re-probe may bring another channel set: start from an empty device */
-	hwmon_clear_dir(h->dir);
-	hwmon_owner_text(h, text, sizeof(text));
-	ret = hwmon_write_file(h->dir, HWMON_OWNER_FILE, text);
+	hwmon_clear_dir(h);
+	ret = hwmon_owner_write(h);
 	if (ret < 0)
 		return ret;
 	snprintf(text, sizeof(text), "%s\n", h->name);
-	ret = hwmon_write_file(h->dir, "name", text);
+	ret = hwmon_write_file(h, "name", text);
 	for (i = 0; i < h->nsensors && ret == 0; i++) {
 		if (!h->sensors[i].label[0])
 			continue;
 		snprintf(file, sizeof(file), "%s_label", h->sensors[i].base);
 		snprintf(text, sizeof(text), "%s\n", h->sensors[i].label);
-		ret = hwmon_write_file(h->dir, file, text);
+		ret = hwmon_write_file(h, file, text);
 	}
 	return ret;
 }
@@ -278,26 +444,41 @@ static int hwmon_tree_value(const struct hwmon *h, const struct hwmon_sensor *s)
 {
 	char file[HWMON_FILE_MAX_BYTES + 8], text[16];
 
-	if (!h->dir[0])
+	if (h->dir_fd < 0)
 		return 0;
 	snprintf(file, sizeof(file), "%s_input", s->base);
 	if (!s->have_value) {
 		/* a regular file cannot fail a read as hwmon would: no file says "no value" */
-		hwmon_remove_file(h->dir, file);
+		unlinkat(h->dir_fd, file, 0);
 		return 0;
 	}
 	snprintf(text, sizeof(text), "%d\n", s->value);
-	return hwmon_write_file(h->dir, file, text);
+	return hwmon_write_file(h, file, text);
 }
 
 /* Remove our device directory (clean exit: the device goes away, as on unbind). */
 static void hwmon_tree_remove(struct hwmon *h)
 {
-	if (!h->dir[0])
+	if (h->dir_fd < 0)
 		return;
-	hwmon_clear_dir(h->dir);
-	rmdir(h->dir);
+	hwmon_clear_dir(h);
+	/* fails (and stays) if anything not ours is left in it */
+	unlinkat(h->class_fd, h->dir_name, AT_REMOVEDIR);
+	close(h->dir_fd);
+	h->dir_fd = -1;
 	h->dir[0] = '\0';
+}
+
+/* Close the tree's directory fds (the tree stays). */
+static void hwmon_tree_close(struct hwmon *h)
+{
+	if (h->dir_fd >= 0)
+		close(h->dir_fd);
+	if (h->class_fd >= 0)
+		close(h->class_fd);
+	if (h->root_fd >= 0)
+		close(h->root_fd);
+	h->dir_fd = h->class_fd = h->root_fd = -1;
 }
 
 /* ---- channels --------------------------------------------------------- */
@@ -485,8 +666,7 @@ static int hwmon_pass(struct hwmon *h)
 /* Say once per outage what went wrong, and once that it is over. */
 static void hwmon_report(struct hwmon *h, int ret)
 {
-	const char *msg = h->w && *iiowire_errmsg(h->w) ? iiowire_errmsg(h->w) :
-			  iiowire_strerror(ret);
+	const char *msg = hwmon_errmsg(h, ret);
 
 	if (ret < 0 && !h->warned) {
 		hwmon_warn("%s: %s: %s%s", h->consumer, hwmon_errname(ret), msg,
@@ -553,7 +733,9 @@ static void hwmon_usage(FILE *out)
 		"  -a, --address ADDRESS  iiowired's address (default $%s, else %s)\n"
 		"  -c, --consumer NAME    the consumer (map consumer_dev_name), required\n"
 		"  -n, --name NAME        the hwmon name (default %s; '-' becomes '_')\n"
-		"  -r, --sysfs-root DIR   write DIR/class/hwmon/hwmonN/ (DIR stands for /sys)\n"
+		"  -r, --sysfs-root DIR   write DIR/class/hwmon/hwmonN/ (DIR stands for /sys;\n"
+		"                         it, or its parent, must exist; no symlinks below it,\n"
+		"                         nothing there writable by others)\n"
 		"  -i, --interval MS      update period (default %d)\n"
 		"  -1, --once             one update, then exit (the tree stays)\n"
 		"  -p, --print            print a sensors-like listing each update (the\n"
@@ -561,6 +743,7 @@ static void hwmon_usage(FILE *out)
 		"  -t, --timeout MS       per-request timeout (default %d)\n"
 		"  -k, --token-file FILE  token for AUTH (default $%s)\n"
 		"  -h, --help             this text\n"
+		"  -V, --version          the version\n"
 		"\n"
 		"Values that cannot be read (daemon away, provider gone) lose their _input\n"
 		"file until they can be read again. On SIGINT/SIGTERM the device directory\n"
@@ -633,11 +816,12 @@ static int hwmon_parse_args(struct hwmon *h, int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "once", no_argument, NULL, '1' },
 		{ "print", no_argument, NULL, 'p' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "a:c:n:r:i:1pt:k:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "a:c:n:r:i:1pt:k:hV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
 			h->address = optarg;
@@ -673,6 +857,9 @@ static int hwmon_parse_args(struct hwmon *h, int argc, char **argv)
 		case 'h':
 			hwmon_usage(stdout);
 			return HWMON_EXIT_OK;
+		case 'V':
+			printf("iiowire-hwmon %s\n", iiowire_lib_version());
+			return HWMON_EXIT_OK;
 		default:
 			return hwmon_usage_error("bad option");
 		}
@@ -692,9 +879,7 @@ static int hwmon_once(struct hwmon *h)
 	int ret = hwmon_pass(h);
 
 	if (ret < 0)
-		hwmon_warn("%s: %s: %s", h->consumer, hwmon_errname(ret),
-			   h->w && *iiowire_errmsg(h->w) ? iiowire_errmsg(h->w) :
-			   iiowire_strerror(ret));
+		hwmon_warn("%s: %s: %s", h->consumer, hwmon_errname(ret), hwmon_errmsg(h, ret));
 	if (h->print && h->nsensors > 0)
 		hwmon_print(h);
 	return ret < 0 ? HWMON_EXIT_ERROR : HWMON_EXIT_OK;
@@ -706,14 +891,21 @@ int main(int argc, char **argv)
 		.name = HWMON_DEFAULT_NAME,
 		.interval_ms = HWMON_DEFAULT_INTERVAL_MS,
 		.timeout_ms = IIOWIRE_DEFAULT_TIMEOUT_MS,
+		.root_fd = -1,
+		.class_fd = -1,
+		.dir_fd = -1,
 	};
 	int ret;
 
 	ret = hwmon_parse_args(&h, argc, argv);
 	if (ret != HWMON_PARSED)
 		return ret;
+	/* a root that is not there is a mistake to report, not a path to create */
+	if (h.root && hwmon_root_open(&h) < 0)
+		return HWMON_EXIT_USAGE;
 	ret = h.once ? hwmon_once(&h) : hwmon_loop(&h);
 	hwmon_unprobe(&h);
+	hwmon_tree_close(&h);
 	iiowire_close(h.w);
 	return ret;
 }
