@@ -244,11 +244,252 @@ static void test_json_number_value(void)
 	}
 }
 
+/* ---- the CLI --------------------------------------------------------- */
+
+static void test_cli_name_lookup(void)
+{
+	const char *args[] = { "-a", "nosuchhost.invalid", "devices", NULL };
+	char out[1024], err[1024];
+
+	CU_ASSERT_EQUAL(hx_run(HX_CLI_PATH, args, out, sizeof(out), err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "name lookup of nosuchhost.invalid failed: "));
+	/* getaddrinfo's own words follow, not "No route to host" */
+	CU_ASSERT_PTR_NULL(strstr(err, "No route to host"));
+}
+
+/* A hostile server: names and values with LF, ESC, BEL, a backslash and a C1 CSI. */
+static void hx_hostile(struct ct_fake *f, const struct proto_request *req, struct proto_buf *out,
+		       int conn)
+{
+	struct proto_device_info d = { "iio:device0", "evil\x1b[2J", "fake\nline", "\\x1b",
+				       -1, -1 };
+	static const char value[] = "12\x07\xc2\x9b" "31m";
+
+	(void)f;
+	(void)conn;
+	if (req->op == PROTO_OP_DEVICES) {
+		proto_list_begin(out, req, 1);
+		proto_list_device(out, req, 0, &d);
+		proto_list_end(out, req);
+	} else if (req->op == PROTO_OP_READ) {
+		proto_reply_value(out, req, value, strlen(value));
+	} else {
+		proto_reply_error(out, req, -ENODEV, "no\x1b]0;title\x07 device");
+	}
+}
+
+static void test_cli_escapes(void)
+{
+	const char *devices[] = { "-a", NULL, "devices", NULL };
+	const char *read[] = { "-a", NULL, "read", "x", "y", NULL };
+	const char *device[] = { "-a", NULL, "device", "x", NULL };
+	char out[1024], err[1024];
+	struct ct_fake f;
+
+	CU_ASSERT_EQUAL_FATAL(ct_fake_start(&f, hx_hostile, NULL), 0);
+	devices[1] = read[1] = device[1] = f.address;
+	CU_ASSERT_EQUAL(hx_run(HX_CLI_PATH, devices, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(out, "iio:device0 evil\\x1b[2J \\\\x1b fake\\x0aline\n");
+	CU_ASSERT_EQUAL(hx_run(HX_CLI_PATH, read, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(out, "12\\x07\\u009b31m\n");
+	CU_ASSERT_EQUAL(hx_run(HX_CLI_PATH, device, out, sizeof(out), err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no\\x1b]0;title\\x07 device"));
+	CU_ASSERT_PTR_NULL(strchr(err, '\x1b'));
+	ct_fake_stop(&f);
+}
+
+static void test_cli_watch_attrs(void)
+{
+	const char *args[] = { "-a", hx_daemon.address, "watch", "-n", "4", "-i", "20",
+			       "max1238", "in_voltage1_raw", "in_voltage2_raw", NULL };
+	char out[4096], err[1024], *line, *save = NULL;
+	int n = 0;
+
+	CU_ASSERT_EQUAL(hx_run(HX_CLI_PATH, args, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(err, "");
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		TEST_ROW_ASSERT(!strncmp(line, "max1238 in_voltage1_raw 1000 ", 29) ||
+				!strncmp(line, "max1238 in_voltage2_raw 2000 ", 29), line);
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 4);
+}
+
+/* ---- iiowire-hwmon under a hostile --sysfs-root ----------------------- */
+
+static void hx_path(char *buf, size_t len, const char *root, const char *rel)
+{
+	if (snprintf(buf, len, "%s/%s", root, rel) >= (int)len)
+		buf[0] = '\0';
+}
+
+/* A root with class/hwmon made by the test; @mode for class/hwmon. */
+static void hx_tree(char *root, size_t len, const char *tag, mode_t mode)
+{
+	char path[300];
+
+	snprintf(root, len, "%s/hx-%s", hx_daemon.dir, tag);
+	CU_ASSERT_EQUAL(mkdir(root, 0755), 0);
+	hx_path(path, sizeof(path), root, "class");
+	CU_ASSERT_EQUAL(mkdir(path, 0755), 0);
+	hx_path(path, sizeof(path), root, "class/hwmon");
+	CU_ASSERT_EQUAL(mkdir(path, 0755), 0);
+	CU_ASSERT_EQUAL(chmod(path, mode), 0);
+}
+
+static int hx_hwmon_once(const char *root, char *err, size_t errlen)
+{
+	const char *args[] = { "-a", hx_daemon.address, "--consumer", "iio_hwmon.0",
+			       "--sysfs-root", root, "--once", NULL };
+	char out[4096];
+
+	return hx_run(CT_HWMON_PATH, args, out, sizeof(out), err, errlen);
+}
+
+static void test_hwmon_missing_root(void)
+{
+	char err[1024], path[300];
+
+	snprintf(path, sizeof(path), "%s/no/such/dir", hx_daemon.dir);
+	CU_ASSERT_EQUAL(hx_hwmon_once(path, err, sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "No such file or directory"));
+	snprintf(path, sizeof(path), "%s/no", hx_daemon.dir);
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+}
+
+static void test_hwmon_planted_links(void)
+{
+	char root[200], path[300], victim[300], other[200], buf[300], owner[512], err[1024];
+
+	/* a planted temp file name pointing at a victim: never written through */
+	hx_tree(root, sizeof(root), "links", 0755);
+	snprintf(victim, sizeof(victim), "%s/victim", hx_daemon.dir);
+	CU_ASSERT_EQUAL(ct_write_file(victim, "precious\n", 0644), 0);
+	hx_path(path, sizeof(path), root, "class/hwmon/hwmon0");
+	CU_ASSERT_EQUAL(mkdir(path, 0755), 0);
+	hx_path(path, sizeof(path), root, "class/hwmon/hwmon1");
+	CU_ASSERT_EQUAL(symlink(hx_daemon.dir, path), 0);
+	/* hwmon0 is someone else's, hwmon1 a link to another directory: ours is hwmon2 */
+	CU_ASSERT_EQUAL(hx_hwmon_once(root, err, sizeof(err)), 0);
+	hx_path(path, sizeof(path), root, "class/hwmon/hwmon2/in1_input");
+	CU_ASSERT_EQUAL(ct_read_file(path, buf, sizeof(buf)), 5);
+	snprintf(path, sizeof(path), "%s/name", hx_daemon.dir);
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+	CU_ASSERT_EQUAL(ct_read_file(victim, buf, sizeof(buf)), 9);
+	CU_ASSERT_STRING_EQUAL(buf, "precious\n");
+
+	/* our hwmon2 swapped for a link to a directory holding a copy of its owner file */
+	hx_path(path, sizeof(path), root, "class/hwmon/hwmon2/.iiowire-hwmon");
+	CU_ASSERT(ct_read_file(path, owner, sizeof(owner)) > 0);
+	snprintf(other, sizeof(other), "%s/hx-elsewhere", hx_daemon.dir);
+	CU_ASSERT_EQUAL(mkdir(other, 0755), 0);
+	hx_path(path, sizeof(path), other, ".iiowire-hwmon");
+	CU_ASSERT_EQUAL(ct_write_file(path, owner, 0644), 0);
+	hx_path(path, sizeof(path), other, "precious");
+	CU_ASSERT_EQUAL(ct_write_file(path, "precious\n", 0644), 0);
+	hx_path(path, sizeof(path), root, "class/hwmon/hwmon2");
+	hx_path(buf, sizeof(buf), root, "class/hwmon/old2");
+	CU_ASSERT_EQUAL(rename(path, buf), 0);
+	CU_ASSERT_EQUAL(symlink(other, path), 0);
+	CU_ASSERT_EQUAL(hx_hwmon_once(root, err, sizeof(err)), 0);
+	hx_path(path, sizeof(path), other, "precious");
+	CU_ASSERT_EQUAL(ct_read_file(path, buf, sizeof(buf)), 9);
+	hx_path(path, sizeof(path), other, "name");
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+	hx_path(path, sizeof(path), root, "class/hwmon/hwmon3/name");
+	CU_ASSERT_EQUAL(access(path, F_OK), 0);
+
+	/* class/hwmon itself a symlink: refused */
+	hx_path(path, sizeof(path), root, "class/hwmon");
+	CU_ASSERT_EQUAL(rename(path, victim), -1);
+	hx_path(victim, sizeof(victim), root, "class/moved");
+	CU_ASSERT_EQUAL(rename(path, victim), 0);
+	CU_ASSERT_EQUAL(symlink(victim, path), 0);
+	CU_ASSERT_EQUAL(hx_hwmon_once(root, err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "symlink"));
+}
+
+static void test_hwmon_unsafe_dirs(void)
+{
+	char root[200], path[300], err[1024];
+
+	/* writable by others, as /tmp is: refused */
+	hx_tree(root, sizeof(root), "o+w", 0777);
+	CU_ASSERT_EQUAL(hx_hwmon_once(root, err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "writable by group or others"));
+	hx_path(path, sizeof(path), root, "class/hwmon/hwmon0");
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+
+	/* owned by another user: refused */
+	hx_tree(root, sizeof(root), "other", 0755);
+	hx_path(path, sizeof(path), root, "class/hwmon");
+	CU_ASSERT_EQUAL(chown(path, 12345, 12345), 0);
+	CU_ASSERT_EQUAL(hx_hwmon_once(root, err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "owned by uid 12345"));
+	hx_path(path, sizeof(path), root, "class/hwmon/hwmon0");
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+}
+
+/* A file the bridge did not create survives a re-run and the clean exit. */
+static void test_hwmon_deletes_only_its_own(void)
+{
+	char root[200], path[300], buf[64], err[1024];
+	const char *argv[] = { CT_HWMON_PATH, "-a", hx_daemon.address, "--consumer",
+			       "iio_hwmon.0", "--sysfs-root", root, "--interval", "50", NULL };
+	int status = -1;
+	pid_t pid;
+
+	hx_tree(root, sizeof(root), "own", 0755);
+	CU_ASSERT_EQUAL(hx_hwmon_once(root, err, sizeof(err)), 0);
+	hx_path(path, sizeof(path), root, "class/hwmon/hwmon0/keep_me");
+	CU_ASSERT_EQUAL(ct_write_file(path, "mine\n", 0644), 0);
+	/* a second run reuses hwmon0 and clears it: keep_me stays */
+	CU_ASSERT_EQUAL(hx_hwmon_once(root, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(ct_read_file(path, buf, sizeof(buf)), 5);
+	pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	CU_ASSERT_FATAL(pid > 0);
+	ct_sleep_ms(300);
+	kill(pid, SIGTERM);
+	waitpid(pid, &status, 0);
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* ours went, the directory stays because of the file that is not ours */
+	CU_ASSERT_EQUAL(ct_read_file(path, buf, sizeof(buf)), 5);
+	hx_path(path, sizeof(path), root, "class/hwmon/hwmon0/name");
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+	hx_path(path, sizeof(path), root, "class/hwmon/hwmon0/in1_input");
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+}
+
+static void test_hwmon_version(void)
+{
+	const char *args[] = { "--version", NULL };
+	char out[256], err[256], want[64];
+
+	snprintf(want, sizeof(want), "iiowire-hwmon %s\n", iiowire_lib_version());
+	CU_ASSERT_EQUAL(hx_run(CT_HWMON_PATH, args, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(out, want);
+}
+
 static CU_TestInfo hx_tests[] = {
 	{ "a timeout is a deadline under a flood of lines", test_deadline_under_flood },
 	{ "WRITE out of int: ERANGE, nothing written", test_write_out_of_range },
 	{ "CREAD processed out of int: ERANGE", test_cread_out_of_range },
 	{ "JSON numbers as WRITE values", test_json_number_value },
+	{ "CLI: a failed name lookup says so", test_cli_name_lookup },
+	{ "CLI: control characters from a server escaped", test_cli_escapes },
+	{ "CLI: watch DEVICE ATTR ATTR", test_cli_watch_attrs },
+	{ "hwmon: a missing root is refused", test_hwmon_missing_root },
+	{ "hwmon: planted symlinks are not followed", test_hwmon_planted_links },
+	{ "hwmon: directories others own or can write", test_hwmon_unsafe_dirs },
+	{ "hwmon: deletes only what it created", test_hwmon_deletes_only_its_own },
+	{ "hwmon: --version", test_hwmon_version },
 	CU_TEST_INFO_NULL,
 };
 
