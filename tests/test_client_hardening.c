@@ -62,25 +62,32 @@ struct hx_flood {
 	int64_t give_up_ms;	/* stop flooding then, so a broken client still ends */
 };
 
+/*
+ * Lines of 64 KiB that are not the reply: cheap to send again and again,
+ * dear to parse, so the client's socket always has more to read.
+ */
+#define HX_FLOOD_LINE_BYTES	65536
+
 static void *hx_flood_main(void *arg)
 {
-	static const char line[] = "{\"id\":\"not-yours\",\"ok\":true,\"value\":\"1\"}\n";
+	static const char head[] = "{\"id\":\"not-yours\",\"ok\":true,\"value\":\"";
 	struct hx_flood *f = arg;
-	char buf[4096];
-	size_t n = 0;
+	char *buf = malloc(HX_FLOOD_LINE_BYTES);
+	size_t n = HX_FLOOD_LINE_BYTES;
 	int fd;
 
-	while (n + sizeof(line) < sizeof(buf)) {
-		memcpy(buf + n, line, sizeof(line) - 1);
-		n += sizeof(line) - 1;
-	}
-	fd = accept4(f->lfd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0)
+	if (!buf)
 		return NULL;
-	while (!f->stop && ct_now_ms() < f->give_up_ms)
+	memset(buf, 'x', n);
+	memcpy(buf, head, sizeof(head) - 1);
+	memcpy(buf + n - 3, "\"}\n", 3);
+	fd = accept4(f->lfd, NULL, NULL, SOCK_CLOEXEC);
+	while (fd >= 0 && !f->stop && ct_now_ms() < f->give_up_ms)
 		if (send(fd, buf, n, MSG_NOSIGNAL) < 0)
 			break;
-	close(fd);
+	if (fd >= 0)
+		close(fd);
+	free(buf);
 	return NULL;
 }
 
