@@ -256,8 +256,9 @@ static void attack_wrong_types(struct hard_ctx *h)
 		{ "interval a string", "{\"op\":\"watch\",\"device\":\"adc\","
 		  "\"attr\":\"in_voltage0_raw\",\"interval_ms\":\"10\"}",
 		  JSON_EINVAL("interval_ms: must be a number") },
-		{ "value a number", "{\"op\":\"write\",\"device\":\"dummy0\",\"attr\":"
-		  "\"out_voltage0_raw\",\"value\":5}", JSON_EINVAL("value: must be a string") },
+		/* a number is a value since issue 17 (PROTOCOL.md, WRITE); a boolean is not */
+		{ "value a boolean", "{\"op\":\"write\",\"device\":\"dummy0\",\"attr\":"
+		  "\"out_voltage0_raw\",\"value\":true}", JSON_EINVAL("value: must be a string") },
 		{ "what a number",
 		  "{\"op\":\"cread\",\"consumer\":\"c\",\"channel\":\"v\",\"what\":1}",
 		  JSON_EINVAL("what: must be a string") },
