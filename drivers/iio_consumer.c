@@ -316,10 +316,13 @@ int iio_read_channel_processed_scale(struct iio_channel *chan, int *val, unsigne
 	if (ret)
 		return ret;
 	if (iio_consumer_has_info(chan->channel, IIO_CHAN_INFO_PROCESSED)) {
-		/* the driver's own value, its fraction counted (6.18) */
+		/*
+		 * the driver's own value, its fraction counted (6.18); ERANGE where
+		 * the kernel wraps (PROTOCOL.md, CREAD)
+		 */
 		ret = iio_consumer_read_locked(chan, &pval, &pval2, IIO_CHAN_INFO_PROCESSED);
 		if (ret >= 0)
-			ret = iio_multiply_value(val, scale, ret, pval, pval2);
+			ret = iio_multiply_value_checked(val, scale, ret, pval, pval2);
 	} else {
 		ret = iio_consumer_read_locked(chan, &raw, NULL, IIO_CHAN_INFO_RAW);
 		if (ret >= 0)

@@ -18,6 +18,7 @@
 
 #include "testutil.h"
 #include "clienttest.h"
+#include "iio_value.h"
 
 #define HX_CLI_PATH	IIOWIRE_BINARY_DIR "/client/iiowire"
 
@@ -185,6 +186,31 @@ static void test_cread_out_of_range(void)
 	CU_ASSERT_EQUAL(iiowire_read_channel_processed_scale(ch, &val, 2147483647u), -ERANGE);
 	iiowire_channel_release(ch);
 	iiowire_close(w);
+}
+
+/* The leaf's arithmetic: exact in range, ERANGE (not the kernel's wrap) outside. */
+static void test_processed_arithmetic(void)
+{
+	int out = 7;
+
+	/* a processed-only channel (tsl2563 lux): 100000 x 30000 wraps in the kernel */
+	CU_ASSERT_EQUAL(iio_multiply_value_checked(&out, 30000, IIO_VAL_INT, 100000, 0), -ERANGE);
+	CU_ASSERT_EQUAL(out, 7);
+	CU_ASSERT_EQUAL(iio_multiply_value_checked(&out, 1000, IIO_VAL_INT, 100000, 0),
+			IIO_VAL_INT);
+	CU_ASSERT_EQUAL(out, 100000000);
+	CU_ASSERT_EQUAL(iio_multiply_value_checked(&out, 3, IIO_VAL_INT_PLUS_MICRO, -1, 500000),
+			IIO_VAL_INT);
+	CU_ASSERT_EQUAL(out, -4);
+	/* raw 4095 at 1 mV/LSB (FRACTIONAL_LOG2 4096/12) times 2^20 fits, times 2^20 x 1024 not */
+	CU_ASSERT_EQUAL(iio_raw_to_processed(4095, 0, 0, 0, 0, 1, IIO_VAL_FRACTIONAL_LOG2, 4096,
+					     12, 1u << 19, &out), 0);
+	CU_ASSERT_EQUAL(out, 4095 << 19);
+	CU_ASSERT_EQUAL(iio_raw_to_processed(4095, 0, 0, 0, 0, 1, IIO_VAL_FRACTIONAL_LOG2, 4096,
+					     12, 1u << 30, &out), -ERANGE);
+	/* no scale: (raw + offset) x multiplier */
+	CU_ASSERT_EQUAL(iio_raw_to_processed(3, 1, IIO_VAL_INT, 1, 0, 0, 0, 0, 0, 1u << 30, &out),
+			-ERANGE);
 }
 
 /* ---- JSON numbers as WRITE values -------------------------------------- */
@@ -488,6 +514,7 @@ static CU_TestInfo hx_tests[] = {
 	{ "a timeout is a deadline under a flood of lines", test_deadline_under_flood },
 	{ "WRITE out of int: ERANGE, nothing written", test_write_out_of_range },
 	{ "CREAD processed out of int: ERANGE", test_cread_out_of_range },
+	{ "processed arithmetic: ERANGE, not a wrap", test_processed_arithmetic },
 	{ "JSON numbers as WRITE values", test_json_number_value },
 	{ "CLI: a failed name lookup says so", test_cli_name_lookup },
 	{ "CLI: control characters from a server escaped", test_cli_escapes },

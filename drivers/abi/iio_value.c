@@ -718,6 +718,18 @@ static bool iio_value_processed_fits(__int128 m, int type, int val, int val2)
 	return v >= INT_MIN && v <= INT_MAX;
 }
 
+int iio_multiply_value_checked(int *result, int64_t multiplier, int type, int val, int val2)
+{
+	int out, ret = iio_multiply_value(&out, multiplier, type, val, val2);
+
+	if (ret < 0)
+		return ret;
+	if (!iio_value_processed_fits(multiplier, type, val, val2))
+		return -ERANGE;
+	*result = out;
+	return ret;
+}
+
 int iio_raw_to_processed(int raw, int has_offset, int offset_type, int oval, int oval2,
 			 int has_scale, int scale_type, int sval, int sval2,
 			 unsigned int scale_mult, int *processed)

@@ -66,6 +66,15 @@ int iio_parse_value_checked(const char *str, int fmt, int *val, int *val2);
 int iio_multiply_value(int *result, int64_t multiplier, int type, int val, int val2);
 
 /**
+ * iio_multiply_value_checked() - iio_multiply_value() for a value that
+ * leaves over the network (CREAD of a channel with its own processed
+ * value): a result the kernel would wrap, because the exact product does
+ * not fit in an int, is refused instead (PROTOCOL.md, CREAD: a deviation).
+ * Return: IIO_VAL_INT, -ERANGE (*@result untouched), or -EINVAL.
+ */
+int iio_multiply_value_checked(int *result, int64_t multiplier, int type, int val, int val2);
+
+/**
  * iio_offset_to_int() - an OFFSET value as inkern.c applies it: INT as is,
  * MICRO/NANO truncated to val, FRACTIONAL val/val2, FRACTIONAL_LOG2 val>>val2.
  * Return: 0, or -EINVAL for other types.
