@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <netinet/in.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -218,6 +219,84 @@ static int srv_listener_bind(struct srv *srv, const struct srv_proto_ops *proto,
 	srv_listener_name(l, ai->ai_addr);
 	srv_listener_announce(l);
 	return 1;
+}
+
+static void srv_listener_adopted_name(struct srv_listener *l)
+{
+	struct sockaddr_storage ss;
+	int len = sizeof(ss);
+	char path[108];
+	size_t plen = sizeof(path);
+
+	if (l->is_unix) {
+		if (uv_pipe_getsockname(&l->h.pipe, path, &plen) == 0)
+			snprintf(l->name, sizeof(l->name), "unix:%.*s", (int)plen, path);
+		else
+			snprintf(l->name, sizeof(l->name), "unix:?");
+	} else if (uv_tcp_getsockname(&l->h.tcp, (struct sockaddr *)&ss, &len) == 0) {
+		srv_sockaddr_name((struct sockaddr *)&ss, l->name, sizeof(l->name));
+	}
+}
+
+int srv_listener_adopt(struct srv *srv, const struct srv_proto_ops *proto, int fd, bool is_unix,
+		       char *err, size_t errlen)
+{
+	struct srv_listener *l = srv_listener_new(srv, proto);
+	int ret;
+
+	if (!l) {
+		close(fd);
+		return -ENOMEM;
+	}
+	l->is_unix = is_unix;
+	ret = is_unix ? uv_pipe_init(&srv->loop, &l->h.pipe, 0) : uv_tcp_init(&srv->loop, &l->h.tcp);
+	if (ret < 0) {
+		free(l);
+		close(fd);
+		snprintf(err, errlen, "systemd's socket %d: %s", fd, uv_strerror(ret));
+		return ret;
+	}
+	srv_list_add_tail(&srv->listeners, &l->node);
+	ret = is_unix ? uv_pipe_open(&l->h.pipe, fd) : uv_tcp_open(&l->h.tcp, fd);
+	if (ret == 0)
+		ret = uv_listen(&l->h.stream, SRV_LISTEN_BACKLOG, srv_listener_connection_cb);
+	if (ret < 0) {
+		srv_listener_close(l);
+		snprintf(err, errlen, "systemd's socket %d: %s", fd, uv_strerror(ret));
+		return ret;
+	}
+	srv_listener_adopted_name(l);
+	srv_info(&srv->log, "listening %son %s (from systemd)", proto->listening, l->name);
+	return 1;
+}
+
+static bool srv_sockaddr_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
+	return sa->sa_family == AF_INET6 &&
+	       IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+}
+
+int srv_listener_public_port(struct srv *srv, const struct srv_proto_ops *proto)
+{
+	struct sockaddr_storage ss;
+	struct srv_listener *l;
+	struct srv_list *pos, *tmp;
+	int len;
+
+	srv_list_for_each_safe(pos, tmp, &srv->listeners) {
+		l = srv_container_of(pos, struct srv_listener, node);
+		len = sizeof(ss);
+		if (l->proto != proto || l->is_unix ||
+		    uv_tcp_getsockname(&l->h.tcp, (struct sockaddr *)&ss, &len) < 0 ||
+		    srv_sockaddr_loopback((struct sockaddr *)&ss))
+			continue;
+		if (ss.ss_family == AF_INET)
+			return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	}
+	return 0;
 }
 
 /*

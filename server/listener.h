@@ -81,6 +81,21 @@ int srv_listener_open(struct srv *srv, const struct srv_listen_opt *opt, const c
 int srv_listener_open_loopback(struct srv *srv, const struct srv_proto_ops *proto,
 			       const char *port, char *err, size_t errlen);
 
+/**
+ * srv_listener_adopt() - serve @proto on @fd, a listening socket systemd
+ * passed (socket activation); a unix socket's file stays systemd's.
+ * Return: 1, or -errno with @err set (the descriptor is closed then).
+ */
+int srv_listener_adopt(struct srv *srv, const struct srv_proto_ops *proto, int fd, bool is_unix,
+		       char *err, size_t errlen);
+
+/**
+ * srv_listener_public_port() - the TCP port of the first listener of
+ * @proto that other hosts can reach (bound to an address that is not
+ * loopback), for DNS-SD. Return: the port, or 0 when there is none.
+ */
+int srv_listener_public_port(struct srv *srv, const struct srv_proto_ops *proto);
+
 /** srv_listener_close_all() - stop accepting; memory goes in close callbacks. */
 void srv_listener_close_all(struct srv *srv);
 

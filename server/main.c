@@ -53,13 +53,16 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "                            0: never)\n"
 "      --idle-timeout-ms MS  close a connection with no request for MS (default %d: never)\n"
 "      --log-level LEVEL     error, warn, info (default) or debug\n"
+"      --no-announce         do not announce the listeners over DNS-SD (avahi-daemon)\n"
 "  -V, --version             print the version and exit\n"
 "  -h, --help                print this help and exit\n"
 "\n"
 "Limits: request line %d bytes (E2BIG, then close); output queued per client: reading\n"
 "stops at %d bytes, closed above %d bytes for %d ms or above %d bytes; %d requests per\n"
 "client waiting on a bus; %d queued per bus; listen backlog %d.\n"
-"Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board.\n",
+"Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board.\n"
+"systemd: sockets it passes (iiowired.socket; FileDescriptorName=iiod for libiio's)\n"
+"replace the default listeners; readiness is notified (Type=notify).\n",
 		SRV_DEFAULT_PORT, SRV_DEFAULT_PORT, default_board, SRV_ALLOW_WRITE_MAX,
 		SRV_DEFAULT_MAX_CLIENTS,
 		SRV_MAIN_FD_RESERVE, SRV_DEFAULT_IO_TIMEOUT_MS, SRV_DEFAULT_LINE_TIMEOUT_MS,
@@ -179,6 +182,13 @@ static int srv_main_set_auth_token_file(struct srv_config *cfg, const char *arg)
 	return 0;
 }
 
+static int srv_main_set_no_announce(struct srv_config *cfg, const char *arg)
+{
+	(void)arg;
+	cfg->no_announce = true;
+	return 0;
+}
+
 static int srv_main_set_iiod_unauth(struct srv_config *cfg, const char *arg)
 {
 	(void)arg;
@@ -204,6 +214,7 @@ static const struct srv_main_opt srv_main_opts[] = {
 	SRV_MAIN_UINT("idle-timeout-ms", 0, SRV_TIMEOUT_MS_LIMIT, idle_timeout_ms),
 	{ "iiod-listen", required_argument, 0, srv_main_set_iiod_listen },
 	{ "iiod-unauthenticated", no_argument, 0, srv_main_set_iiod_unauth },
+	{ "no-announce", no_argument, 0, srv_main_set_no_announce },
 	{ "version", no_argument, 'V', NULL },
 	{ "help", no_argument, 'h', NULL },
 };

@@ -31,6 +31,8 @@
 #include "iiod_proto.h"
 #include "iio_registry.h"
 #include "listener.h"
+#include "mdns.h"
+#include "sd.h"
 #include "session.h"
 #include "srv.h"
 
@@ -158,6 +160,9 @@ void srv_stop(struct srv *srv)
 	}
 	srv->stopping = true;
 	srv_info(&srv->log, "stopping: %u client(s) to finish", srv->nsessions);
+	srv_sd_stopping();
+	srv_mdns_stop(srv->mdns);
+	srv->mdns = NULL;
 	srv_listener_close_all(srv);
 	uv_timer_start(&srv->grace, srv_grace_cb, SRV_SHUTDOWN_GRACE_MS, 0);
 	srv_list_for_each_safe(pos, tmp, &srv->sessions) {
@@ -218,6 +223,7 @@ static void srv_reload_after_cb(uv_work_t *work, int status)
 			 srv->cfg.board_path, srv->board->name,
 			 iio_registry_count(srv->board->reg));
 		srv_acl_report(srv);
+		srv_sd_reloading(true, "serving the reloaded board");
 		srv_busq_reap(srv);
 		srv->reload_old = old;
 		srv_reload_start(srv, SRV_RELOAD_DESTROY);
@@ -227,6 +233,7 @@ static void srv_reload_after_cb(uv_work_t *work, int status)
 		srv->stats.reload_failures++;
 		srv_err(&srv->log, "reload failed, keeping the current board: %s", srv->reload_err);
 		srv->reload_err[0] = '\0';
+		srv_sd_reloading(true, "reload failed; serving the previous board");
 	}
 	srv_busq_reap(srv);
 	if (srv->stopping) {
@@ -268,6 +275,7 @@ static void srv_reload(struct srv *srv)
 		return;
 	}
 	srv_info(&srv->log, "SIGHUP: reloading %s", srv->cfg.board_path);
+	srv_sd_reloading(false, NULL);
 	srv_reload_start(srv, SRV_RELOAD_LOAD);
 }
 
@@ -347,15 +355,43 @@ err_free_srv:
 }
 
 /*
- * Bind every listen option: --listen (or the loopback defaults), then
- * --iiod-listen, one listener path for both. Return: 0, or -errno with @err.
+ * The sockets systemd passed (socket activation): named "iiod" for
+ * libiio's protocol, any other name for iiowire's. Return: how many, or
+ * -errno with @err.
+ */
+static int srv_start_systemd_listeners(struct srv *srv, char *err, size_t errlen)
+{
+	struct srv_sd_fd fds[SRV_SD_FDS_MAX];
+	int i, n, ret = 0;
+
+	n = srv_sd_listen_fds(fds, SRV_SD_FDS_MAX, err, errlen);
+	for (i = 0; i < n && ret >= 0; i++)
+		ret = srv_listener_adopt(srv, fds[i].iiod ? &srv_proto_iiod : &srv_proto_native,
+					 fds[i].fd, fds[i].is_unix, err, errlen);
+	for (; i < n; i++)
+		close(fds[i].fd);
+	return ret < 0 ? ret : n;
+}
+
+/*
+ * Bind every listen option: the sockets systemd passed, --listen (or the
+ * loopback defaults, when neither gave one), then --iiod-listen, one
+ * listener path for all. Return: 0, or -errno with @err.
  */
 static int srv_start_listeners(struct srv *srv, char *err, size_t errlen)
 {
 	char port[8];
 	int i, ret, opened = 0;
 
-	if (srv->cfg.nlisten == 0) {
+	ret = srv_iiod_start(srv);
+	if (ret < 0) {
+		snprintf(err, errlen, "--iiod-listen: %s", strerror(-ret));
+		return ret;
+	}
+	opened = srv_start_systemd_listeners(srv, err, errlen);
+	if (opened < 0)
+		return opened;
+	if (srv->cfg.nlisten == 0 && opened == 0) {
 		snprintf(port, sizeof(port), "%d", SRV_DEFAULT_PORT);
 		ret = srv_listener_open_loopback(srv, &srv_proto_native, port, err, errlen);
 		if (ret < 0)
@@ -367,11 +403,6 @@ static int srv_start_listeners(struct srv *srv, char *err, size_t errlen)
 		if (ret < 0)
 			return ret;
 		opened += ret;
-	}
-	ret = srv_iiod_start(srv);
-	if (ret < 0) {
-		snprintf(err, errlen, "--iiod-listen: %s", strerror(-ret));
-		return ret;
 	}
 	for (i = 0; i < srv->cfg.niiod_listen; i++) {
 		ret = srv_listener_open(srv, &srv_listen_iiod, srv->cfg.iiod_listen[i], err,
@@ -385,6 +416,32 @@ static int srv_start_listeners(struct srv *srv, char *err, size_t errlen)
 		return -EADDRNOTAVAIL;
 	}
 	return 0;
+}
+
+/*
+ * DNS-SD: _iiowire._tcp and _iio._tcp for the listeners other hosts can
+ * reach (a loopback-only daemon announces nothing), unless --no-announce.
+ */
+static void srv_announce(struct srv *srv)
+{
+	struct srv_mdns_service svc[2];
+	int n = 0, port, ret;
+
+	if (srv->cfg.no_announce)
+		return;
+	port = srv_listener_public_port(srv, &srv_proto_native);
+	if (port)
+		svc[n++] = (struct srv_mdns_service){ "_iiowire._tcp", (uint16_t)port };
+	port = srv_listener_public_port(srv, &srv_proto_iiod);
+	if (port)
+		svc[n++] = (struct srv_mdns_service){ "_iio._tcp", (uint16_t)port };
+	if (!n) {
+		srv_debug(&srv->log, "mdns: listening on loopback only: nothing to announce");
+		return;
+	}
+	ret = srv_mdns_start(&srv->loop, &srv->log, srv->board->name, svc, n, &srv->mdns);
+	if (ret < 0)
+		srv_warn(&srv->log, "mdns: %s; not announcing", strerror(-ret));
 }
 
 int srv_start(struct srv *srv)
@@ -419,6 +476,8 @@ int srv_start(struct srv *srv)
 		 srv->cfg.board_path, iio_registry_count(srv->board->reg),
 		 srv->cfg.read_only ? ", read-only" : "");
 	srv_acl_report(srv);
+	srv_announce(srv);
+	srv_sd_ready("serving");
 	return 0;
 }
 

@@ -83,6 +83,7 @@ struct srv_config {
 	const char *iiod_listen[SRV_IIOD_LISTEN_MAX];	/* --iiod-listen (listener.h) */
 	int niiod_listen;		/* 0: no iiod listener */
 	bool iiod_unauthenticated;	/* iiod clients may bypass --auth-token-file */
+	bool no_announce;		/* --no-announce: no DNS-SD through avahi-daemon */
 };
 
 /** struct srv_stats - counters for STATS; loop thread only. */
@@ -139,6 +140,7 @@ struct srv {
 
 	char *rdbuf;			/* SRV_READ_CHUNK_BYTES, shared by all reads */
 	struct srv_stats stats;
+	struct srv_mdns *mdns;		/* DNS-SD announcements (mdns.c); NULL: none */
 };
 
 /* ---- server.c ---- */

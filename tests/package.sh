@@ -5,7 +5,8 @@
 # address, which the packager sets: IIOWIRE_DEB_MAINTAINER), then installed
 # in a fresh debian:bookworm container where the daemon and the CLI run from
 # PATH, the manual pages are there, the packaged board is the empty one,
-# and systemd-analyze verifies the installed unit. Called by container.sh
+# systemd-analyze verifies the installed units, and with a real avahi-daemon
+# the daemon announces itself and libiio's `iio_info -S` finds it. Called by container.sh
 # (it needs podman and the local base image); exit 0 with SKIPPED without.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,7 +42,7 @@ script=$(cat <<SCRIPT
 set -e
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
-apt-get install -y -q sudo systemd >/dev/null 2>&1
+apt-get install -y -q sudo systemd avahi-daemon dbus libiio-utils >/dev/null 2>&1
 # the one answer a user types at apt's prompt
 echo 'APT::Get::Assume-Yes "true";' >/etc/apt/apt.conf.d/90assume-yes
 cd /src
@@ -52,7 +53,8 @@ test -s /usr/share/man/man7/iiowire.7.gz
 test -s /usr/share/man/man3/libiiowire.3.gz
 test -e /usr/lib/x86_64-linux-gnu/libiiowire.so.0
 test -e /usr/include/iiowire.h
-systemd-analyze verify --man=no /lib/systemd/system/iiowired.service
+systemd-analyze verify --man=no /lib/systemd/system/iiowired.service \
+	/lib/systemd/system/iiowired.socket /lib/systemd/system/iiowired-iiod.socket
 iiowired --board /usr/share/iiowire/maps/demo.json --listen unix:/tmp/s --log-level warn &
 p=\$!
 i=0; while [ ! -S /tmp/s ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i + 1)); done
@@ -64,6 +66,17 @@ p=\$!
 i=0; while [ ! -S /tmp/e ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i + 1)); done
 echo "empty: \$(iiowire -a unix:/tmp/e devices | wc -l)"
 kill \$p; wait \$p || true
+# DNS-SD: a real avahi-daemon, and libiio's scan finding the iiod listener
+mkdir -p /run/dbus
+dbus-daemon --system --fork
+avahi-daemon -D --no-drop-root --no-chroot
+iiowired --board /usr/share/iiowire/maps/demo.json --listen 0.0.0.0:30432 \
+	--iiod-listen 0.0.0.0:30431 >/tmp/mdns.log 2>&1 &
+p=\$!
+i=0; until grep -q 'announced .* _iio._tcp' /tmp/mdns.log || [ \$i -ge 100 ]; do sleep 0.1; i=\$((i + 1)); done
+cat /tmp/mdns.log
+echo "scan: \$(iio_info -S 2>&1 | tr '\n' ' ')"
+kill \$p; wait \$p || true
 SCRIPT
 )
 out=$(podman run --rm --name "$name" -v "$top/build/pkg:/src/build/pkg:ro" debian:bookworm \
@@ -72,4 +85,8 @@ echo "$out" | grep -q '^iio:device1 max1238 0-0035 stargate2-adc$' ||
 	{ echo "$out" | tail -20; fail "iiowire devices from PATH"; }
 echo "$out" | grep -qx '1.000000000' || { echo "$out" | tail -20; fail "iiowire read from PATH"; }
 echo "$out" | grep -qx 'empty: 0' || { echo "$out" | tail -20; fail "the packaged board is not empty"; }
+echo "$out" | grep -q "announced .* _iiowire._tcp on port 30432" ||
+	{ echo "$out" | tail -20; fail "no _iiowire._tcp announcement"; }
+echo "$out" | grep -q '^scan: .*ip:.*iiowired' ||
+	{ echo "$out" | tail -20; fail "iio_info -S did not find the iiod listener"; }
 echo "package: installed in debian:bookworm; iiowired and iiowire answer from PATH"
