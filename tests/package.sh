@@ -87,6 +87,6 @@ echo "$out" | grep -qx '1.000000000' || { echo "$out" | tail -20; fail "iiowire 
 echo "$out" | grep -qx 'empty: 0' || { echo "$out" | tail -20; fail "the packaged board is not empty"; }
 echo "$out" | grep -q "announced .* _iiowire._tcp on port 30432" ||
 	{ echo "$out" | tail -20; fail "no _iiowire._tcp announcement"; }
-echo "$out" | grep -q '^scan: .*ip:.*iiowired' ||
+echo "$out" | grep -q '^scan: .*max1238.*\[ip:' ||
 	{ echo "$out" | tail -20; fail "iio_info -S did not find the iiod listener"; }
 echo "package: installed in debian:bookworm; iiowired and iiowire answer from PATH"
