@@ -22,6 +22,7 @@
 #include "acl.h"
 #include "board.h"
 #include "busq.h"
+#include "iio.h"
 #include "iiod_proto.h"
 #include "listener.h"
 #include "proto.h"
@@ -54,6 +55,7 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "      --idle-timeout-ms MS  close a connection with no request for MS (default %d: never)\n"
 "      --log-level LEVEL     error, warn, info (default) or debug\n"
 "      --no-announce         do not announce the listeners over DNS-SD (avahi-daemon)\n"
+"      --list-drivers        print every chip name a board file may use, and exit\n"
 "  -V, --version             print the version and exit\n"
 "  -h, --help                print this help and exit\n"
 "\n"
@@ -215,6 +217,7 @@ static const struct srv_main_opt srv_main_opts[] = {
 	{ "iiod-listen", required_argument, 0, srv_main_set_iiod_listen },
 	{ "iiod-unauthenticated", no_argument, 0, srv_main_set_iiod_unauth },
 	{ "no-announce", no_argument, 0, srv_main_set_no_announce },
+	{ "list-drivers", no_argument, 'L', NULL },
 	{ "version", no_argument, 'V', NULL },
 	{ "help", no_argument, 'h', NULL },
 };
@@ -261,7 +264,10 @@ static int srv_main_check(const struct srv_config *cfg, int argc, char **argv)
 	return 0;
 }
 
-/* Return: 0 to run, 1 when --help/--version answered, -EINVAL on a bad option. */
+/*
+ * Return: 0 to run, 1 when --help/--version/--list-drivers answered,
+ * -EINVAL on a bad option, -EIO when the list could not be written.
+ */
 static int srv_main_parse(struct srv_config *cfg, int argc, char **argv,
 			  const char *default_board)
 {
@@ -280,6 +286,8 @@ static int srv_main_parse(struct srv_config *cfg, int argc, char **argv,
 			       PROTO_VERSION_MAJOR, PROTO_VERSION_MINOR);
 			return 1;
 		}
+		if (c == 'L')
+			return iio_driver_list_print(stdout) < 0 ? -EIO : 1;
 		if (c == 'h') {
 			srv_main_usage(stdout, default_board);
 			srv_iiod_usage(stdout);

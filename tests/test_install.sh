@@ -64,6 +64,9 @@ check "installed iiowire lists the installed daemon's devices" \
 [ -n "$rpath" ] && check "the installed default config is an empty board" \
 	sh -c "$noenv '$prefix/sbin/iiowired' --board '$prefix/etc/iiowire/board.json' --listen 'unix:$tmp/sock2' & p=\$!; sleep 0.5; r=\$(printf 'devices\nquit\n' | $noenv '$prefix/bin/iiowire' -a 'unix:$tmp/sock2' devices; echo rc=\$?); kill \$p; wait \$p; [ \"\$r\" = rc=0 ]"
 
+check "iiowired --list-drivers lists what iiowire-board --list-drivers lists" \
+	sh -c "$noenv '$prefix/sbin/iiowired' --list-drivers >'$tmp/l1' && $noenv '$prefix/bin/iiowire-board' --list-drivers >'$tmp/l2' && cmp '$tmp/l1' '$tmp/l2' && grep -q '^max1363 ' '$tmp/l1' && [ \$(wc -l <'$tmp/l1') -ge 60 ]"
+
 [ "$manpages" = OFF ] || for page in man1/iiowire.1 man1/iiowire-board.1 man3/libiiowire.3 man5/iiowire-board.5 \
 	man7/iiowire.7 man7/iiowire-iiod.7 man8/iiowired.8 man8/iiowire-hwmon.8; do
 	check "manual page $page is installed" test -s "$prefix/share/man/$page.gz"
