@@ -137,7 +137,7 @@ static int srv_listener_unix_stale(const char *path, char *err, size_t errlen)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", path);
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%.*s", (int)sizeof(sun.sun_path) - 1, path);
 	ret = connect(fd, (struct sockaddr *)&sun, sizeof(sun));
 	close(fd);
 	if (ret == 0) {
@@ -161,7 +161,7 @@ static int srv_listener_open_unix(struct srv *srv, const struct srv_proto_ops *p
 	if (!l)
 		return -ENOMEM;
 	l->is_unix = true;
-	snprintf(l->name, sizeof(l->name), "unix:%s", path);
+	snprintf(l->name, sizeof(l->name), "unix:%.*s", (int)sizeof(l->path) - 1, path);
 	ret = uv_pipe_init(&srv->loop, &l->h.pipe, 0);
 	if (ret < 0) {
 		free(l);
@@ -171,7 +171,8 @@ static int srv_listener_open_unix(struct srv *srv, const struct srv_proto_ops *p
 	ret = uv_pipe_bind(&l->h.pipe, path);
 	if (ret < 0)
 		goto err_close;
-	snprintf(l->path, sizeof(l->path), "%s", path);
+	/* srv_listener_parse() refused longer paths: this never cuts */
+	snprintf(l->path, sizeof(l->path), "%.*s", (int)sizeof(l->path) - 1, path);
 	ret = uv_listen(&l->h.stream, SRV_LISTEN_BACKLOG, srv_listener_connection_cb);
 	if (ret < 0)
 		goto err_close;
