@@ -516,7 +516,8 @@ static void hwmon_unprobe(struct hwmon *h)
 /*
  * Get the consumer's channels and number them as iio_hwmon does. Unlike the
  * kernel, which refuses the whole device, a channel of a type hwmon has no
- * class for is skipped with a warning. Return: 0, or -errno.
+ * class for is skipped with a warning (deviation K-16 in maps/README.md).
+ * Return: 0, or -errno.
  */
 static int hwmon_probe(struct hwmon *h)
 {

@@ -87,7 +87,7 @@ extern "C" {
  * disappeared in the meantime gives -ENODEV, as a kernel consumer whose
  * provider unbound does. Unlike a kernel handle, a held channel is resolved
  * by its consumer and channel names on every read: if a board reload brings
- * the maps back, it reads again.
+ * the maps back, it reads again (deviation K-15 in maps/README.md).
  *
  * Authentication. A daemon started with --auth-token-file refuses everything
  * but HELP, VERSION, AUTH and QUIT with -EACCES until the token is sent.

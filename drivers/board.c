@@ -320,7 +320,11 @@ static int board_device_emulate(struct board_ctx *ctx, const cJSON *obj, const c
 	return 0;
 }
 
-/* Keep what the device borrows from the JSON, which goes away after loading. */
+/*
+ * Keep what the device borrows from the JSON, which goes away after loading.
+ * A driver that took the board's "name" keeps it (deviation K-11 for
+ * tsl2563 and adis16400, maps/README.md).
+ */
 static int board_device_keep_strings(struct board_ctx *ctx, const char *path,
 				     struct board_dev *bd, const struct board_device_spec *ds)
 {

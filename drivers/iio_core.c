@@ -170,7 +170,8 @@ int iio_chan_id(char *buf, size_t len, const struct iio_chan_spec *chan)
 /*
  * Datasheet names win; a channel without one answers to its ABI id, inputs
  * before outputs, so that maps can reach the channels of drivers (ad799x,
- * tsl2563, adis16400) whose kernel counterparts name none.
+ * tsl2563, adis16400) whose kernel counterparts name none (an extension:
+ * K-17 in maps/README.md).
  */
 const struct iio_chan_spec *iio_device_find_channel(const struct iio_dev *indio_dev,
 						    const char *label)

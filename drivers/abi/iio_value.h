@@ -52,7 +52,7 @@ int iio_parse_value(const char *str, int fmt, int *val, int *val2);
  * iio_parse_value_checked() - iio_parse_value() for a value written from
  * the network: a fixed-point integer part outside int, which the kernel
  * wraps (4294968296 becomes 1000), is refused instead. One of the
- * deviations from the kernel (PROTOCOL.md, WRITE).
+ * deviations from the kernel (K-13 in maps/README.md; PROTOCOL.md, WRITE).
  * Return: 0, -ERANGE for such a value, or -EINVAL (outputs untouched).
  */
 int iio_parse_value_checked(const char *str, int fmt, int *val, int *val2);
@@ -87,7 +87,7 @@ int iio_offset_to_int(int type, int val, int val2, int *offset);
  * out = ((raw + offset) * scale_mult) scaled by (scale_type, sval, sval2).
  * @has_offset/@has_scale: whether the channel had them (and reads succeeded).
  * A result that does not fit in an int, which the kernel wraps, is -ERANGE
- * (a deviation from the kernel: PROTOCOL.md, CREAD).
+ * (deviation K-14 in maps/README.md; PROTOCOL.md, CREAD).
  * Return: 0, -ERANGE, or -EINVAL.
  */
 int iio_raw_to_processed(int raw, int has_offset, int offset_type, int oval, int oval2,

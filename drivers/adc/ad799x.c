@@ -24,7 +24,8 @@
  * The kernel takes the reference from a "vcc" regulator, which every board
  * has. A board file may not say: we then assume the 3.3 V supply these parts
  * most often run on (all of them accept 2.7 V to 5.5 V); give vref_mv when the
- * board differs, or the scale is wrong by that ratio.
+ * board differs, or the scale is wrong by that ratio. Deviation K-8
+ * (maps/README.md).
  */
 #define AD799X_DEFAULT_VDD_MV		3300
 

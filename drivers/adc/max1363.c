@@ -336,6 +336,7 @@ static int max1363_probe(const struct iio_probe *p, struct iio_dev **out, char *
 			    MAX1363_SETUP_INT_REF_ON | MAX1363_SETUP_NORESET;
 	}
 
+	/* plain I2C only: no SMBus byte fallback yet (deviation K-12, maps/README.md) */
 	ret = max1363_write_basic_config(st, p->i2c, MAX1363_CONF_SCAN_ALL(ci->ninputs));
 	if (ret < 0) {
 		iio_device_put(indio_dev);

@@ -17,7 +17,7 @@
  *   voltage-divider:         full_ohms / output_ohms
  * The kernel prints a rescaled FRACTIONAL_LOG2 scale as INT_PLUS_NANO after
  * 64-bit precision juggling; here it stays exact as FRACTIONAL (val, val2),
- * which prints the same nine truncated decimals whenever it fits in ints.
+ * whose last digits can differ: deviations K-9 and K-10 (maps/README.md).
  */
 #include <errno.h>
 #include <limits.h>

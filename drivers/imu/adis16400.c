@@ -284,7 +284,7 @@ static const struct iio_chan_spec adis16448_channels[] = {
 		 * BARO_OUT is unsigned (20 ubar per LSB, so sea level is about
 		 * 50660). The kernel declares it signed 16-bit, which makes
 		 * every pressure above 65.5 kPa read negative; we read it as
-		 * the chip gives it.
+		 * the chip gives it (deviation K-6, maps/README.md).
 		 */
 		.type = IIO_PRESSURE,
 		.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),
@@ -363,7 +363,8 @@ static const struct adis16400_chip_info adis16400_chips[] = {
 	/*
 	 * 0.044 deg per LSB (datasheet, unconfirmed). The kernel
 	 * declares in_incli_scale but its read_raw has no case for
-	 * it, so the file fails with EINVAL there; we give the value.
+	 * it, so the file fails with EINVAL there; we give the value
+	 * (deviation K-4, maps/README.md).
 	 */
 	[ADIS16300] = ADIS16400_CHIP(16300, PID_SLOW_SN, 873, 5884, 140000, 25, 16400, 290, 290,
 				     .incli_scale_micro = 44000),
@@ -380,7 +381,8 @@ static const struct adis16400_chip_info adis16400_chips[] = {
 	/* accel 3.333 mg, temperature 0.136 C */
 	/*
 	 * 0.2 deg/s, as the kernel's own comment says; its constant
-	 * is 2000 udeg (0.002 deg/s), which prints 0.000035.
+	 * is 2000 udeg (0.002 deg/s), which prints 0.000035
+	 * (deviation K-5, maps/README.md).
 	 */
 	[ADIS16367] = ADIS16400_CHIP(16350, PID_SLOW_SN, 3491, 32685, 136000, 25, 16400, 290, 290),
 	/* gyro 0.05 deg/s, accel 3.333 mg, temperature 0.14 C */
@@ -602,6 +604,7 @@ static uint8_t adis16400_calibbias_reg_of(const struct iio_chan_spec *chan)
  * result with "if (ret)", so a valid (positive) rate becomes read_raw's
  * return code and the file reads as a bare newline. We return the value,
  * as the driver evidently intends and as older kernels did.
+ * Deviation K-3 (maps/README.md).
  */
 static int adis16400_read_raw(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
 			      int *val, int *val2, long info)
@@ -784,6 +787,7 @@ static int adis16400_check_product_id(struct adis16400_state *st, const struct i
 	ret = adis16400_read_reg_16(st, ADIS16400_PRODUCT_ID, &prod_id);
 	if (ret < 0)
 		return iio_probe_err_bus(p, err, errlen, ret, "reading PRODUCT_ID failed");
+	/* the kernel only warns: deviation K-7 (maps/README.md) */
 	if (prod_id != device_id)
 		return iio_probe_err_bus(p, err, errlen, -ENODEV, "PRODUCT_ID reads %u (0x%04x), "
 					 "expected %u: wrong part or no chip", prod_id, prod_id,

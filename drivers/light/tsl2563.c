@@ -55,7 +55,7 @@
  * Largest calibscale whose fixed-point form survives the kernel's 32-bit
  * arithmetic both ways: (v << 10) must fit in 32 bits, and so must the
  * read-back's stored * 1000 + 512. Beyond it the kernel silently wraps; we
- * refuse, as we refuse negative scales.
+ * refuse, as we refuse negative scales. Deviation K-2 (maps/README.md).
  */
 #define TSL2563_CALIBSCALE_MAX		4194303
 
@@ -85,7 +85,7 @@ struct tsl2563_gainlevel {
  * 101 ms integration at 37177 counts, so the kernel's "above 37177" never
  * fires and a saturated reading stays at level 3. One below the clip value
  * (as 65534 is for the 402 ms levels) lets saturation step on to 13.7 ms,
- * which is what the table is for.
+ * which is what the table is for. Deviation K-1 (maps/README.md).
  */
 static const struct tsl2563_gainlevel tsl2563_gainlevels[] = {
 	{ TSL2563_TIMING_400MS | TSL2563_TIMING_GAIN16, 0, 65534, 402 },

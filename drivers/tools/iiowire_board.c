@@ -5,7 +5,8 @@
  * It loads a board (default: the demo board) exactly as the daemon does and
  * prints every device and every attribute as grep . over every file of
  * /sys/bus/iio/devices/iio:deviceN shows them on a kernel with the same
- * chips, so the two outputs can be compared line by line; with
+ * chips (less dev and uevent: deviation K-18, maps/README.md), so the two
+ * outputs can be compared line by line; with
  * --maps it prints the channel maps and what each consumer gets through
  * them; with --list-drivers it prints every chip name a board file may use
  * (iio_driver_list_print()). Place in the flow: a front end over board ->
