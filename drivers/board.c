@@ -206,7 +206,8 @@ static int board_device_place(struct board_ctx *ctx, const cJSON *obj, const cha
 		if (cs)
 			return board_err(ctx, p, "a chip select is for SPI; %s is I2C", busname);
 		if (!addr)
-			return board_err(ctx, p, "missing (the chip's 7-bit I2C address)");
+			return board_near_key(ctx, obj, path, "address") ?:
+			       board_err(ctx, p, "missing (the chip's 7-bit I2C address)");
 		if (!board_is_integer_or_string(addr, 0, 0x7f, &v))
 			return board_err(ctx, p, "expected a 7-bit I2C address (\"0x35\" or 53)");
 	} else {
@@ -214,7 +215,8 @@ static int board_device_place(struct board_ctx *ctx, const cJSON *obj, const cha
 		if (addr)
 			return board_err(ctx, p, "an SPI device has a \"cs\", not an address");
 		if (!cs)
-			return board_err(ctx, p, "missing (the chip select on %s)", busname);
+			return board_near_key(ctx, obj, path, "cs") ?:
+			       board_err(ctx, p, "missing (the chip select on %s)", busname);
 		if (!board_is_integer(cs, 0, BOARD_SPI_CS_MAX, &v))
 			return board_err(ctx, p, "expected a chip select from 0 to %d",
 					 BOARD_SPI_CS_MAX);

@@ -15,11 +15,13 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "board_priv.h"
+#include "iio.h"
 
 int board_err(struct board_ctx *ctx, const char *path, const char *fmt, ...)
 {
@@ -159,8 +161,39 @@ static void board_excerpt(const char *text, size_t len, size_t off, char *out, s
 	out[n] = '\0';
 }
 
+/*
+ * The first comma that only blanks separate from a closing '}' or ']',
+ * outside strings: JSON has no trailing commas, and cJSON's position for
+ * one is the next line's. Return: its offset, or -1.
+ */
+static long board_trailing_comma(const char *text, size_t len)
+{
+	bool in_str = false;
+	size_t i, j;
+
+	for (i = 0; i < len; i++) {
+		if (in_str) {
+			if (text[i] == '\\')
+				i++;
+			else if (text[i] == '"')
+				in_str = false;
+			continue;
+		}
+		if (text[i] == '"')
+			in_str = true;
+		if (text[i] != ',')
+			continue;
+		for (j = i + 1; j < len && strchr(" \t\r\n", text[j]); j++)
+			;
+		if (j < len && (text[j] == '}' || text[j] == ']'))
+			return (long)i;
+	}
+	return -1;
+}
+
 cJSON *board_parse(struct board_ctx *ctx, const char *text, size_t len)
 {
+	long comma;
 	const char *end = NULL;
 	char near[24];
 	size_t off;
@@ -169,6 +202,11 @@ cJSON *board_parse(struct board_ctx *ctx, const char *text, size_t len)
 	if (board_check_text(ctx, text, len))
 		return NULL;
 	root = cJSON_ParseWithLengthOpts(text, len, &end, false);
+	if (!root && (comma = board_trailing_comma(text, len)) >= 0) {
+		board_err_at(ctx, text, (size_t)comma, "JSON syntax error: a comma before the end "
+			     "of an object or array");
+		return NULL;
+	}
 	if (!root) {
 		off = end && end >= text ? (size_t)(end - text) : 0;
 		/* cJSON reports the last byte when it ran off the end */
@@ -232,9 +270,28 @@ int board_check_keys(struct board_ctx *ctx, const cJSON *obj, const char *path,
 	return 0;
 }
 
+int board_near_key(struct board_ctx *ctx, const cJSON *obj, const char *path, const char *key)
+{
+	char p[BOARD_PATH_MAX];
+	const cJSON *it;
+	int d;
+
+	cJSON_ArrayForEach(it, obj) {
+		if (!it->string || strcmp(it->string, key) == 0)
+			continue;
+		d = iio_name_edits(it->string, key);
+		if (d > 0 && d <= 2) {
+			board_path_key(p, sizeof(p), path, it->string);
+			return board_err(ctx, p, "unknown key (did you mean \"%s\"?)", key);
+		}
+	}
+	return 0;
+}
+
 /*
  * The first step of every getter: @key of @obj into *@it and its path into
- * @p. Return: 0, -ENOENT when absent and optional, -EINVAL when required.
+ * @p. Return: 0, -ENOENT when absent and optional, -EINVAL when required
+ * (a misspelt key, "adress", is reported as the unknown key it is).
  */
 static int board_get_item(struct board_ctx *ctx, const cJSON *obj, const char *path,
 			  const char *key, bool required, char *p, const cJSON **it)
@@ -243,7 +300,9 @@ static int board_get_item(struct board_ctx *ctx, const cJSON *obj, const char *p
 	board_path_key(p, BOARD_PATH_MAX, path, key);
 	if (*it)
 		return 0;
-	return required ? board_err(ctx, p, "missing") : -ENOENT;
+	if (!required)
+		return -ENOENT;
+	return board_near_key(ctx, obj, path, key) ?: board_err(ctx, p, "missing");
 }
 
 /* Return: 0, -ENOENT when absent and optional, -EINVAL (message set). */

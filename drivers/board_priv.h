@@ -71,6 +71,13 @@ struct board_props {
 
 /* ---- board_json.c ---- */
 
+/**
+ * board_near_key() - before "@key: missing": a key of @obj that is @key
+ * misspelt (two edits or fewer) is named as the unknown key it is.
+ * Return: -EINVAL with the message set, or 0 when there is none.
+ */
+int board_near_key(struct board_ctx *ctx, const cJSON *obj, const char *path, const char *key);
+
 /** board_err() - set "ORIGIN: PATH: message". Return: -EINVAL. */
 __attribute__((format(printf, 3, 4)))
 int board_err(struct board_ctx *ctx, const char *path, const char *fmt, ...);

@@ -124,13 +124,14 @@ int iio_driver_list_print(FILE *f)
 	return ferror(f) ? -EIO : n;
 }
 
-/* Levenshtein distance of two short strings (both under IIO_DRIVER_NAME_MAX bytes). */
-static int iio_driver_edits(const char *a, const char *b)
+int iio_name_edits(const char *a, const char *b)
 {
 	int row[IIO_DRIVER_NAME_MAX + 1];
 	size_t i, j, la = strlen(a), lb = strlen(b);
 	int diag, up;
 
+	if (la >= IIO_DRIVER_NAME_MAX || lb >= IIO_DRIVER_NAME_MAX)
+		return -1;
 	for (j = 0; j <= lb; j++)
 		row[j] = (int)j;
 	for (i = 1; i <= la; i++) {
@@ -160,7 +161,7 @@ static int iio_driver_nearness(const char *name, const char *cand)
 
 	if (strlen(cand) >= IIO_DRIVER_NAME_MAX)
 		return -1;
-	d = iio_driver_edits(name, cand);
+	d = iio_name_edits(name, cand);
 	if (d <= IIO_DRIVER_SUGGEST_EDITS)
 		return 2 * d;
 	/* "ad799" means one of the ad799x parts: a prefix of three or more is near */

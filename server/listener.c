@@ -116,9 +116,16 @@ static void srv_listener_name(struct srv_listener *l, const struct sockaddr *bou
 		srv_sockaddr_name((struct sockaddr *)&ss, l->name, sizeof(l->name));
 }
 
-static void srv_listener_announce(struct srv_listener *l)
+void srv_listener_announce_all(struct srv *srv)
 {
-	srv_info(&l->srv->log, "listening %son %s", l->proto->listening, l->name);
+	struct srv_list *pos, *tmp;
+	struct srv_listener *l;
+
+	srv_list_for_each_safe(pos, tmp, &srv->listeners) {
+		l = srv_container_of(pos, struct srv_listener, node);
+		srv_info(&srv->log, "listening %son %s%s", l->proto->listening, l->name,
+			 l->from_systemd ? " (from systemd)" : "");
+	}
 }
 
 /* Remove a stale socket file: only when nobody answers on it. */
@@ -148,6 +155,26 @@ static int srv_listener_unix_stale(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * libuv turns bind's ENOENT into EACCES (as Windows has it): a socket in a
+ * directory that does not exist would read "permission denied". Ask.
+ */
+static int srv_listener_bind_errno(const char *path, int ret)
+{
+	char dir[108];
+	char *slash;
+	struct stat st;
+
+	if (ret != UV_EACCES)
+		return ret;
+	snprintf(dir, sizeof(dir), "%.*s", (int)sizeof(dir) - 1, path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return ret;
+	*(slash == dir ? slash + 1 : slash) = '\0';
+	return stat(dir, &st) < 0 && errno == ENOENT ? UV_ENOENT : ret;
+}
+
 static int srv_listener_open_unix(struct srv *srv, const struct srv_proto_ops *proto,
 				  const char *path, char *err, size_t errlen)
 {
@@ -169,14 +196,15 @@ static int srv_listener_open_unix(struct srv *srv, const struct srv_proto_ops *p
 	}
 	srv_list_add_tail(&srv->listeners, &l->node);
 	ret = uv_pipe_bind(&l->h.pipe, path);
-	if (ret < 0)
+	if (ret < 0) {
+		ret = srv_listener_bind_errno(path, ret);
 		goto err_close;
+	}
 	/* srv_listener_parse() refused longer paths: this never cuts */
 	snprintf(l->path, sizeof(l->path), "%.*s", (int)sizeof(l->path) - 1, path);
 	ret = uv_listen(&l->h.stream, SRV_LISTEN_BACKLOG, srv_listener_connection_cb);
 	if (ret < 0)
 		goto err_close;
-	srv_listener_announce(l);
 	return 1;
 
 err_close:
@@ -218,7 +246,6 @@ static int srv_listener_bind(struct srv *srv, const struct srv_proto_ops *proto,
 		return ret;
 	}
 	srv_listener_name(l, ai->ai_addr);
-	srv_listener_announce(l);
 	return 1;
 }
 
@@ -267,7 +294,7 @@ int srv_listener_adopt(struct srv *srv, const struct srv_proto_ops *proto, int f
 		return ret;
 	}
 	srv_listener_adopted_name(l);
-	srv_info(&srv->log, "listening %son %s (from systemd)", proto->listening, l->name);
+	l->from_systemd = true;
 	return 1;
 }
 

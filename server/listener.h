@@ -51,6 +51,7 @@ struct srv_listener {
 	const struct srv_proto_ops *proto;
 	struct srv_list node;		/* srv->listeners */
 	bool is_unix;
+	bool from_systemd;		/* passed by systemd (socket activation) */
 	char name[128];			/* "127.0.0.1:30432", "unix:/run/iiowired.sock" */
 	char path[108];			/* unix socket file, to remove at close */
 };
@@ -95,6 +96,13 @@ int srv_listener_adopt(struct srv *srv, const struct srv_proto_ops *proto, int f
  * loopback), for DNS-SD. Return: the port, or 0 when there is none.
  */
 int srv_listener_public_port(struct srv *srv, const struct srv_proto_ops *proto);
+
+/**
+ * srv_listener_announce_all() - log "listening on ..." for every listener:
+ * once all are open, so a daemon that fails on its last address never said
+ * it listened on the first.
+ */
+void srv_listener_announce_all(struct srv *srv);
 
 /** srv_listener_close_all() - stop accepting; memory goes in close callbacks. */
 void srv_listener_close_all(struct srv *srv);

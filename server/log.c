@@ -7,11 +7,17 @@
  * A failed or short write is ignored: logging must never take the daemon
  * down or make it wait (a full pipe on stderr drops lines, by design of
  * whoever reads it). It must not allocate, and it keeps no state of its own.
+ * A line starts as its reader wants it (enum srv_log_style): a terminal
+ * gets the time, journald the syslog priority, a pipe the bare line.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -23,10 +29,50 @@ static const char *const srv_log_level_names[] = {
 	[SRV_LOG_DEBUG] = "debug",
 };
 
+/* stderr is journald's stream when $JOURNAL_STREAM names its device and inode */
+static bool srv_log_is_journal(int fd)
+{
+	const char *env = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	if (!env || sscanf(env, "%llu:%llu", &dev, &ino) != 2 || fstat(fd, &st) < 0)
+		return false;
+	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
+
 void srv_log_init(struct srv_log *log, enum srv_log_level level)
 {
 	log->level = level;
 	log->fd = STDERR_FILENO;
+	log->style = srv_log_is_journal(log->fd) ? SRV_LOG_JOURNAL :
+		     isatty(log->fd) ? SRV_LOG_TIMESTAMPED : SRV_LOG_PLAIN;
+}
+
+/* syslog(3) priorities of the levels, for journald */
+static const char srv_log_priority[] = {
+	[SRV_LOG_ERROR] = '3', [SRV_LOG_WARN] = '4', [SRV_LOG_INFO] = '6', [SRV_LOG_DEBUG] = '7',
+};
+
+/* The line's start as log->style has it. Return: its length. */
+static int srv_log_head(const struct srv_log *log, enum srv_log_level level, char *buf,
+			size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+	char when[32];
+
+	if (log->style == SRV_LOG_JOURNAL)
+		return snprintf(buf, len, "<%c>iiowired: %s: ", srv_log_priority[level],
+				srv_log_level_name(level));
+	if (log->style == SRV_LOG_TIMESTAMPED) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		localtime_r(&ts.tv_sec, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+		return snprintf(buf, len, "%s.%03ld iiowired: %s: ", when, ts.tv_nsec / 1000000,
+				srv_log_level_name(level));
+	}
+	return snprintf(buf, len, "iiowired: %s: ", srv_log_level_name(level));
 }
 
 int srv_log_level_parse(const char *name)
@@ -56,7 +102,7 @@ void srv_log_v(const struct srv_log *log, enum srv_log_level level, const char *
 
 	if (!srv_log_enabled(log, level))
 		return;
-	n = snprintf(line, sizeof(line), "iiowired: %s: ", srv_log_level_name(level));
+	n = srv_log_head(log, level, line, sizeof(line));
 	head = (size_t)n;
 	n = vsnprintf(line + head, sizeof(line) - head - 1, fmt, ap);
 	if (n < 0)

@@ -21,6 +21,17 @@ enum srv_log_level {
 	SRV_LOG_DEBUG,
 };
 
+/*
+ * How a line starts: as it is (a pipe or file: the reader adds its own
+ * stamps), with the local time (a terminal), or with the syslog priority
+ * "<N>" that journald reads (stderr is the journal's stream).
+ */
+enum srv_log_style {
+	SRV_LOG_PLAIN,
+	SRV_LOG_TIMESTAMPED,
+	SRV_LOG_JOURNAL,
+};
+
 /* Longest line we write; longer messages are cut and end with "...". */
 #define SRV_LOG_LINE_MAX_BYTES	1024
 
@@ -28,10 +39,12 @@ enum srv_log_level {
  * struct srv_log - where and how much to log; the caller's memory.
  * @level: lines above this level are dropped before formatting.
  * @fd: file descriptor lines are written to (2, or a test's pipe).
+ * @style: how each line starts (srv_log_init() looks at stderr).
  */
 struct srv_log {
 	enum srv_log_level level;
 	int fd;
+	enum srv_log_style style;
 };
 
 /** srv_log_init() - fill @log for stderr at @level. */

@@ -458,6 +458,7 @@ int srv_start(struct srv *srv)
 		srv_listener_close_all(srv);
 		return ret;
 	}
+	srv_listener_announce_all(srv);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		uv_signal_init(&srv->loop, handles[i]);
 		handles[i]->data = srv;

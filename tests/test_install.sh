@@ -40,8 +40,8 @@ for prefix in "$tmp/opt/iiowire" "$tmp/home/.local"; do
 	check "install into $prefix" cmake --install "$build" --prefix "$prefix"
 	[ -n "$rpath" ] || continue
 	for prog in bin/iiowire bin/iiowire-hwmon bin/iiowire-board sbin/iiowired; do
-		check "$prefix/$prog --help runs without LD_LIBRARY_PATH" \
-			$noenv "$prefix/$prog" --help
+		check "$prefix/$prog --version runs without LD_LIBRARY_PATH" \
+			$noenv "$prefix/$prog" --version
 	done
 done
 prefix="$tmp/opt/iiowire"

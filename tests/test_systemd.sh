@@ -5,7 +5,8 @@
 # given, iiowire's and libiio's by name, and binds none of its defaults),
 # and Type=notify (READY=1 once listening, RELOADING=1 then READY=1 around a
 # SIGHUP reload, STOPPING=1 at SIGTERM) read off a NOTIFY_SOCKET of the
-# test's own. Usage: test_systemd.sh BUILD_DIR SOURCE_DIR.
+# test's own, and the log's syslog priorities for journald. Usage:
+# test_systemd.sh BUILD_DIR SOURCE_DIR.
 set -u
 build=$1
 src=$2
@@ -76,6 +77,26 @@ PY
 	i=0
 	until grep -q STOPPING=1 "$tmp/notes" || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
 	if grep -q 'STOPPING=1' "$tmp/notes"; then ok; else bad "no STOPPING=1: $(cat "$tmp/notes")"; fi
+fi
+# the log as journald reads it ($JOURNAL_STREAM names stderr): a syslog
+# priority first; and on a terminal (script(1) gives one): the time first
+: >"$tmp/journal"
+JOURNAL_STREAM=$(stat -c %d:%i "$tmp/journal") "$daemon" --board "$board" \
+	--listen "unix:$tmp/jsock" --log-level debug 2>>"$tmp/journal" &
+jpid=$!
+i=0
+until grep -q 'iiowired 0' "$tmp/journal" || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
+kill $jpid
+wait $jpid
+if grep -q '^<6>iiowired: info: listening on unix:' "$tmp/journal" &&
+	! grep -qv '^<[3467]>iiowired: ' "$tmp/journal"; then ok
+else bad "journal priorities: $(head -3 "$tmp/journal")"; fi
+if command -v script >/dev/null; then
+	script -qec "timeout -s TERM 1 $daemon --board $board --listen unix:$tmp/tsock" \
+		/dev/null >"$tmp/tty" 2>&1
+	if grep -qE '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}\.[0-9]{3} iiowired: info: listening' \
+		"$tmp/tty"; then ok
+	else bad "no timestamps on a terminal: $(head -2 "$tmp/tty")"; fi
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -39,7 +39,7 @@ static void iiowire_board_usage(FILE *f)
 		snprintf(path, sizeof(path), "demo.json");
 	fprintf(f,
 		"usage: iiowire-board [--maps] [FILE]\n"
-		"       iiowire-board --list-drivers\n"
+		"       iiowire-board --list-drivers | --version | --help\n"
 		"Load a board file and print every IIO device and attribute as\n"
 		"  grep . " IIOWIRE_BOARD_SYSFS_DIR "/iio:device*/*\n"
 		"would on a kernel with the same chips (lines starting with '#' describe\n"
@@ -217,6 +217,9 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--list-drivers") == 0) {
 			ret = iio_driver_list_print(stdout);
 			return ret < 0 ? IIOWIRE_BOARD_EXIT_BOARD : IIOWIRE_BOARD_EXIT_OK;
+		} else if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0) {
+			printf("iiowire-board %s\n", IIOWIRE_VERSION);
+			return IIOWIRE_BOARD_EXIT_OK;
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			iiowire_board_usage(stdout);
 			return IIOWIRE_BOARD_EXIT_OK;

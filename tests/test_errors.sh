@@ -1,0 +1,68 @@
+#!/bin/sh
+# test_errors.sh - errors that must say what went wrong, where (issue
+# "errors that mislead"): a unix socket in a directory that does not exist,
+# a listener that fails after another opened (nothing may claim to listen),
+# a trailing comma in a board file, a misspelt board key.
+# Usage: test_errors.sh BUILD_DIR SOURCE_DIR. The last line is "N passed, M failed".
+set -u
+build=$1
+src=$2
+daemon=$build/server/iiowired
+board=$build/drivers/iiowire-board
+tmp=$(mktemp -d /tmp/iiowire-errors-XXXXXX)
+pid=""
+passed=0
+failed=0
+cleanup() {
+	[ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+# expect WHAT STATUS TEXT COMMAND...: exit status STATUS and TEXT in its output
+expect() {
+	what=$1 want=$2 text=$3
+	shift 3
+	"$@" >"$tmp/out" 2>&1
+	got=$?
+	if [ "$got" = "$want" ] && grep -qF -- "$text" "$tmp/out"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAIL: $what: exit $got (want $want), output: $(head -3 "$tmp/out")"
+	fi
+}
+
+expect "unix socket in a missing directory" 1 \
+	"listen: unix:/nonexistent-$$/x.sock: no such file or directory" \
+	"$daemon" --listen "unix:/nonexistent-$$/x.sock" --board "$src/maps/stargate2.json"
+
+# a port in use for the second listener: the first must not be announced
+python3 -c 'import socket,sys,time
+s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(1)
+print(s.getsockname()[1], flush=True); time.sleep(30)' >"$tmp/port" &
+pid=$!
+i=0
+while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+busy=$(cat "$tmp/port")
+expect "second listener's port in use" 1 "address already in use" \
+	"$daemon" --listen "unix:$tmp/s" --iiod-listen "127.0.0.1:$busy"
+if grep -q "listening" "$tmp/out"; then
+	failed=$((failed + 1))
+	echo "FAIL: a daemon that could not open all its listeners said it listened"
+else
+	passed=$((passed + 1))
+fi
+
+printf '{"board": "x", "devices": [],\n}\n' >"$tmp/comma.json"
+expect "trailing comma" 2 "$tmp/comma.json:1:29: JSON syntax error: a comma before the end" \
+	"$board" "$tmp/comma.json"
+cat >"$tmp/key.json" <<'JSON'
+{"board": "x", "buses": {"i2c-0": {"type": "i2c", "backend": "emulated"}},
+ "devices": [{"driver": "max1363", "bus": "i2c-0", "adress": "0x34"}]}
+JSON
+expect "misspelt key" 2 "devices[0].adress: unknown key (did you mean \"address\"?)" \
+	"$board" "$tmp/key.json"
+expect "iiowire-board --version" 0 "iiowire-board " "$board" --version
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
