@@ -273,14 +273,15 @@ int board_check_keys(struct board_ctx *ctx, const cJSON *obj, const char *path,
 int board_near_key(struct board_ctx *ctx, const cJSON *obj, const char *path, const char *key)
 {
 	char p[BOARD_PATH_MAX];
+	/* a short key is near other short keys ("bus", "cs"): one edit for it */
+	int d, most = strlen(key) <= 4 ? 1 : 2;
 	const cJSON *it;
-	int d;
 
 	cJSON_ArrayForEach(it, obj) {
 		if (!it->string || strcmp(it->string, key) == 0)
 			continue;
 		d = iio_name_edits(it->string, key);
-		if (d > 0 && d <= 2) {
+		if (d > 0 && d <= most) {
 			board_path_key(p, sizeof(p), path, it->string);
 			return board_err(ctx, p, "unknown key (did you mean \"%s\"?)", key);
 		}

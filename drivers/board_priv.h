@@ -73,7 +73,8 @@ struct board_props {
 
 /**
  * board_near_key() - before "@key: missing": a key of @obj that is @key
- * misspelt (two edits or fewer) is named as the unknown key it is.
+ * misspelt (two edits or fewer; one for a key of up to 4 bytes) is named as
+ * the unknown key it is.
  * Return: -EINVAL with the message set, or 0 when there is none.
  */
 int board_near_key(struct board_ctx *ctx, const cJSON *obj, const char *path, const char *key);
