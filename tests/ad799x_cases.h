@@ -8,8 +8,8 @@
  * Instantiated once per suite: the including file defines
  * AD799X_CASES_BACKEND (a const struct chiptest_backend *) and
  * AD799X_CASES_ADDR (where the chip sits) first, and puts
- * AD799X_CASES_TESTS(where) in its CU_TestInfo table; @where ("" or, e.g.,
- * " (i2c-dev)") ends each test's name.
+ * AD799X_CASES_TESTS(where); at file scope after its own tests; @where
+ * ("" or, e.g., " (i2c-dev)") ends each test's name.
  */
 #ifndef IIOWIRE_AD799X_CASES_H
 #define IIOWIRE_AD799X_CASES_H
@@ -142,10 +142,10 @@ static void ad799x_case_faults(void)
 }
 
 #define AD799X_CASES_TESTS(where)							\
-	{ "attribute sets, no datasheet names" where, ad799x_case_attribute_sets },	\
-	{ "raw values, references, saturation" where, ad799x_case_raw_values },		\
-	{ "invalid vref_mv refused" where, ad799x_case_vref_invalid },			\
-	{ "bus faults: error, then recovery" where, ad799x_case_faults }
+	TEST_CASE(ad799x_case_attribute_sets, "attribute sets, no datasheet names" where);	\
+	TEST_CASE(ad799x_case_raw_values, "raw values, references, saturation" where);	\
+	TEST_CASE(ad799x_case_vref_invalid, "invalid vref_mv refused" where);	\
+	TEST_CASE(ad799x_case_faults, "bus faults: error, then recovery" where)
 #endif /* AD799X_CASES_BACKEND */
 
 #endif /* IIOWIRE_AD799X_CASES_H */

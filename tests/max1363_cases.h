@@ -7,8 +7,8 @@
  *
  * Instantiated once per suite: the including file defines
  * MAX1363_CASES_BACKEND (a const struct chiptest_backend *) first, and puts
- * MAX1363_CASES_TESTS(where) in its CU_TestInfo table; @where ("" or, e.g.,
- * " (i2c-dev)") ends each test's name.
+ * MAX1363_CASES_TESTS(where); at file scope after its own tests; @where
+ * ("" or, e.g., " (i2c-dev)") ends each test's name.
  */
 #ifndef IIOWIRE_MAX1363_CASES_H
 #define IIOWIRE_MAX1363_CASES_H
@@ -191,11 +191,12 @@ static void max1363_case_faults(void)
 }
 
 #define MAX1363_CASES_TESTS(where)							\
-	{ "attribute sets of 2/4/8/12-input parts" where, max1363_case_attribute_sets },	\
-	{ "saturation and negative inputs" where, max1363_case_saturation },		\
-	{ "invalid vref_mv refused" where, max1363_case_vref_invalid },			\
-	{ "consumer API on the stargate2 map" where, max1363_case_consumer },		\
-	{ "bus faults: error, then recovery" where, max1363_case_faults }
+	TEST_CASE(max1363_case_attribute_sets,						\
+		  "attribute sets of 2/4/8/12-input parts" where);			\
+	TEST_CASE(max1363_case_saturation, "saturation and negative inputs" where);	\
+	TEST_CASE(max1363_case_vref_invalid, "invalid vref_mv refused" where);	\
+	TEST_CASE(max1363_case_consumer, "consumer API on the stargate2 map" where);	\
+	TEST_CASE(max1363_case_faults, "bus faults: error, then recovery" where)
 #endif /* MAX1363_CASES_BACKEND */
 
 #endif /* IIOWIRE_MAX1363_CASES_H */

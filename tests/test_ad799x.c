@@ -92,6 +92,7 @@ static void test_every_part(void)
 		}
 	}
 }
+TEST_CASE(test_every_part, "every part: name, inputs, scale, raw");
 
 /* ---- attribute sets: no datasheet names, no differential channels ---- */
 
@@ -118,6 +119,7 @@ static void test_transfers(void)
 		chipsuite_transfers(&chiptest_emulated, parts[p], AD799X_TEST_ADDR, NULL, 0, -1,
 				    xfer_rows, NROWS(xfer_rows));
 }
+TEST_CASE(test_transfers, "one transfer a conversion");
 
 /* ---- faults ---- */
 
@@ -139,16 +141,8 @@ static void test_probe_failure(void)
 {
 	chipsuite_probe(&chiptest_emulated, AD799X_TEST_ADDR, probe_rows, NROWS(probe_rows));
 }
+TEST_CASE(test_probe_failure, "probe failures name bus and address");
 
-static CU_TestInfo ad799x_tests[] = {
-	{ "every part: name, inputs, scale, raw", test_every_part },
-	{ "one transfer a conversion", test_transfers },
-	{ "probe failures name bus and address", test_probe_failure },
-	AD799X_CASES_TESTS(""),
-	CU_TEST_INFO_NULL,
-};
+AD799X_CASES_TESTS("");
 
-int main(void)
-{
-	return test_run("ad799x", NULL, NULL, ad799x_tests);
-}
+TEST_MAIN("ad799x", NULL, NULL)

@@ -175,6 +175,7 @@ static void test_attr_sets(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_attr_sets, "attribute set per part");
 
 /* Scales, offsets, labels and default rates as the files read. */
 static void test_formats(void)
@@ -239,6 +240,7 @@ static void test_formats(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_formats, "scale, offset, label and rate formats");
 
 /* Raw values for known inputs (ABI units: rad/s, m/s^2, gauss, m degC, mV, deg, kPa). */
 static void test_raw_values(void)
@@ -316,6 +318,7 @@ static void test_raw_values(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_raw_values, "raw values for known inputs");
 
 /*
  * The data words carry ND (bit 15, a sample newer than the last read) and,
@@ -357,6 +360,7 @@ static void test_flags(void)
 	CU_ASSERT(sensortest_read_int(st.dev, "in_anglvel_y_raw", &raw) == 0 && raw == -1146);
 	sensortest_teardown(&st);
 }
+TEST_CASE(test_flags, "new-data and error flags are masked");
 
 /*
  * calibbias: the integer part, stored as 16 bits without a range check and
@@ -413,6 +417,7 @@ static void test_calibbias(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_calibbias, "calibbias write and read-back");
 
 /*
  * sampling_frequency: the divider the kernel computes, the rate it reads
@@ -480,6 +485,7 @@ static void test_sampling_frequency(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_sampling_frequency, "sampling_frequency and SPI clock");
 
 /*
  * Low-pass: one SENS_AVG setting serves every *_filter_low_pass_3db_frequency;
@@ -527,6 +533,7 @@ static void test_low_pass(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_low_pass, "low-pass filter");
 
 /* Attributes the kernel makes 0644 but refuses to write, and read-only ones. */
 static void test_refused_writes(void)
@@ -556,6 +563,7 @@ static void test_refused_writes(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_refused_writes, "refused writes");
 
 /*
  * PRODUCT_ID: a chip that reads another part number is refused (the kernel
@@ -597,6 +605,7 @@ static void test_product_id(void)
 		TEST_ROW_ASSERT(rows[i].msg && strstr(st.err, rows[i].msg) != NULL, rows[i].name);
 	}
 }
+TEST_CASE(test_product_id, "product id check");
 
 /* Power-up self test: any DIAG_STAT error bit refuses the chip, listing what failed. */
 static void test_power_up(void)
@@ -631,6 +640,7 @@ static void test_power_up(void)
 		TEST_ROW_ASSERT(rows[i].msg && strstr(st.err, rows[i].msg) != NULL, rows[i].name);
 	}
 }
+TEST_CASE(test_power_up, "power-up self test");
 
 /* Faults at each probe step: the probe fails with the bus's error, naming the device. */
 static void test_probe_faults(void)
@@ -651,6 +661,7 @@ static void test_probe_faults(void)
 
 	sensorsuite_probe_faults(&at, rows, sizeof(rows) / sizeof(rows[0]));
 }
+TEST_CASE(test_probe_faults, "probe faults");
 
 /* Faults on a bound device: each access fails with the bus's error, then recovers. */
 static void test_faults(void)
@@ -706,6 +717,7 @@ static void test_faults(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_faults, "bus faults and recovery");
 
 /*
  * A chip whose flash holds a low-power rate (slow time base, small divider)
@@ -739,6 +751,7 @@ static void test_probe_low_power_rate(void)
 	}
 	sensortest_teardown(&st);
 }
+TEST_CASE(test_probe_low_power_rate, "probe keeps the slow clock for a low-power rate");
 
 /* Removal puts the chip to sleep: SLP_CNT power-off bit. */
 static void test_remove(void)
@@ -756,6 +769,7 @@ static void test_remove(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_remove, "removal powers down");
 
 /* The model refuses inputs the part does not have, listing the valid ones. */
 static void test_model_inputs(void)
@@ -791,27 +805,6 @@ static void test_model_inputs(void)
 			TEST_ROW_ASSERT(strstr(err, "valid: ") != NULL, rows[i].key);
 	}
 }
+TEST_CASE(test_model_inputs, "model input keys");
 
-static CU_TestInfo tests[] = {
-	{ "attribute set per part", test_attr_sets },
-	{ "scale, offset, label and rate formats", test_formats },
-	{ "raw values for known inputs", test_raw_values },
-	{ "new-data and error flags are masked", test_flags },
-	{ "calibbias write and read-back", test_calibbias },
-	{ "sampling_frequency and SPI clock", test_sampling_frequency },
-	{ "low-pass filter", test_low_pass },
-	{ "refused writes", test_refused_writes },
-	{ "product id check", test_product_id },
-	{ "power-up self test", test_power_up },
-	{ "probe faults", test_probe_faults },
-	{ "bus faults and recovery", test_faults },
-	{ "probe keeps the slow clock for a low-power rate", test_probe_low_power_rate },
-	{ "removal powers down", test_remove },
-	{ "model input keys", test_model_inputs },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("adis16400", NULL, NULL, tests);
-}
+TEST_MAIN("adis16400", NULL, NULL)

@@ -334,6 +334,7 @@ static void test_stargate2(void)
 	}
 	board_destroy(b);
 }
+TEST_CASE(test_stargate2, "stargate2.json: max1238 at 0-0035 and its maps");
 
 static void test_demo(void)
 {
@@ -366,6 +367,7 @@ static void test_demo(void)
 	CU_ASSERT_EQUAL(board_default_path(path, 8), -ENAMETOOLONG);
 	unsetenv("IIOWIRE_MAPS_DIR");
 }
+TEST_CASE(test_demo, "demo.json and the default path");
 
 /* ---- errors: each class with its exact message ---- */
 
@@ -603,6 +605,7 @@ static void test_errors(void)
 		tboard_assert_nothing_left(r->name);
 	}
 }
+TEST_CASE(test_errors, "every error class, exact message, nothing left");
 
 /* ---- file errors ---- */
 
@@ -692,6 +695,7 @@ static void test_file_errors(void)
 	CU_ASSERT_EQUAL(strncmp(err, want, strlen(want)), 0);
 	tboard_assert_nothing_left("bad csv");
 }
+TEST_CASE(test_file_errors, "file errors, size limit, CSV next to the board");
 
 /* ---- what a good load gives, and what a failed one leaves ---- */
 
@@ -767,6 +771,7 @@ static void test_good_load(void)
 	iio_channel_release_all(all);
 	tboard_assert_nothing_left("good load");
 }
+TEST_CASE(test_good_load, "a good load: buses, devices, labels, faults, maps");
 
 /* Failures after some devices and buses exist: each must unwind all of them. */
 static void test_failed_load_leaves_nothing(void)
@@ -819,6 +824,7 @@ static void test_failed_load_leaves_nothing(void)
 	board_destroy(b);
 	tboard_assert_nothing_left("control");
 }
+TEST_CASE(test_failed_load_leaves_nothing, "a failed load after devices exist leaves nothing");
 
 static void test_props_and_addresses(void)
 {
@@ -868,6 +874,7 @@ static void test_props_and_addresses(void)
 	board_destroy(NULL);
 	CU_ASSERT_PTR_NULL(board_find_bus(NULL, "i2c-0"));
 }
+TEST_CASE(test_props_and_addresses, "addresses and properties");
 
 static int tboard_cleanup(void)
 {
@@ -881,18 +888,4 @@ static int tboard_cleanup(void)
 	return 0;
 }
 
-static CU_TestInfo tests[] = {
-	{ "stargate2.json: max1238 at 0-0035 and its maps", test_stargate2 },
-	{ "demo.json and the default path", test_demo },
-	{ "every error class, exact message, nothing left", test_errors },
-	{ "file errors, size limit, CSV next to the board", test_file_errors },
-	{ "a good load: buses, devices, labels, faults, maps", test_good_load },
-	{ "a failed load after devices exist leaves nothing", test_failed_load_leaves_nothing },
-	{ "addresses and properties", test_props_and_addresses },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("board", NULL, tboard_cleanup, tests);
-}
+TEST_MAIN("board", NULL, tboard_cleanup)

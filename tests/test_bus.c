@@ -68,6 +68,7 @@ static void test_backend_find(void)
 					rows[i].name);
 	}
 }
+TEST_CASE(test_backend_find, "backend lookup by name");
 
 static void test_create_errors(void)
 {
@@ -99,6 +100,7 @@ static void test_create_errors(void)
 	}
 	bus_put(NULL);	/* NULL-safe */
 }
+TEST_CASE(test_create_errors, "bus_create errors per backend");
 
 /* A do-nothing backend that counts its closes: for the reference rules. */
 static int test_closes;
@@ -143,6 +145,7 @@ static void test_refs(void)
 	bus_i2c_client_destroy(NULL);
 	bus_spi_device_destroy(NULL);
 }
+TEST_CASE(test_refs, "references close the backend once");
 
 static void test_client_addr(void)
 {
@@ -169,6 +172,7 @@ static void test_client_addr(void)
 	}
 	bus_put(bus);
 }
+TEST_CASE(test_client_addr, "client addresses are 7-bit");
 
 /* Every helper at an address nobody answers: the NACK of a real bus. */
 static void test_nack_empty(void)
@@ -221,6 +225,7 @@ static void test_nack_empty(void)
 	bus_put(bus);
 	CU_ASSERT(destroyed == 1);
 }
+TEST_CASE(test_nack_empty, "empty address NACKs for every helper");
 
 /*
  * SMBus framing and byte order. The chip starts with regs[i] = i ^ 0x5a, so
@@ -315,6 +320,7 @@ static void test_smbus_emulation(void)
 	bus_put(bus);
 	CU_ASSERT(destroyed == 1);
 }
+TEST_CASE(test_smbus_emulation, "SMBus framing and byte order");
 
 static void test_smbus_limits(void)
 {
@@ -359,6 +365,7 @@ static void test_smbus_limits(void)
 	bus_i2c_client_destroy(c);
 	bus_put(bus);
 }
+TEST_CASE(test_smbus_limits, "SMBus length limits");
 
 /* A combined transaction to two chips: each run of messages goes to its own. */
 static void test_transfer_two_chips(void)
@@ -386,6 +393,7 @@ static void test_transfer_two_chips(void)
 	bus_i2c_client_destroy(c);
 	bus_put(bus);
 }
+TEST_CASE(test_transfer_two_chips, "one transaction, two chips");
 
 static void test_attach(void)
 {
@@ -407,6 +415,7 @@ static void test_attach(void)
 	bus_put(bus);
 	CU_ASSERT(destroyed == 3);	/* chips go with the bus */
 }
+TEST_CASE(test_attach, "attach: busy, ownership, destroy on close");
 
 /* Fault rows: five read_byte_data calls after arming; what each returns (0 = ok). */
 static void test_faults(void)
@@ -462,6 +471,7 @@ static void test_faults(void)
 		bus_put(bus);
 	}
 }
+TEST_CASE(test_faults, "faults: mode, after, count");
 
 static void test_fault_clear_and_errors(void)
 {
@@ -492,6 +502,7 @@ static void test_fault_clear_and_errors(void)
 	bus_i2c_client_destroy(c);
 	bus_put(bus);
 }
+TEST_CASE(test_fault_clear_and_errors, "faults: clear, errors, may_block");
 
 struct test_hang_arg {
 	struct bus_i2c_client *c;
@@ -538,6 +549,7 @@ static void test_hang_cleared(void)
 	bus_i2c_client_destroy(c);
 	bus_put(bus);
 }
+TEST_CASE(test_hang_cleared, "hang cleared from another thread");
 
 static void test_clock(void)
 {
@@ -578,6 +590,7 @@ static void test_clock(void)
 	bus_msleep(NULL, 20);
 	CU_ASSERT(test_mono_s() - real0 >= 0.019);
 }
+TEST_CASE(test_clock, "virtual clock");
 
 static void test_spi(void)
 {
@@ -637,26 +650,6 @@ static void test_spi(void)
 	bus_put(bus);
 	CU_ASSERT(destroyed == 1);
 }
+TEST_CASE(test_spi, "SPI sync through the emulated bus");
 
-int main(void)
-{
-	static CU_TestInfo tests[] = {
-		{ "backend lookup by name", test_backend_find },
-		{ "bus_create errors per backend", test_create_errors },
-		{ "references close the backend once", test_refs },
-		{ "client addresses are 7-bit", test_client_addr },
-		{ "empty address NACKs for every helper", test_nack_empty },
-		{ "SMBus framing and byte order", test_smbus_emulation },
-		{ "SMBus length limits", test_smbus_limits },
-		{ "one transaction, two chips", test_transfer_two_chips },
-		{ "attach: busy, ownership, destroy on close", test_attach },
-		{ "faults: mode, after, count", test_faults },
-		{ "faults: clear, errors, may_block", test_fault_clear_and_errors },
-		{ "hang cleared from another thread", test_hang_cleared },
-		{ "virtual clock", test_clock },
-		{ "SPI sync through the emulated bus", test_spi },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("bus", NULL, NULL, tests);
-}
+TEST_MAIN("bus", NULL, NULL)

@@ -81,6 +81,7 @@ static void test_connect_forms(void)
 	CU_ASSERT(errno == ECONNREFUSED || errno == EADDRNOTAVAIL || errno == ENETUNREACH);
 	iiowire_close(w);
 }
+TEST_CASE(test_connect_forms, "connect: address forms");
 
 static void test_connect_env_and_default(void)
 {
@@ -107,6 +108,7 @@ static void test_connect_env_and_default(void)
 		CU_ASSERT_STRING_EQUAL(iiowire_address(w), IIOWIRE_DEFAULT_ADDRESS);
 	iiowire_close(w);
 }
+TEST_CASE(test_connect_env_and_default, "connect: $IIOWIRE_ADDRESS and default");
 
 static void test_connect_errors(void)
 {
@@ -143,6 +145,7 @@ static void test_connect_errors(void)
 	iiowire_channel_release_all(NULL);
 	iiowire_free(NULL);
 }
+TEST_CASE(test_connect_errors, "connect: errors");
 
 static void test_timeout_setting(void)
 {
@@ -156,6 +159,7 @@ static void test_timeout_setting(void)
 	CU_ASSERT_EQUAL(iiowire_get_timeout(w), 250);
 	iiowire_close(w);
 }
+TEST_CASE(test_timeout_setting, "timeout setting");
 
 static void test_versions(void)
 {
@@ -172,6 +176,7 @@ static void test_versions(void)
 	CU_ASSERT_STRING_EQUAL(v.server, IIOWIRE_VERSION);
 	iiowire_close(w);
 }
+TEST_CASE(test_versions, "versions");
 
 /* ---- errors ----------------------------------------------------------- */
 
@@ -206,6 +211,7 @@ static void test_errno_names(void)
 	CU_ASSERT_PTR_NOT_NULL(iiowire_strerror(4242));
 	CU_ASSERT_STRING_EQUAL(iiowire_errmsg(NULL), "");
 }
+TEST_CASE(test_errno_names, "errno names");
 
 static void test_errmsg(void)
 {
@@ -220,6 +226,7 @@ static void test_errmsg(void)
 	CU_ASSERT_STRING_EQUAL(iiowire_errmsg(w), "");
 	iiowire_close(w);
 }
+TEST_CASE(test_errmsg, "errmsg");
 
 /* ---- devices and attributes ------------------------------------------ */
 
@@ -242,6 +249,7 @@ static void test_device_list(void)
 	iiowire_free(d);
 	iiowire_close(w);
 }
+TEST_CASE(test_device_list, "device list");
 
 static void test_device_info(void)
 {
@@ -286,6 +294,7 @@ static void test_device_info(void)
 	}
 	iiowire_close(w);
 }
+TEST_CASE(test_device_info, "device info");
 
 static void test_attr_list(void)
 {
@@ -324,6 +333,7 @@ static void test_attr_list(void)
 	CU_ASSERT_PTR_NULL(a);
 	iiowire_close(w);
 }
+TEST_CASE(test_attr_list, "attribute list");
 
 static void test_attr_read(void)
 {
@@ -369,6 +379,7 @@ static void test_attr_read(void)
 	CU_ASSERT_STRING_EQUAL(buf, "3300");
 	iiowire_close(w);
 }
+TEST_CASE(test_attr_read, "attribute read");
 
 static void test_attr_write(void)
 {
@@ -410,6 +421,7 @@ static void test_attr_write(void)
 	}
 	iiowire_close(w);
 }
+TEST_CASE(test_attr_write, "attribute write");
 
 static void test_attr_numbers(void)
 {
@@ -430,6 +442,7 @@ static void test_attr_numbers(void)
 	CU_ASSERT_EQUAL(iiowire_attr_write_longlong(w, "dummy0", "out_voltage0_raw", 0), 0);
 	iiowire_close(w);
 }
+TEST_CASE(test_attr_numbers, "attribute numbers");
 
 static void test_chan_list(void)
 {
@@ -468,6 +481,7 @@ static void test_chan_list(void)
 	CU_ASSERT_EQUAL(iiowire_chan_list(w, "nodev", &c), -ENODEV);
 	iiowire_close(w);
 }
+TEST_CASE(test_chan_list, "channel list");
 
 static void test_map_list(void)
 {
@@ -498,6 +512,7 @@ static void test_map_list(void)
 	iiowire_free(m);
 	iiowire_close(w);
 }
+TEST_CASE(test_map_list, "map list");
 
 static void test_stats(void)
 {
@@ -521,6 +536,7 @@ static void test_stats(void)
 	iiowire_free(s);
 	iiowire_close(w);
 }
+TEST_CASE(test_stats, "stats");
 
 /* ---- consumer API ----------------------------------------------------- */
 
@@ -568,6 +584,7 @@ static void test_channel_get(void)
 	}
 	iiowire_close(w);
 }
+TEST_CASE(test_channel_get, "channel get");
 
 static void test_channel_get_all(void)
 {
@@ -596,6 +613,7 @@ static void test_channel_get_all(void)
 	CU_ASSERT_EQUAL(errno, EINVAL);
 	iiowire_close(w);
 }
+TEST_CASE(test_channel_get_all, "channel get all");
 
 static void test_channel_reads(void)
 {
@@ -645,6 +663,7 @@ static void test_channel_reads(void)
 	}
 	iiowire_close(w);
 }
+TEST_CASE(test_channel_reads, "channel reads");
 
 static void test_convert_raw(void)
 {
@@ -678,6 +697,7 @@ static void test_convert_raw(void)
 	iiowire_channel_release(ch);
 	iiowire_close(w);
 }
+TEST_CASE(test_convert_raw, "convert raw to processed");
 
 static void test_type_names(void)
 {
@@ -714,6 +734,7 @@ static void test_type_names(void)
 	CU_ASSERT_EQUAL(iiowire_format_value(buf, sizeof(buf), 99, 1, 0), -EINVAL);
 	CU_ASSERT_EQUAL(iiowire_format_value(buf, 4, IIO_VAL_INT, 123456, 0), -EFBIG);
 }
+TEST_CASE(test_type_names, "type and value names");
 
 /* ---- watches ---------------------------------------------------------- */
 
@@ -757,6 +778,7 @@ static void test_watch_next_and_fd(void)
 	CU_ASSERT_EQUAL(iiowire_watch_stop(w, "max1238", "in_voltage0_raw"), 0);
 	iiowire_close(w);
 }
+TEST_CASE(test_watch_next_and_fd, "watch: next and fd");
 
 static void test_watch_dispatch(void)
 {
@@ -779,6 +801,7 @@ static void test_watch_dispatch(void)
 	CU_ASSERT_EQUAL(iiowire_event_pending(w), 0);
 	iiowire_close(w);
 }
+TEST_CASE(test_watch_dispatch, "watch: dispatch");
 
 static void test_watch_errors(void)
 {
@@ -806,6 +829,7 @@ static void test_watch_errors(void)
 	CU_ASSERT_EQUAL(iiowire_event_next(w, &(struct iiowire_event){ 0 }, 0), 0);
 	iiowire_close(w);
 }
+TEST_CASE(test_watch_errors, "watch: errors");
 
 /* ---- restarts and reloads --------------------------------------------- */
 
@@ -860,6 +884,7 @@ static void test_reconnect_restart(void)
 	iiowire_channel_release(ch);
 	iiowire_close(w);
 }
+TEST_CASE(test_reconnect_restart, "reconnect across restarts");
 
 /* A watched device that is gone after a restart: an error event, the connection lives on. */
 static void test_watch_replay_refused(void)
@@ -887,6 +912,7 @@ static void test_watch_replay_refused(void)
 	CU_ASSERT_EQUAL(iiowire_watch_stop(w, NULL, NULL), 0);
 	iiowire_close(w);
 }
+TEST_CASE(test_watch_replay_refused, "watch refused after a restart");
 
 static void test_reload_removes_provider(void)
 {
@@ -932,6 +958,7 @@ static void test_reload_removes_provider(void)
 	iiowire_channel_release_all(all);
 	iiowire_close(w);
 }
+TEST_CASE(test_reload_removes_provider, "reload removes the provider: ENODEV");
 
 /* ---- access control --------------------------------------------------- */
 
@@ -1006,6 +1033,7 @@ static void test_auth(void)
 	unlink(badfile);
 	unlink(emptyfile);
 }
+TEST_CASE(test_auth, "auth");
 
 static void test_read_only(void)
 {
@@ -1022,42 +1050,10 @@ static void test_read_only(void)
 	iiowire_close(w);
 	ct_daemon_stop(&rd);
 }
-
-static CU_TestInfo client_tests[] = {
-	{ "connect: address forms", test_connect_forms },
-	{ "connect: $IIOWIRE_ADDRESS and default", test_connect_env_and_default },
-	{ "connect: errors", test_connect_errors },
-	{ "timeout setting", test_timeout_setting },
-	{ "versions", test_versions },
-	{ "errno names", test_errno_names },
-	{ "errmsg", test_errmsg },
-	{ "device list", test_device_list },
-	{ "device info", test_device_info },
-	{ "attribute list", test_attr_list },
-	{ "attribute read", test_attr_read },
-	{ "attribute write", test_attr_write },
-	{ "attribute numbers", test_attr_numbers },
-	{ "channel list", test_chan_list },
-	{ "map list", test_map_list },
-	{ "stats", test_stats },
-	{ "channel get", test_channel_get },
-	{ "channel get all", test_channel_get_all },
-	{ "channel reads", test_channel_reads },
-	{ "convert raw to processed", test_convert_raw },
-	{ "type and value names", test_type_names },
-	{ "watch: next and fd", test_watch_next_and_fd },
-	{ "watch: dispatch", test_watch_dispatch },
-	{ "watch: errors", test_watch_errors },
-	{ "reconnect across restarts", test_reconnect_restart },
-	{ "watch refused after a restart", test_watch_replay_refused },
-	{ "reload removes the provider: ENODEV", test_reload_removes_provider },
-	{ "auth", test_auth },
-	{ "read-only daemon", test_read_only },
-	CU_TEST_INFO_NULL,
-};
+TEST_CASE(test_read_only, "read-only daemon");
 
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
-	return test_run("client", client_suite_init, client_suite_cleanup, client_tests);
+	return test_main("client", client_suite_init, client_suite_cleanup);
 }

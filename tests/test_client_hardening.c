@@ -135,6 +135,7 @@ static void test_deadline_under_flood(void)
 	iiowire_close(w);
 	hx_flood_stop(&f);
 }
+TEST_CASE(test_deadline_under_flood, "a timeout is a deadline under a flood of lines");
 
 /* ---- values the kernel wraps ------------------------------------------ */
 
@@ -170,6 +171,7 @@ static void test_write_out_of_range(void)
 	}
 	iiowire_close(w);
 }
+TEST_CASE(test_write_out_of_range, "WRITE out of int: ERANGE, nothing written");
 
 static void test_cread_out_of_range(void)
 {
@@ -187,6 +189,7 @@ static void test_cread_out_of_range(void)
 	iiowire_channel_release(ch);
 	iiowire_close(w);
 }
+TEST_CASE(test_cread_out_of_range, "CREAD processed out of int: ERANGE");
 
 /* The leaf's arithmetic: exact in range, ERANGE (not the kernel's wrap) outside. */
 static void test_processed_arithmetic(void)
@@ -212,6 +215,7 @@ static void test_processed_arithmetic(void)
 	CU_ASSERT_EQUAL(iio_raw_to_processed(3, 1, IIO_VAL_INT, 1, 0, 0, 0, 0, 0, 1u << 30, &out),
 			-ERANGE);
 }
+TEST_CASE(test_processed_arithmetic, "processed arithmetic: ERANGE, not a wrap");
 
 /* ---- JSON numbers as WRITE values -------------------------------------- */
 
@@ -276,6 +280,7 @@ static void test_json_number_value(void)
 		TEST_ROW_ASSERT(strcmp(out, line) == 0, rows[i].value);
 	}
 }
+TEST_CASE(test_json_number_value, "JSON numbers as WRITE values");
 
 /* ---- the CLI --------------------------------------------------------- */
 
@@ -289,6 +294,7 @@ static void test_cli_name_lookup(void)
 	/* getaddrinfo's own words follow, not "No route to host" */
 	CU_ASSERT_PTR_NULL(strstr(err, "No route to host"));
 }
+TEST_CASE(test_cli_name_lookup, "CLI: a failed name lookup says so");
 
 /* A hostile server: names and values with LF, ESC, BEL, a backslash and a C1 CSI. */
 static void hx_hostile(struct ct_fake *f, const struct proto_request *req, struct proto_buf *out,
@@ -330,6 +336,7 @@ static void test_cli_escapes(void)
 	CU_ASSERT_PTR_NULL(strchr(err, '\x1b'));
 	ct_fake_stop(&f);
 }
+TEST_CASE(test_cli_escapes, "CLI: control characters from a server escaped");
 
 static void test_cli_watch_attrs(void)
 {
@@ -347,6 +354,7 @@ static void test_cli_watch_attrs(void)
 	}
 	CU_ASSERT_EQUAL(n, 4);
 }
+TEST_CASE(test_cli_watch_attrs, "CLI: watch DEVICE ATTR ATTR");
 
 /* ---- iiowire-hwmon under a hostile --sysfs-root ----------------------- */
 
@@ -389,6 +397,7 @@ static void test_hwmon_missing_root(void)
 	snprintf(path, sizeof(path), "%s/no", hx_daemon.dir);
 	CU_ASSERT_EQUAL(access(path, F_OK), -1);
 }
+TEST_CASE(test_hwmon_missing_root, "hwmon: a missing root is refused");
 
 static void test_hwmon_planted_links(void)
 {
@@ -441,6 +450,7 @@ static void test_hwmon_planted_links(void)
 	CU_ASSERT_EQUAL(hx_hwmon_once(root, err, sizeof(err)), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "symlink"));
 }
+TEST_CASE(test_hwmon_planted_links, "hwmon: planted symlinks are not followed");
 
 static void test_hwmon_unsafe_dirs(void)
 {
@@ -462,6 +472,7 @@ static void test_hwmon_unsafe_dirs(void)
 	hx_path(path, sizeof(path), root, "class/hwmon/hwmon0");
 	CU_ASSERT_EQUAL(access(path, F_OK), -1);
 }
+TEST_CASE(test_hwmon_unsafe_dirs, "hwmon: directories others own or can write");
 
 /* A file the bridge did not create survives a re-run and the clean exit. */
 static void test_hwmon_deletes_only_its_own(void)
@@ -499,6 +510,7 @@ static void test_hwmon_deletes_only_its_own(void)
 	hx_path(path, sizeof(path), root, "class/hwmon/hwmon0/in1_input");
 	CU_ASSERT_EQUAL(access(path, F_OK), -1);
 }
+TEST_CASE(test_hwmon_deletes_only_its_own, "hwmon: deletes only what it created");
 
 static void test_hwmon_version(void)
 {
@@ -509,25 +521,6 @@ static void test_hwmon_version(void)
 	CU_ASSERT_EQUAL(hx_run(CT_HWMON_PATH, args, out, sizeof(out), err, sizeof(err)), 0);
 	CU_ASSERT_STRING_EQUAL(out, want);
 }
+TEST_CASE(test_hwmon_version, "hwmon: --version");
 
-static CU_TestInfo hx_tests[] = {
-	{ "a timeout is a deadline under a flood of lines", test_deadline_under_flood },
-	{ "WRITE out of int: ERANGE, nothing written", test_write_out_of_range },
-	{ "CREAD processed out of int: ERANGE", test_cread_out_of_range },
-	{ "processed arithmetic: ERANGE, not a wrap", test_processed_arithmetic },
-	{ "JSON numbers as WRITE values", test_json_number_value },
-	{ "CLI: a failed name lookup says so", test_cli_name_lookup },
-	{ "CLI: control characters from a server escaped", test_cli_escapes },
-	{ "CLI: watch DEVICE ATTR ATTR", test_cli_watch_attrs },
-	{ "hwmon: a missing root is refused", test_hwmon_missing_root },
-	{ "hwmon: planted symlinks are not followed", test_hwmon_planted_links },
-	{ "hwmon: directories others own or can write", test_hwmon_unsafe_dirs },
-	{ "hwmon: deletes only what it created", test_hwmon_deletes_only_its_own },
-	{ "hwmon: --version", test_hwmon_version },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("client_hardening", hx_suite_init, hx_suite_cleanup, hx_tests);
-}
+TEST_MAIN("client_hardening", hx_suite_init, hx_suite_cleanup)

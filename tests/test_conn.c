@@ -71,6 +71,7 @@ static void test_conn_parse(void)
 		TEST_ROW_ASSERT(strcmp(a.normal, rows[i].normal) == 0, rows[i].name);
 	}
 }
+TEST_CASE(test_conn_parse, "address forms and errors");
 
 static void test_conn_default(void)
 {
@@ -99,14 +100,6 @@ static void test_conn_default(void)
 	}
 	unsetenv(IIOWIRE_ADDRESS_ENV);
 }
+TEST_CASE(test_conn_default, "default address and $IIOWIRE_ADDRESS");
 
-static CU_TestInfo conn_tests[] = {
-	{ "address forms and errors", test_conn_parse },
-	{ "default address and $IIOWIRE_ADDRESS", test_conn_default },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("conn", NULL, NULL, conn_tests);
-}
+TEST_MAIN("conn", NULL, NULL)

@@ -61,6 +61,7 @@ static void test_list_covers_every_id(void)
 	CU_ASSERT_EQUAL(lines, rows);
 	free(text);
 }
+TEST_CASE(test_list_covers_every_id, "the list names every id once, sorted, with driver and bus");
 
 /* The README's rows as the list says they must be: one per driver, sorted by driver. */
 static void tdl_expected_rows(char *out, size_t len)
@@ -126,6 +127,7 @@ static void test_readme_table(void)
 		fprintf(stderr, "\nmaps/README.md chip table:\n%s\nexpected:\n%s", got, want);
 	CU_ASSERT_STRING_EQUAL(got, want);
 }
+TEST_CASE(test_readme_table, "maps/README.md's chip table is the list");
 
 static void test_suggest(void)
 {
@@ -150,6 +152,7 @@ static void test_suggest(void)
 		TEST_ROW_ASSERT(strcmp(buf, rows[i].want) == 0, rows[i].typed);
 	}
 }
+TEST_CASE(test_suggest, "near names for an unknown driver");
 
 static void test_kit_macros(void)
 {
@@ -167,6 +170,7 @@ static void test_kit_macros(void)
 	CU_ASSERT_EQUAL(sign_extend32(0xffff, 15), -1);
 	CU_ASSERT_EQUAL(sign_extend32(0x0001ffff, 15), -1);
 }
+TEST_CASE(test_kit_macros, "ARRAY_SIZE, GENMASK, FIELD_PREP/GET, sign_extend32");
 
 struct tdl_outer {
 	int a;
@@ -179,6 +183,7 @@ static void test_container_of(void)
 
 	CU_ASSERT_PTR_EQUAL(container_of(&o.inner, struct tdl_outer, inner), &o);
 }
+TEST_CASE(test_container_of, "container_of");
 
 static void test_probe_messages(void)
 {
@@ -205,6 +210,7 @@ static void test_probe_messages(void)
 	bus_i2c_client_destroy(i2c);
 	bus_put(bus);
 }
+TEST_CASE(test_probe_messages, "probe messages name device, place and errno");
 
 /* A driver that declares I2C is refused without a client, before its probe runs. */
 static void test_core_checks_bus(void)
@@ -228,19 +234,6 @@ static void test_core_checks_bus(void)
 	CU_ASSERT_STRING_EQUAL(err, "adis16400: needs an SPI bus and chip select (EINVAL)");
 	CU_ASSERT_STRING_EQUAL(iio_driver_bus_name(IIO_DRIVER_BUS_NONE), "none");
 }
+TEST_CASE(test_core_checks_bus, "the core checks the declared bus before probe");
 
-static CU_TestInfo tests[] = {
-	{ "the list names every id once, sorted, with driver and bus", test_list_covers_every_id },
-	{ "maps/README.md's chip table is the list", test_readme_table },
-	{ "near names for an unknown driver", test_suggest },
-	{ "ARRAY_SIZE, GENMASK, FIELD_PREP/GET, sign_extend32", test_kit_macros },
-	{ "container_of", test_container_of },
-	{ "probe messages name device, place and errno", test_probe_messages },
-	{ "the core checks the declared bus before probe", test_core_checks_bus },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("driver_list", NULL, NULL, tests);
-}
+TEST_MAIN("driver_list", NULL, NULL)

@@ -106,7 +106,6 @@ static const struct seq_row seq_rows[] = {
 	  { { { 0x48 }, 1, 2, { 0x21, 0x20 } } } },
 };
 
-
 /* One write, or write + repeated start + read; compares what came back. */
 static int emu_test_step(struct bus_i2c_client *client, const struct step *s)
 {
@@ -168,6 +167,7 @@ static void test_sequences(void)
 		bus_put(bus);
 	}
 }
+TEST_CASE(test_sequences, "commands, registers and results, byte for byte");
 
 struct hyst_row {
 	const char *name;
@@ -215,6 +215,7 @@ static void test_hysteresis(void)
 	bus_i2c_client_destroy(client);
 	bus_put(bus);
 }
+TEST_CASE(test_hysteresis, "alerts re-arm through hysteresis");
 
 static const struct chipsuite_key_row key_rows[] = {
 	{ "voltage7 on 8 inputs", "ad7998", "voltage7", 0, "" },
@@ -229,22 +230,13 @@ static void test_input_keys(void)
 {
 	chipsuite_input_keys(key_rows, NROWS(key_rows));
 }
+TEST_CASE(test_input_keys, "input keys are ABI stems");
 
 /* The model and the driver know the same eight parts. */
 static void test_part_list(void)
 {
 	chipsuite_part_list("ad7998", 8);
 }
+TEST_CASE(test_part_list, "the eight parts of model and driver");
 
-static CU_TestInfo emu_ad799x_tests[] = {
-	{ "commands, registers and results, byte for byte", test_sequences },
-	{ "alerts re-arm through hysteresis", test_hysteresis },
-	{ "input keys are ABI stems", test_input_keys },
-	{ "the eight parts of model and driver", test_part_list },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("emu_ad799x", NULL, NULL, emu_ad799x_tests);
-}
+TEST_MAIN("emu_ad799x", NULL, NULL)

@@ -154,6 +154,7 @@ static void test_bytes(void)
 		bus_put(bus);
 	}
 }
+TEST_CASE(test_bytes, "setup/config bytes and scans, byte for byte");
 
 struct clip_row {
 	const char *name;
@@ -204,6 +205,7 @@ static void test_clipping(void)
 		bus_put(bus);
 	}
 }
+TEST_CASE(test_clipping, "clipping at full scale and zero");
 
 static const struct chipsuite_key_row key_rows[] = {
 	{ "AIN3 on 4 inputs", "max1363", "AIN3", 0, "" },
@@ -219,6 +221,7 @@ static void test_input_keys(void)
 {
 	chipsuite_input_keys(key_rows, NROWS(key_rows));
 }
+TEST_CASE(test_input_keys, "input keys are datasheet names");
 
 /* The model and the driver know the same 38 parts. */
 static void test_part_list(void)
@@ -226,6 +229,7 @@ static void test_part_list(void)
 	chipsuite_part_list("max1363", 38);
 	CU_ASSERT_PTR_NULL(emu_model_find("max1240", NULL));
 }
+TEST_CASE(test_part_list, "the 38 parts of model and driver");
 
 /* Signals are sampled on the bus's virtual clock at each read. */
 static void test_signal_time(void)
@@ -251,17 +255,6 @@ static void test_signal_time(void)
 	bus_i2c_client_destroy(client);
 	bus_put(bus);
 }
+TEST_CASE(test_signal_time, "inputs follow virtual time");
 
-static CU_TestInfo emu_max1363_tests[] = {
-	{ "setup/config bytes and scans, byte for byte", test_bytes },
-	{ "clipping at full scale and zero", test_clipping },
-	{ "input keys are datasheet names", test_input_keys },
-	{ "the 38 parts of model and driver", test_part_list },
-	{ "inputs follow virtual time", test_signal_time },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("emu_max1363", NULL, NULL, emu_max1363_tests);
-}
+TEST_MAIN("emu_max1363", NULL, NULL)

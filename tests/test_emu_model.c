@@ -74,6 +74,7 @@ static void test_model_find(void)
 	/* the id out-parameter is optional */
 	CU_ASSERT(emu_model_find("iiowire-testpart-b", NULL) == &test_model_b);
 }
+TEST_CASE(test_model_find, "models by part name");
 
 static void test_input_find(void)
 {
@@ -110,14 +111,6 @@ static void test_input_find(void)
 			TEST_ROW_ASSERT(in == NULL, rows[i].name);
 	}
 }
+TEST_CASE(test_input_find, "inputs by key");
 
-int main(void)
-{
-	static CU_TestInfo tests[] = {
-		{ "models by part name", test_model_find },
-		{ "inputs by key", test_input_find },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("emu_model", NULL, NULL, tests);
-}
+TEST_MAIN("emu_model", NULL, NULL)

@@ -59,6 +59,7 @@ static void test_sample_rows(void)
 				     rows[i].expect) < 1e-9, rows[i].name);
 	CU_ASSERT(emu_signal_sample(NULL, 1) == 0.0);
 }
+TEST_CASE(test_sample_rows, "each kind at chosen times");
 
 static void test_noise(void)
 {
@@ -102,6 +103,7 @@ static void test_noise(void)
 		TEST_ROW_ASSERT(got[i] == r->ok, r->name);
 	}
 }
+TEST_CASE(test_noise, "noise: reproducible, seeded, right statistics");
 
 /* Write @text to a fresh file under /tmp; its path goes to @path. */
 static void test_write_file(char *path, size_t len, const char *tag, const char *text)
@@ -159,6 +161,7 @@ static void test_csv(void)
 	emu_signal_fini(&sig);	/* twice is fine */
 	emu_signal_fini(NULL);
 }
+TEST_CASE(test_csv, "CSV: load, interpolate, loop");
 
 static void test_csv_errors(void)
 {
@@ -200,6 +203,7 @@ static void test_csv_errors(void)
 				rows[i].name);
 	}
 }
+TEST_CASE(test_csv_errors, "CSV: errors name file and line");
 
 static void test_copy(void)
 {
@@ -219,17 +223,6 @@ static void test_copy(void)
 	CU_ASSERT_DOUBLE_EQUAL(emu_signal_sample(&dst, 0.75), emu_signal_sample(&sine, 0.75), 0);
 	emu_signal_fini(&dst);
 }
+TEST_CASE(test_copy, "copies are deep");
 
-int main(void)
-{
-	static CU_TestInfo tests[] = {
-		{ "each kind at chosen times", test_sample_rows },
-		{ "noise: reproducible, seeded, right statistics", test_noise },
-		{ "CSV: load, interpolate, loop", test_csv },
-		{ "CSV: errors name file and line", test_csv_errors },
-		{ "copies are deep", test_copy },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("emu_signal", NULL, NULL, tests);
-}
+TEST_MAIN("emu_signal", NULL, NULL)

@@ -150,6 +150,7 @@ static void test_hwmon_tree_once(void)
 	CU_ASSERT_STRING_EQUAL(buf, "2000\n");
 	test_rmtree(root);
 }
+TEST_CASE(test_hwmon_tree_once, "tree, file by file (--once)");
 
 static void test_hwmon_print_and_names(void)
 {
@@ -178,6 +179,7 @@ static void test_hwmon_print_and_names(void)
 	CU_ASSERT_STRING_EQUAL(buf, "2300\n");
 	test_rmtree(root);
 }
+TEST_CASE(test_hwmon_print_and_names, "--print and hwmon names");
 
 static void test_hwmon_errors(void)
 {
@@ -212,6 +214,7 @@ static void test_hwmon_errors(void)
 			       sizeof(err)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--sysfs-root DIR"));
 }
+TEST_CASE(test_hwmon_errors, "option and connection errors");
 
 /* The bridge across a daemon restart, reloads, and a clean exit. */
 static void test_hwmon_life(void)
@@ -268,6 +271,7 @@ static void test_hwmon_life(void)
 	CU_ASSERT_EQUAL(access(dir, F_OK), -1);
 	test_rmtree(root);
 }
+TEST_CASE(test_hwmon_life, "restart, reloads, clean exit");
 
 /* ---- every hwmon class, from a fake daemon ---------------------------- */
 
@@ -369,18 +373,10 @@ static void test_hwmon_classes(void)
 	test_rmtree(root);
 	ct_fake_stop(&f);
 }
-
-static CU_TestInfo hwmon_tests[] = {
-	{ "tree, file by file (--once)", test_hwmon_tree_once },
-	{ "--print and hwmon names", test_hwmon_print_and_names },
-	{ "option and connection errors", test_hwmon_errors },
-	{ "restart, reloads, clean exit", test_hwmon_life },
-	{ "every hwmon class (fake daemon)", test_hwmon_classes },
-	CU_TEST_INFO_NULL,
-};
+TEST_CASE(test_hwmon_classes, "every hwmon class (fake daemon)");
 
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
-	return test_run("hwmon", hw_suite_init, hw_suite_cleanup, hwmon_tests);
+	return test_main("hwmon", hw_suite_init, hw_suite_cleanup);
 }

@@ -184,6 +184,7 @@ static void test_tools_node_exporter(void)
 	/* the loop's clean exit removed the device; put the --once tree back */
 	CU_ASSERT_EQUAL(tools_bridge_once(tools_daemon.address, "iio_hwmon.0"), 0);
 }
+TEST_CASE(test_tools_node_exporter, "prometheus node exporter scrapes the tree");
 
 static void test_tools_sensors(void)
 {
@@ -220,15 +221,10 @@ static void test_tools_sensors(void)
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		TEST_ROW_ASSERT(strstr(out, rows[i]) != NULL, rows[i]);
 }
-
-static CU_TestInfo tools_tests[] = {
-	{ "prometheus node exporter scrapes the tree", test_tools_node_exporter },
-	{ "sensors reads the tree", test_tools_sensors },
-	CU_TEST_INFO_NULL,
-};
+TEST_CASE(test_tools_sensors, "sensors reads the tree");
 
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
-	return test_run("hwmon_tools", tools_init, tools_cleanup, tools_tests);
+	return test_main("hwmon_tools", tools_init, tools_cleanup);
 }

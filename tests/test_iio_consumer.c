@@ -227,6 +227,7 @@ static void test_get_rules(void)
 	iio_channel_release(NULL);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_get_rules, "iio_channel_get: wildcards, order, errors");
 
 static void test_get_all_rules(void)
 {
@@ -256,6 +257,7 @@ static void test_get_all_rules(void)
 	iio_channel_release_all(NULL);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_get_all_rules, "iio_channel_get_all: order, terminator, errors");
 
 struct tcons_read_row {
 	const char *name;
@@ -304,6 +306,7 @@ static void test_processed(void)
 	}
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_processed, "processed values: scale types, offset, negative scale");
 
 static void test_accessors(void)
 {
@@ -354,6 +357,7 @@ static void test_accessors(void)
 	iio_channel_release(dac);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_accessors, "raw, scale, offset, type, label, write");
 
 /* §3.2 with the dummy: voltage0 is raw 73, offset 7, scale (0, 1333) MICRO. */
 static void test_dummy_worked_examples(void)
@@ -406,6 +410,7 @@ static void test_dummy_worked_examples(void)
 	CU_ASSERT_EQUAL(val, 106);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_dummy_worked_examples, "reference 3.2 worked examples on iio_dummy");
 
 /* Every accessor on a handle whose provider is gone: -ENODEV, no memory touched that was freed. */
 static void tcons_assert_all_enodev(struct iio_channel *ch, const char *row)
@@ -455,6 +460,7 @@ static void test_provider_goes_away(void)
 	tcons_assert_all_enodev(&all[1], "last holder");
 	iio_channel_release_all(all);
 }
+TEST_CASE(test_provider_goes_away, "provider unregistered under a held channel: -ENODEV");
 
 struct tcons_inflight {
 	struct iio_channel *ch;
@@ -519,19 +525,6 @@ static void test_unregister_waits_for_read(void)
 	iio_channel_release(r.ch);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_unregister_waits_for_read, "unregister waits for a read in flight");
 
-static CU_TestInfo tests[] = {
-	{ "iio_channel_get: wildcards, order, errors", test_get_rules },
-	{ "iio_channel_get_all: order, terminator, errors", test_get_all_rules },
-	{ "processed values: scale types, offset, negative scale", test_processed },
-	{ "raw, scale, offset, type, label, write", test_accessors },
-	{ "reference 3.2 worked examples on iio_dummy", test_dummy_worked_examples },
-	{ "provider unregistered under a held channel: -ENODEV", test_provider_goes_away },
-	{ "unregister waits for a read in flight", test_unregister_waits_for_read },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("iio_consumer", NULL, NULL, tests);
-}
+TEST_MAIN("iio_consumer", NULL, NULL)

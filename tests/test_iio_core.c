@@ -132,6 +132,7 @@ static void test_chan_type_table(void)
 	CU_ASSERT_EQUAL(iio_chan_type_from_name(""), -EINVAL);
 	CU_ASSERT_EQUAL(iio_chan_type_from_name(NULL), -EINVAL);
 }
+TEST_CASE(test_chan_type_table, "channel type table");
 
 static void test_modifier_table(void)
 {
@@ -155,6 +156,7 @@ static void test_modifier_table(void)
 	CU_ASSERT_EQUAL(IIO_MOD_APPARENT, IIO_MOD_ROLL + 6);
 	CU_ASSERT_PTR_NULL(iio_modifier_name((enum iio_modifier)IIOWIRE_IIO_MODIFIER_COUNT));
 }
+TEST_CASE(test_modifier_table, "modifier table");
 
 static void test_postfix_table(void)
 {
@@ -173,6 +175,7 @@ static void test_postfix_table(void)
 	}
 	CU_ASSERT_PTR_NULL(iio_chan_info_postfix(IIO_CHAN_INFO_COUNT));
 }
+TEST_CASE(test_postfix_table, "info postfix table");
 
 static void test_shared_by_names(void)
 {
@@ -189,6 +192,7 @@ static void test_shared_by_names(void)
 					    rows[i].name), rows[i].name);
 	CU_ASSERT_PTR_NULL(iio_shared_by_name((enum iio_shared_by)4));
 }
+TEST_CASE(test_shared_by_names, "sharing level names");
 
 /* ---- name building (facts 1.2 and 1.7) ---- */
 
@@ -319,6 +323,7 @@ static void test_name_build(void)
 	TEST_ROW_ASSERT(iio_attr_name_build(buf, 15, &ch_v3, "raw", IIO_SEPARATE) ==
 			-ENAMETOOLONG, "name one byte short");
 }
+TEST_CASE(test_name_build, "name building rows");
 
 /* ---- attribute sets ---- */
 
@@ -450,6 +455,7 @@ static void test_build_dummy(void)
 	attrs_expect(dev, want, ARRAY_SIZE(want), "dummy rebuilt");
 	iio_device_put(dev);
 }
+TEST_CASE(test_build_dummy, "attributes of the dummy layout");
 
 static int fake_read_label(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
 			   char *label);
@@ -519,6 +525,7 @@ static void test_build_order(void)
 	CU_ASSERT_EQUAL(iio_device_attr_at(dev, 7)->info, IIO_CHAN_INFO_OVERSAMPLING_RATIO);
 	iio_device_put(dev);
 }
+TEST_CASE(test_build_order, "attribute order, twins, label, ext_info");
 
 /* A label exists for read_label or extend_name; device attributes only when set. */
 static void test_build_labels(void)
@@ -542,6 +549,7 @@ static void test_build_labels(void)
 	attrs_expect(dev, want, ARRAY_SIZE(want), "extend_name label, no device name");
 	iio_device_put(dev);
 }
+TEST_CASE(test_build_labels, "extend_name label, optional device attrs");
 
 struct dup_row {
 	const char *name;
@@ -618,6 +626,7 @@ static void test_build_duplicates(void)
 		iio_device_put(dev);
 	}
 }
+TEST_CASE(test_build_duplicates, "duplicate rules");
 
 /* Bits past the postfix table fail the build, in any mask (needs a 64-bit long). */
 static void test_build_bit_past_table(void)
@@ -653,6 +662,7 @@ static void test_build_bit_past_table(void)
 	CU_ASSERT_PTR_NOT_NULL(iio_device_attr_find(dev, "in_voltage0_powerfactor"));
 	iio_device_put(dev);
 }
+TEST_CASE(test_build_bit_past_table, "info bit past the table");
 
 /* ---- reading and writing through a fake driver ---- */
 
@@ -897,6 +907,7 @@ static void test_read(void)
 	CU_ASSERT_EQUAL(read_named(dev, "name", buf, 5), -EFBIG);
 	iio_device_put(dev);
 }
+TEST_CASE(test_read, "read rows");
 
 /* A shared attribute reaches read_raw with the spec of the channel that declared it first. */
 static void test_read_shared_owner(void)
@@ -910,6 +921,7 @@ static void test_read_shared_owner(void)
 	CU_ASSERT_PTR_EQUAL(st->last_chan, &dev->channels[0]);
 	iio_device_put(dev);
 }
+TEST_CASE(test_read_shared_owner, "shared attribute owner on read");
 
 static void test_read_value(void)
 {
@@ -933,6 +945,7 @@ static void test_read_value(void)
 					    vals, 4, &n), -EINVAL);
 	iio_device_put(dev);
 }
+TEST_CASE(test_read_value, "read_value");
 
 struct write_row {
 	const char *name;
@@ -998,6 +1011,7 @@ static void test_write(void)
 	CU_ASSERT_PTR_EQUAL(st->last_chan, &dev->channels[0]);
 	iio_device_put(dev);
 }
+TEST_CASE(test_write, "write rows");
 
 /* Only @len bytes count: the text need not be NUL-terminated. */
 static void test_write_length(void)
@@ -1026,6 +1040,7 @@ static void test_write_length(void)
 	CU_ASSERT_STRING_EQUAL(buf, "ext5:fast\n");
 	iio_device_put(dev);
 }
+TEST_CASE(test_write_length, "write length");
 
 struct clock_row {
 	const char *name;
@@ -1068,6 +1083,7 @@ static void test_timestamp_clock(void)
 	iio_device_put(other);
 	iio_device_put(dev);
 }
+TEST_CASE(test_timestamp_clock, "current_timestamp_clock");
 
 /* read_raw_multi wins over read_raw; no read_avail and no write_raw give -EINVAL. */
 static int multi_read_raw_multi(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
@@ -1114,6 +1130,7 @@ static void test_read_multi_and_missing_callbacks(void)
 	CU_ASSERT_EQUAL(write_named(dev, "in_voltage4_raw", "1"), -EINVAL);
 	iio_device_put(dev);
 }
+TEST_CASE(test_read_multi_and_missing_callbacks, "read_raw_multi and missing callbacks");
 
 /* After unregistration every access is -ENODEV, and nothing reaches the driver. */
 static void test_gone(void)
@@ -1141,6 +1158,7 @@ static void test_gone(void)
 	CU_ASSERT_PTR_NOT_NULL(iio_device_attr_find(dev, "in_voltage0_raw"));
 	iio_device_put(dev);
 }
+TEST_CASE(test_gone, "gone device");
 
 /* Channel ids and the map-label lookup: datasheet names first, then ids, inputs first. */
 static void test_chan_id_and_find(void)
@@ -1191,31 +1209,6 @@ static void test_chan_id_and_find(void)
 	iio_device_put(dev);
 	iio_device_put(dev2);
 }
+TEST_CASE(test_chan_id_and_find, "channel ids and map-label lookup");
 
-int main(void)
-{
-	static CU_TestInfo tests[] = {
-		{ "channel type table", test_chan_type_table },
-		{ "modifier table", test_modifier_table },
-		{ "info postfix table", test_postfix_table },
-		{ "sharing level names", test_shared_by_names },
-		{ "name building rows", test_name_build },
-		{ "attributes of the dummy layout", test_build_dummy },
-		{ "attribute order, twins, label, ext_info", test_build_order },
-		{ "extend_name label, optional device attrs", test_build_labels },
-		{ "duplicate rules", test_build_duplicates },
-		{ "info bit past the table", test_build_bit_past_table },
-		{ "read rows", test_read },
-		{ "shared attribute owner on read", test_read_shared_owner },
-		{ "read_value", test_read_value },
-		{ "write rows", test_write },
-		{ "write length", test_write_length },
-		{ "current_timestamp_clock", test_timestamp_clock },
-		{ "read_raw_multi and missing callbacks", test_read_multi_and_missing_callbacks },
-		{ "gone device", test_gone },
-		{ "channel ids and map-label lookup", test_chan_id_and_find },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("iio_core", NULL, NULL, tests);
-}
+TEST_MAIN("iio_core", NULL, NULL)

@@ -131,6 +131,7 @@ static void test_every_attribute(void)
 	CU_ASSERT_PTR_NULL(d->label);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_every_attribute, "every attribute, mode and initial value");
 
 static void test_channels(void)
 {
@@ -161,6 +162,7 @@ static void test_channels(void)
 	CU_ASSERT_PTR_NULL(d->info->write_raw_get_fmt);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_channels, "channel specs: timestamp, scan types, no datasheet names");
 
 struct tdummy_write_row {
 	const char *name;
@@ -228,6 +230,7 @@ static void test_write_rules(void)
 		iio_registry_destroy(reg);
 	}
 }
+TEST_CASE(test_write_rules, "write rules through sysfs text");
 
 static void test_write_raw_direct(void)
 {
@@ -257,6 +260,7 @@ static void test_write_raw_direct(void)
 	iio_device_unlock(d);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_write_raw_direct, "write and read rules of the callbacks");
 
 struct tdummy_name_row {
 	const char *name;
@@ -306,6 +310,7 @@ static void test_name(void)
 	CU_ASSERT_STRING_EQUAL(d->name, "fallback");
 	iio_device_put(d);
 }
+TEST_CASE(test_name, "name from the board, copied");
 
 static void test_two_dummies_independent(void)
 {
@@ -324,18 +329,6 @@ static void test_two_dummies_independent(void)
 	CU_ASSERT_EQUAL(iio_device_id(b), 1);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_two_dummies_independent, "two dummies keep their own state");
 
-static CU_TestInfo tests[] = {
-	{ "every attribute, mode and initial value", test_every_attribute },
-	{ "channel specs: timestamp, scan types, no datasheet names", test_channels },
-	{ "write rules through sysfs text", test_write_rules },
-	{ "write and read rules of the callbacks", test_write_raw_direct },
-	{ "name from the board, copied", test_name },
-	{ "two dummies keep their own state", test_two_dummies_independent },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("iio_dummy", NULL, NULL, tests);
-}
+TEST_MAIN("iio_dummy", NULL, NULL)

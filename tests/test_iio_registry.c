@@ -93,6 +93,7 @@ static void test_ids_lowest_free(void)
 	CU_ASSERT_PTR_NULL(iio_registry_at(reg, -1));
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_ids_lowest_free, "iio:deviceN is the lowest free number");
 
 static void test_register_errors(void)
 {
@@ -125,6 +126,7 @@ static void test_register_errors(void)
 	iio_registry_destroy(reg);
 	iio_registry_destroy(NULL);
 }
+TEST_CASE(test_register_errors, "registration errors change nothing");
 
 struct treg_find_row {
 	const char *name;
@@ -192,6 +194,7 @@ static void test_find_precedence(void)
 	CU_ASSERT_PTR_EQUAL(out, d[1]);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_find_precedence, "lookup: iio:deviceN, hwid, label, name; ambiguity");
 
 static void test_unregister_marks_gone(void)
 {
@@ -215,6 +218,7 @@ static void test_unregister_marks_gone(void)
 	iio_device_put(held);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_unregister_marks_gone, "unregister marks the device gone");
 
 static void test_maps_copied_and_ordered(void)
 {
@@ -259,6 +263,7 @@ static void test_maps_copied_and_ordered(void)
 	CU_ASSERT_PTR_EQUAL(prov, b);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_maps_copied_and_ordered, "maps are copied, ordered and removable");
 
 static void test_map_outlives_provider(void)
 {
@@ -279,18 +284,6 @@ static void test_map_outlives_provider(void)
 	/* destroy drops the last reference (LeakSanitizer checks it is dropped) */
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_map_outlives_provider, "a map keeps its provider's memory alive");
 
-static CU_TestInfo tests[] = {
-	{ "iio:deviceN is the lowest free number", test_ids_lowest_free },
-	{ "registration errors change nothing", test_register_errors },
-	{ "lookup: iio:deviceN, hwid, label, name; ambiguity", test_find_precedence },
-	{ "unregister marks the device gone", test_unregister_marks_gone },
-	{ "maps are copied, ordered and removable", test_maps_copied_and_ordered },
-	{ "a map keeps its provider's memory alive", test_map_outlives_provider },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("iio_registry", NULL, NULL, tests);
-}
+TEST_MAIN("iio_registry", NULL, NULL)

@@ -93,6 +93,7 @@ static void test_kinds(void)
 		board_destroy(b);
 	}
 }
+TEST_CASE(test_kinds, "front-end kinds: names, raw, scale, processed");
 
 static void test_errors(void)
 {
@@ -124,6 +125,7 @@ static void test_errors(void)
 		board_destroy(b);
 	}
 }
+TEST_CASE(test_errors, "board errors");
 
 /* The ADC goes away under a held front-end channel: -ENODEV, no dangling pointer. */
 static void test_source_gone(void)
@@ -152,15 +154,6 @@ static void test_source_gone(void)
 	CU_ASSERT_EQUAL(iio_attr_read(afe, a, buf, sizeof(buf)), -ENODEV);
 	iio_device_put(afe);
 }
+TEST_CASE(test_source_gone, "source gone");
 
-int main(void)
-{
-	static CU_TestInfo tests[] = {
-		{ "front-end kinds: names, raw, scale, processed", test_kinds },
-		{ "board errors", test_errors },
-		{ "source gone", test_source_gone },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("iio_rescale", NULL, NULL, tests);
-}
+TEST_MAIN("iio_rescale", NULL, NULL)

@@ -171,6 +171,7 @@ static void test_format_value(void)
 			TEST_ROW_ASSERT(memcmp(buf, r->expected, (size_t)want + 1) == 0, r->name);
 	}
 }
+TEST_CASE(test_format_value, "format_value rows");
 
 /* CHAR 0 is one character long, as the kernel's "%c" counts it. */
 static void test_format_char_nul(void)
@@ -181,6 +182,7 @@ static void test_format_char_nul(void)
 	CU_ASSERT_EQUAL(iio_format_value(buf, sizeof(buf), IIO_VAL_CHAR, 1, &v), 2);
 	CU_ASSERT(buf[0] == '\0' && buf[1] == '\n' && buf[2] == '\0');
 }
+TEST_CASE(test_format_char_nul, "format_value CHAR 0");
 
 struct size_row {
 	const char *name;
@@ -213,6 +215,7 @@ static void test_format_sizes(void)
 	ret = iio_format_value(big, sizeof(big), IIO_VAL_INT_MULTIPLE, n + 1, vals);
 	TEST_ROW_ASSERT(ret == -EFBIG, "page: 4096 characters do not");
 }
+TEST_CASE(test_format_sizes, "format_value buffer and page limits");
 
 struct avail_row {
 	const char *name;
@@ -268,6 +271,7 @@ static void test_format_avail(void)
 	ret = iio_format_avail(buf, 4, IIO_AVAIL_LIST, IIO_VAL_INT, (const int[]){ 1, 2 }, 2);
 	TEST_ROW_ASSERT(ret == -EFBIG, "list does not fit");
 }
+TEST_CASE(test_format_avail, "format_avail rows");
 
 struct parse_row {
 	const char *name;
@@ -419,6 +423,7 @@ static void test_parse_value(void)
 		}
 	}
 }
+TEST_CASE(test_parse_value, "parse_value rows");
 
 struct fixpoint_row {
 	const char *name;
@@ -456,6 +461,7 @@ static void test_str_to_fixpoint(void)
 			TEST_ROW_ASSERT(integer == SENTINEL && fract == SENTINEL, rows[i].name);
 	}
 }
+TEST_CASE(test_str_to_fixpoint, "str_to_fixpoint rows");
 
 /* What is formatted parses back to the same pair (for the writable formats). */
 static void test_roundtrip(void)
@@ -488,6 +494,7 @@ static void test_roundtrip(void)
 			TEST_ROW_ASSERT(val2 == rows[i].vals[1], rows[i].name);
 	}
 }
+TEST_CASE(test_roundtrip, "format then parse");
 
 struct multiply_row {
 	const char *name;
@@ -543,6 +550,7 @@ static void test_multiply_value(void)
 		TEST_ROW_ASSERT(result == (r->ret < 0 ? SENTINEL : r->result), r->name);
 	}
 }
+TEST_CASE(test_multiply_value, "multiply_value rows");
 
 struct offset_row {
 	const char *name;
@@ -580,6 +588,7 @@ static void test_offset_to_int(void)
 				rows[i].name);
 	}
 }
+TEST_CASE(test_offset_to_int, "offset_to_int rows");
 
 struct processed_row {
 	const char *name;
@@ -634,6 +643,7 @@ static void test_raw_to_processed(void)
 		TEST_ROW_ASSERT(out == (r->ret < 0 ? SENTINEL : r->processed), r->name);
 	}
 }
+TEST_CASE(test_raw_to_processed, "raw_to_processed rows");
 
 struct type_name_row {
 	int type;
@@ -674,23 +684,6 @@ static void test_type_names(void)
 	CU_ASSERT_EQUAL(iio_val_type_from_name(""), -EINVAL);
 	CU_ASSERT_EQUAL(iio_val_type_from_name(NULL), -EINVAL);
 }
+TEST_CASE(test_type_names, "value type names");
 
-int main(void)
-{
-	static CU_TestInfo tests[] = {
-		{ "format_value rows", test_format_value },
-		{ "format_value CHAR 0", test_format_char_nul },
-		{ "format_value buffer and page limits", test_format_sizes },
-		{ "format_avail rows", test_format_avail },
-		{ "parse_value rows", test_parse_value },
-		{ "str_to_fixpoint rows", test_str_to_fixpoint },
-		{ "format then parse", test_roundtrip },
-		{ "multiply_value rows", test_multiply_value },
-		{ "offset_to_int rows", test_offset_to_int },
-		{ "raw_to_processed rows", test_raw_to_processed },
-		{ "value type names", test_type_names },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("iio_value", NULL, NULL, tests);
-}
+TEST_MAIN("iio_value", NULL, NULL)

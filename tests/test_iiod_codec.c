@@ -198,6 +198,7 @@ static void test_iiod_parse(void)
 		TEST_ROW_ASSERT(strcmp(cmd.mask, r->mask ? r->mask : "") == 0, r->name);
 	}
 }
+TEST_CASE(test_iiod_parse, "parse: request shapes, names, numbers, payloads");
 
 /* The mask limit at N and N+1 digits, built at run time (too long for a row). */
 static void test_iiod_parse_mask_limit(void)
@@ -214,6 +215,7 @@ static void test_iiod_parse_mask_limit(void)
 	CU_ASSERT_EQUAL(proto_iiod_parse(line, (size_t)n + PROTO_IIOD_MASK_MAX_BYTES + 1, &cmd),
 			-EINVAL);
 }
+TEST_CASE(test_iiod_parse_mask_limit, "parse: OPEN mask at its limit and one past");
 
 static void test_iiod_op_names(void)
 {
@@ -231,6 +233,7 @@ static void test_iiod_op_names(void)
 		CU_ASSERT_EQUAL(cmd.op, i);
 	}
 }
+TEST_CASE(test_iiod_op_names, "op names map back to their op");
 
 /* ---- replies ---- */
 
@@ -289,6 +292,7 @@ static void test_iiod_replies(void)
 		proto_buf_fini(&b);
 	}
 }
+TEST_CASE(test_iiod_replies, "reply frames, byte for byte");
 
 static void test_iiod_help(void)
 {
@@ -304,6 +308,7 @@ static void test_iiod_help(void)
 		CU_ASSERT_PTR_NOT_NULL(strstr(b.data, proto_iiod_op_name((enum proto_iiod_op)i)));
 	proto_buf_fini(&b);
 }
+TEST_CASE(test_iiod_help, "HELP lists every request");
 
 struct iiod_value_len_row {
 	const char *name;
@@ -333,6 +338,7 @@ static void test_iiod_value_len(void)
 	/* a WRITE of zero bytes has no payload buffer at all */
 	CU_ASSERT_EQUAL(proto_iiod_value_len(NULL, 0), 0);
 }
+TEST_CASE(test_iiod_value_len, "WRITE payload: value length");
 
 /* ---- the "all attributes" layout ---- */
 
@@ -368,6 +374,7 @@ static void test_iiod_all_roundtrip(void)
 	CU_ASSERT_EQUAL(proto_iiod_all_next(b.data, b.len, &off, &v, &vlen), -EINVAL);
 	proto_buf_fini(&b);
 }
+TEST_CASE(test_iiod_all_roundtrip, "all-attributes layout: round trip");
 
 struct iiod_all_bad_row {
 	const char *name;
@@ -413,6 +420,7 @@ static void test_iiod_all_bad(void)
 		proto_buf_fini(&b);
 	}
 }
+TEST_CASE(test_iiod_all_bad, "all-attributes layout: malformed entries");
 
 /* The limits the server applies are ordered the way the skip logic needs. */
 static void test_iiod_limits(void)
@@ -422,21 +430,6 @@ static void test_iiod_limits(void)
 	CU_ASSERT(PROTO_IIOD_LINE_MAX_BYTES > 6 * (PROTO_IIOD_NAME_MAX_BYTES + 1));
 	CU_ASSERT_EQUAL(strlen(PROTO_IIOD_VERSION_TAG), 7);
 }
+TEST_CASE(test_iiod_limits, "limits are consistent");
 
-static CU_TestInfo iiod_codec_tests[] = {
-	{ "parse: request shapes, names, numbers, payloads", test_iiod_parse },
-	{ "parse: OPEN mask at its limit and one past", test_iiod_parse_mask_limit },
-	{ "op names map back to their op", test_iiod_op_names },
-	{ "reply frames, byte for byte", test_iiod_replies },
-	{ "HELP lists every request", test_iiod_help },
-	{ "WRITE payload: value length", test_iiod_value_len },
-	{ "all-attributes layout: round trip", test_iiod_all_roundtrip },
-	{ "all-attributes layout: malformed entries", test_iiod_all_bad },
-	{ "limits are consistent", test_iiod_limits },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("iiod_codec", NULL, NULL, iiod_codec_tests);
-}
+TEST_MAIN("iiod_codec", NULL, NULL)

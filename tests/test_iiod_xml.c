@@ -177,6 +177,7 @@ static void test_xml_grouping(void)
 		TEST_ROW_ASSERT(strcmp(d->attrs[k]->name, xt_dev_attrs[k]) == 0, xt_dev_attrs[k]);
 	xt_teardown(&f);
 }
+TEST_CASE(test_xml_grouping, "channels grouped from attribute names");
 
 struct xt_find_row {
 	const char *name;
@@ -231,6 +232,7 @@ static void test_xml_find(void)
 	}
 	xt_teardown(&f);
 }
+TEST_CASE(test_xml_find, "device, channel and attribute lookups");
 
 static void test_xml_text(void)
 {
@@ -268,6 +270,7 @@ static void test_xml_text(void)
 	unlink(path);
 	xt_teardown(&f);
 }
+TEST_CASE(test_xml_text, "XML text: escaping, element order, DTD");
 
 /* An empty registry still makes a valid, empty context. */
 static void test_xml_empty(void)
@@ -285,16 +288,6 @@ static void test_xml_empty(void)
 	srv_iiod_ctx_destroy(NULL);
 	iio_registry_destroy(reg);
 }
+TEST_CASE(test_xml_empty, "empty registry");
 
-static CU_TestInfo xml_tests[] = {
-	{ "channels grouped from attribute names", test_xml_grouping },
-	{ "device, channel and attribute lookups", test_xml_find },
-	{ "XML text: escaping, element order, DTD", test_xml_text },
-	{ "empty registry", test_xml_empty },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("iiod_xml", NULL, NULL, xml_tests);
-}
+TEST_MAIN("iiod_xml", NULL, NULL)

@@ -95,6 +95,7 @@ static void test_dummy_as_sysfs(void)
 	CU_ASSERT_STRING_EQUAL(ttool_err, "");
 	unlink(path);
 }
+TEST_CASE(test_dummy_as_sysfs, "the dummy, line for line as grep over sysfs");
 
 static void test_many_devices_sort_as_a_glob(void)
 {
@@ -120,6 +121,7 @@ static void test_many_devices_sort_as_a_glob(void)
 	CU_ASSERT(p10 && p2 && p10 < p2);
 	unlink(path);
 }
+TEST_CASE(test_many_devices_sort_as_a_glob, "devices sort as the shell's glob does");
 
 static void test_stargate2_and_maps(void)
 {
@@ -145,6 +147,7 @@ static void test_stargate2_and_maps(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ttool_out, "  testchan2: AIN2 of iio:device0 (0-0035), "
 				      "voltage, raw "));
 }
+TEST_CASE(test_stargate2_and_maps, "stargate2 and --maps");
 
 static void test_default_board(void)
 {
@@ -153,6 +156,7 @@ static void test_default_board(void)
 	CU_ASSERT_EQUAL(ttool_run("--help", ttool_out, ttool_err), 0);
 	CU_ASSERT_EQUAL(strncmp(ttool_out, "usage: iiowire-board", 20), 0);
 }
+TEST_CASE(test_default_board, "default board and --help");
 
 static void test_bad_board(void)
 {
@@ -168,17 +172,6 @@ static void test_bad_board(void)
 	CU_ASSERT_EQUAL(ttool_run("--frobnicate", ttool_out, ttool_err), 2);
 	CU_ASSERT_EQUAL(ttool_run("a.json b.json", ttool_out, ttool_err), 2);
 }
+TEST_CASE(test_bad_board, "bad board: message on stderr, exit 2");
 
-static CU_TestInfo tests[] = {
-	{ "the dummy, line for line as grep over sysfs", test_dummy_as_sysfs },
-	{ "devices sort as the shell's glob does", test_many_devices_sort_as_a_glob },
-	{ "stargate2 and --maps", test_stargate2_and_maps },
-	{ "default board and --help", test_default_board },
-	{ "bad board: message on stderr, exit 2", test_bad_board },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("iiowire_board", NULL, NULL, tests);
-}
+TEST_MAIN("iiowire_board", NULL, NULL)

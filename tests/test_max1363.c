@@ -112,6 +112,7 @@ static void test_every_part(void)
 		chiptest_teardown(&ct);
 	}
 }
+TEST_CASE(test_every_part, "every part: name, inputs, scale, raw");
 
 /* ---- attribute sets and datasheet names ---- */
 
@@ -170,6 +171,7 @@ static void test_datasheet_names(void)
 	CU_ASSERT_EQUAL(ct.dev->channels[i].scan_index, 24);
 	chiptest_teardown(&ct);
 }
+TEST_CASE(test_datasheet_names, "datasheet names and scan indices");
 
 /* ---- raw values ---- */
 
@@ -233,6 +235,7 @@ static void test_raw_values(void)
 		chiptest_teardown(&ct);
 	}
 }
+TEST_CASE(test_raw_values, "raw values, single-ended and differential");
 
 /* AIN0 at @mv, no vref_mv */
 /* ---- external reference ---- */
@@ -281,6 +284,7 @@ static void test_vref(void)
 		chiptest_teardown(&ct);
 	}
 }
+TEST_CASE(test_vref, "external reference (vref_mv)");
 
 /* ---- mode switches only when needed ---- */
 
@@ -307,6 +311,7 @@ static void test_mode_switch(void)
 	chipsuite_transfers(&chiptest_emulated, "max1238", MAX1363_TEST_ADDR, NULL, 0, 1,
 			    mode_rows, NROWS(mode_rows));
 }
+TEST_CASE(test_mode_switch, "mode switch only when needed");
 
 /* ---- consumers: the stargate2 map ---- */
 
@@ -328,6 +333,7 @@ static void test_probe_failure(void)
 {
 	chipsuite_probe(&chiptest_emulated, MAX1363_TEST_ADDR, probe_rows, NROWS(probe_rows));
 }
+TEST_CASE(test_probe_failure, "probe failures name bus and address");
 
 /* A device that was registered and is then unregistered answers -ENODEV, not stale data. */
 static void test_unregistered_device(void)
@@ -346,6 +352,7 @@ static void test_unregistered_device(void)
 	iio_device_put(dev);
 	chiptest_teardown(&ct);
 }
+TEST_CASE(test_unregistered_device, "unregistered device reads ENODEV");
 
 static void test_timestamp_clock(void)
 {
@@ -357,21 +364,8 @@ static void test_timestamp_clock(void)
 	CU_ASSERT_STRING_EQUAL(buf, "realtime\n");
 	chiptest_teardown(&ct);
 }
+TEST_CASE(test_timestamp_clock, "soft timestamp brings current_timestamp_clock");
 
-static CU_TestInfo max1363_tests[] = {
-	{ "every part: name, inputs, scale, raw", test_every_part },
-	{ "datasheet names and scan indices", test_datasheet_names },
-	{ "raw values, single-ended and differential", test_raw_values },
-	{ "external reference (vref_mv)", test_vref },
-	{ "mode switch only when needed", test_mode_switch },
-	{ "probe failures name bus and address", test_probe_failure },
-	{ "unregistered device reads ENODEV", test_unregistered_device },
-	{ "soft timestamp brings current_timestamp_clock", test_timestamp_clock },
-	MAX1363_CASES_TESTS(""),
-	CU_TEST_INFO_NULL,
-};
+MAX1363_CASES_TESTS("");
 
-int main(void)
-{
-	return test_run("max1363", NULL, NULL, max1363_tests);
-}
+TEST_MAIN("max1363", NULL, NULL)

@@ -165,6 +165,7 @@ static void test_split_rows(void)
 		split_row_run(&split_rows[i]);
 	proto_splitter_fini(NULL);
 }
+TEST_CASE(test_split_rows, "framing rows: CRLF, split reads, N and N+1, NUL (P-1, P-2)");
 
 /* The default limit at N and N+1, and a 1 MiB line without a newline. */
 static void test_split_default_limit(void)
@@ -213,6 +214,7 @@ static void test_split_default_limit(void)
 	proto_splitter_fini(&sp);
 	free(data);
 }
+TEST_CASE(test_split_default_limit, "framing: default limit, 1 MiB line (P-2)");
 
 /* ------------------------------------------------------------------------ */
 /* Request decoding: both spellings, one struct                             */
@@ -377,6 +379,7 @@ static void test_spellings(void)
 	proto_request_fini(NULL);
 	proto_buf_fini(&b);
 }
+TEST_CASE(test_spellings, "every request in both spellings, encode round trip (P-6..P-8)");
 
 /* A decoded request owns its strings: the line may go, the struct may move. */
 static void test_request_ownership(void)
@@ -392,6 +395,7 @@ static void test_request_ownership(void)
 	proto_request_fini(&moved);
 	CU_ASSERT(moved.store == NULL && moved.device == NULL);
 }
+TEST_CASE(test_request_ownership, "decoded requests own their strings");
 
 /* Blank lines are no request and get no reply (P-4). */
 static void test_blank_lines(void)
@@ -406,6 +410,7 @@ static void test_blank_lines(void)
 		proto_request_fini(&req);
 	}
 }
+TEST_CASE(test_blank_lines, "blank lines are no request (P-4)");
 
 /* ------------------------------------------------------------------------ */
 /* Malformed requests                                                       */
@@ -582,6 +587,7 @@ static void test_bad_requests(void)
 		proto_request_fini(&req);
 	}
 }
+TEST_CASE(test_bad_requests, "malformed requests: errno and message (P-3, P-7..P-12)");
 
 /* JSON 100,000 deep is refused by the flat scan, without recursion (P-10). */
 static void test_deep_json(void)
@@ -616,6 +622,7 @@ static void test_deep_json(void)
 	proto_request_fini(&req);
 	free(line);
 }
+TEST_CASE(test_deep_json, "JSON 100000 deep is refused flat (P-10)");
 
 /* ------------------------------------------------------------------------ */
 /* ids (P-11)                                                               */
@@ -673,6 +680,7 @@ static void test_ids(void)
 	}
 	proto_buf_fini(&b);
 }
+TEST_CASE(test_ids, "ids echoed as written (P-11)");
 
 /* An id of PROTO_ID_MAX_BYTES - 1 bytes of JSON text is kept, one more is not. */
 static void test_id_limit(void)
@@ -700,6 +708,7 @@ static void test_id_limit(void)
 		proto_request_fini(&req);
 	}
 }
+TEST_CASE(test_id_limit, "id length at N and N+1 (P-11)");
 
 /* ------------------------------------------------------------------------ */
 /* Reply encoding, byte for byte                                            */
@@ -1100,6 +1109,7 @@ static void test_encode_rows(void)
 	proto_buf_fini(&b);
 	proto_buf_fini(&again);
 }
+TEST_CASE(test_encode_rows, "reply encoding byte for byte and back (P-13..P-15, P-21)");
 
 /* Errors without a request are text; long messages are cut at 255 bytes (P-13, P-16). */
 static void test_encode_edges(void)
@@ -1151,6 +1161,7 @@ static void test_encode_edges(void)
 	CU_ASSERT(proto_event_encode(&b, false, &(struct proto_event){ .attr = "a" }) == -EINVAL);
 	proto_buf_fini(&b);
 }
+TEST_CASE(test_encode_edges, "reply encoding edges (P-13, P-16)");
 
 /* ------------------------------------------------------------------------ */
 /* Reply decoding                                                           */
@@ -1333,6 +1344,7 @@ static void test_decode_fields(void)
 	CU_ASSERT(r.attrs[99].mode == PROTO_ATTR_R);
 	proto_reply_fini(&r);
 }
+TEST_CASE(test_decode_fields, "reply decoding fields (P-18, P-19)");
 
 struct bad_reply_row {
 	const char *name;
@@ -1413,6 +1425,7 @@ static void test_bad_replies(void)
 	CU_ASSERT(proto_reply_decode_more(&r, "channels many", 13, err, sizeof(err)) == -EPROTO);
 	proto_reply_fini(&r);
 }
+TEST_CASE(test_bad_replies, "malformed replies are EPROTO");
 
 /* ------------------------------------------------------------------------ */
 /* Buffer, names                                                            */
@@ -1443,6 +1456,7 @@ static void test_buf(void)
 	proto_buf_fini(&b);
 	proto_buf_fini(NULL);
 }
+TEST_CASE(test_buf, "output buffer");
 
 static void test_names(void)
 {
@@ -1475,6 +1489,7 @@ static void test_names(void)
 	CU_ASSERT(proto_what_name(PROTO_WHAT_COUNT) == NULL);
 	CU_ASSERT(proto_what_from_name("volts", 5) == -EINVAL);
 }
+TEST_CASE(test_names, "op and what names");
 
 /* proto_request_encode refuses what the text spelling cannot carry. */
 static void test_encode_requests_refused(void)
@@ -1519,6 +1534,7 @@ static void test_encode_requests_refused(void)
 	}
 	proto_buf_fini(&b);
 }
+TEST_CASE(test_encode_requests_refused, "requests the encoder refuses");
 
 /* ------------------------------------------------------------------------ */
 /* PROTOCOL.md transcripts as vectors                                       */
@@ -1652,29 +1668,6 @@ static void test_transcripts(void)
 	proto_buf_fini(&t.lines);
 	free(text);
 }
+TEST_CASE(test_transcripts, "PROTOCOL.md transcripts decode and re-encode exactly");
 
-static CU_TestInfo tests[] = {
-	{ "framing rows: CRLF, split reads, N and N+1, NUL (P-1, P-2)", test_split_rows },
-	{ "framing: default limit, 1 MiB line (P-2)", test_split_default_limit },
-	{ "every request in both spellings, encode round trip (P-6..P-8)", test_spellings },
-	{ "decoded requests own their strings", test_request_ownership },
-	{ "blank lines are no request (P-4)", test_blank_lines },
-	{ "malformed requests: errno and message (P-3, P-7..P-12)", test_bad_requests },
-	{ "JSON 100000 deep is refused flat (P-10)", test_deep_json },
-	{ "ids echoed as written (P-11)", test_ids },
-	{ "id length at N and N+1 (P-11)", test_id_limit },
-	{ "reply encoding byte for byte and back (P-13..P-15, P-21)", test_encode_rows },
-	{ "reply encoding edges (P-13, P-16)", test_encode_edges },
-	{ "reply decoding fields (P-18, P-19)", test_decode_fields },
-	{ "malformed replies are EPROTO", test_bad_replies },
-	{ "output buffer", test_buf },
-	{ "op and what names", test_names },
-	{ "requests the encoder refuses", test_encode_requests_refused },
-	{ "PROTOCOL.md transcripts decode and re-encode exactly", test_transcripts },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("proto", NULL, NULL, tests);
-}
+TEST_MAIN("proto", NULL, NULL)

@@ -67,6 +67,7 @@ static void test_names_both_ways(void)
 		TEST_ROW_ASSERT(proto_errno_message(r->err) != NULL, r->name);
 	}
 }
+TEST_CASE(test_names_both_ways, "every listed errno has a name both ways");
 
 static void test_table_is_wire_safe(void)
 {
@@ -96,6 +97,7 @@ static void test_table_is_wire_safe(void)
 		}
 	}
 }
+TEST_CASE(test_table_is_wire_safe, "names and messages are safe on a text line (P-14, P-21)");
 
 struct unknown_row {
 	const char *name;
@@ -135,15 +137,6 @@ static void test_unknown(void)
 	/* EOPNOTSUPP goes out under the kernel's name even when asked as ENOTSUP */
 	CU_ASSERT_STRING_EQUAL(proto_errno_name(-ENOTSUP), "EOPNOTSUPP");
 }
+TEST_CASE(test_unknown, "aliases and unknown names/numbers");
 
-static CU_TestInfo tests[] = {
-	{ "every listed errno has a name both ways", test_names_both_ways },
-	{ "names and messages are safe on a text line (P-14, P-21)", test_table_is_wire_safe },
-	{ "aliases and unknown names/numbers", test_unknown },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("proto_errno", NULL, NULL, tests);
-}
+TEST_MAIN("proto_errno", NULL, NULL)

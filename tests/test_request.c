@@ -161,6 +161,7 @@ static void test_request_scripts(void)
 		ct_fake_stop(&f);
 	}
 }
+TEST_CASE(test_request_scripts, "scripted replies");
 
 static void test_request_messages(void)
 {
@@ -179,6 +180,7 @@ static void test_request_messages(void)
 	iiowire_close(w);
 	ct_fake_stop(&f);
 }
+TEST_CASE(test_request_messages, "error messages");
 
 static void test_request_timeout_and_stale(void)
 {
@@ -202,6 +204,7 @@ static void test_request_timeout_and_stale(void)
 	iiowire_close(w);
 	ct_fake_stop(&f);
 }
+TEST_CASE(test_request_timeout_and_stale, "timeout, then the stale reply is dropped");
 
 static void test_request_too_long(void)
 {
@@ -226,6 +229,7 @@ static void test_request_too_long(void)
 	ct_fake_stop(&f);
 	free(value);
 }
+TEST_CASE(test_request_too_long, "request line too long");
 
 /* The daemon dies between requests: the next read finds EOF before sending. */
 static void test_request_eof_between(void)
@@ -249,18 +253,10 @@ static void test_request_eof_between(void)
 	iiowire_close(w);
 	ct_fake_stop(&f);
 }
-
-static CU_TestInfo request_tests[] = {
-	{ "scripted replies", test_request_scripts },
-	{ "error messages", test_request_messages },
-	{ "timeout, then the stale reply is dropped", test_request_timeout_and_stale },
-	{ "request line too long", test_request_too_long },
-	{ "EOF between requests", test_request_eof_between },
-	CU_TEST_INFO_NULL,
-};
+TEST_CASE(test_request_eof_between, "EOF between requests");
 
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
-	return test_run("request", NULL, NULL, request_tests);
+	return test_main("request", NULL, NULL);
 }

@@ -195,6 +195,7 @@ static void test_loopback_default(void)
 	CU_ASSERT_STRING_EQUAL(tcp6, "00000000000000000000000001000000:76E0");
 	acl_stop(&t);
 }
+TEST_CASE(test_loopback_default, "loopback only by default");
 
 /* ---- --read-only ---- */
 
@@ -226,6 +227,7 @@ static void test_read_only(void)
 	srvc_close(c);
 	acl_stop(&t);
 }
+TEST_CASE(test_read_only, "--read-only");
 
 /* ---- --auth-token-file ---- */
 
@@ -294,6 +296,7 @@ static void test_token_file(void)
 	CU_ASSERT(strstr(t.log, "No such file") != NULL);
 	srvtest_fini(&t, false);
 }
+TEST_CASE(test_token_file, "--auth-token-file: modes and contents");
 
 /* One daemon with a token for the AUTH tests; @path gets the token file. */
 static bool acl_start_auth(struct srvtest *t, char *path, size_t len)
@@ -371,6 +374,7 @@ static void test_auth_required(void)
 	acl_stop(&t);
 	unlink(path);
 }
+TEST_CASE(test_auth_required, "--auth-token-file: all but 4 requests need AUTH (P-20)");
 
 /*
  * Wrong tokens: EACCES after SRV_AUTH_FAIL_DELAY_MS, answered in order; the
@@ -462,6 +466,7 @@ static void test_auth_wrong(void)
 	acl_stop(&t);
 	unlink(path);
 }
+TEST_CASE(test_auth_wrong, "--auth-token-file: wrong tokens, delay, attempt limit");
 
 /* ---- --allow-write ---- */
 
@@ -555,6 +560,7 @@ static void test_allow_write(void)
 		acl_stop(&t);
 	}
 }
+TEST_CASE(test_allow_write, "--allow-write: policies (P-22)");
 
 /* Patterns that cannot work are refused before anything listens. */
 static void test_allow_write_options(void)
@@ -582,6 +588,7 @@ static void test_allow_write_options(void)
 		srvtest_fini(&t, false);
 	}
 }
+TEST_CASE(test_allow_write_options, "--allow-write: bad patterns");
 
 /*
  * A pattern that matches nothing is logged, at start and after a reload;
@@ -612,6 +619,7 @@ static void test_allow_write_reload(void)
 	srvc_close(c);
 	acl_stop(&t);
 }
+TEST_CASE(test_allow_write_reload, "--allow-write: reported, and applied after a reload");
 
 /* The iiod listener applies the same policy. */
 static void test_allow_write_iiod(void)
@@ -662,21 +670,6 @@ static void test_allow_write_iiod(void)
 	srvc_close(c);
 	acl_stop(&t);
 }
+TEST_CASE(test_allow_write_iiod, "--allow-write: the iiod listener (P-22)");
 
-int main(void)
-{
-	CU_TestInfo tests[] = {
-		{ "loopback only by default", test_loopback_default },
-		{ "--read-only", test_read_only },
-		{ "--auth-token-file: modes and contents", test_token_file },
-		{ "--auth-token-file: all but 4 requests need AUTH (P-20)", test_auth_required },
-		{ "--auth-token-file: wrong tokens, delay, attempt limit", test_auth_wrong },
-		{ "--allow-write: policies (P-22)", test_allow_write },
-		{ "--allow-write: bad patterns", test_allow_write_options },
-		{ "--allow-write: reported, and applied after a reload", test_allow_write_reload },
-		{ "--allow-write: the iiod listener (P-22)", test_allow_write_iiod },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("server access control", NULL, NULL, tests);
-}
+TEST_MAIN("server access control", NULL, NULL)

@@ -110,6 +110,7 @@ static void test_hung_bus(void)
 	srvc_close(h);
 	srvc_close(o);
 }
+TEST_CASE(test_hung_bus, "hung bus: ETIMEDOUT, other buses answer");
 
 /* The chip comes back: the request after the timed-out one gets a value. */
 static void test_recovers(void)
@@ -128,6 +129,7 @@ static void test_recovers(void)
 	CU_ASSERT_STRING_EQUAL(got, "OK 1234");
 	srvc_close(c);
 }
+TEST_CASE(test_recovers, "a chip that comes back");
 
 /* P-5: a slow first request, fast ones after it: replies in request order. */
 static void test_order(void)
@@ -155,6 +157,7 @@ static void test_order(void)
 	CU_ASSERT_STRING_EQUAL(got, "ERR ENODEV no channel map for consumer nobody");
 	srvc_close(c);
 }
+TEST_CASE(test_order, "replies in order across buses");
 
 /* SRV_BUSQ_DEPTH_MAX (256) requests may wait for one bus; the next is EBUSY. */
 static void test_queue_full(void)
@@ -193,6 +196,7 @@ static void test_queue_full(void)
 	CU_ASSERT(timedout >= 1);
 	CU_ASSERT_EQUAL(busy + timedout, CONNS * PER);
 }
+TEST_CASE(test_queue_full, "bus queue full: EBUSY");
 
 /* A client leaves with requests on the hung bus: their results go nowhere, safely. */
 static void test_leave_in_flight(void)
@@ -219,17 +223,6 @@ static void test_leave_in_flight(void)
 	CU_ASSERT_EQUAL(queue, 0);
 	srvc_close(c);
 }
+TEST_CASE(test_leave_in_flight, "client leaves with requests in flight");
 
-int main(void)
-{
-	CU_TestInfo tests[] = {
-		{ "hung bus: ETIMEDOUT, other buses answer", test_hung_bus },
-		{ "a chip that comes back", test_recovers },
-		{ "replies in order across buses", test_order },
-		{ "bus queue full: EBUSY", test_queue_full },
-		{ "client leaves with requests in flight", test_leave_in_flight },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("server bus workers", suite_init, suite_fini, tests);
-}
+TEST_MAIN("server bus workers", suite_init, suite_fini)

@@ -163,6 +163,7 @@ static void test_chip_errors(void)
 	iiowire_close(w);
 	flt_stop(&t);
 }
+TEST_CASE(test_chip_errors, "NACK is ENXIO, a broken transfer EIO");
 
 /* ---- a hung transfer ---- */
 
@@ -219,6 +220,7 @@ static void test_hang_recovers(void)
 	srvc_close(o);
 	flt_stop(&t);
 }
+TEST_CASE(test_hang_recovers, "hung transfer: ETIMEDOUT on time, the bus recovers");
 
 /*
  * Faults that never end by themselves end when a reload brings the chips
@@ -259,6 +261,7 @@ static void test_fault_cleared_by_reload(void)
 	srvc_close(c);
 	flt_stop(&t);
 }
+TEST_CASE(test_fault_cleared_by_reload, "faults cured by a reload");
 
 /* ---- a provider that vanishes ---- */
 
@@ -311,6 +314,7 @@ static void test_device_vanishes(void)
 	srvc_close(c);
 	flt_stop(&t);
 }
+TEST_CASE(test_device_vanishes, "a provider vanishes and comes back");
 
 /* ---- restart under load ---- */
 
@@ -442,17 +446,6 @@ static void test_restart_under_load(void)
 	}
 	flt_stop(&t);
 }
+TEST_CASE(test_restart_under_load, "daemon restart under client load");
 
-int main(void)
-{
-	CU_TestInfo tests[] = {
-		{ "NACK is ENXIO, a broken transfer EIO", test_chip_errors },
-		{ "hung transfer: ETIMEDOUT on time, the bus recovers", test_hang_recovers },
-		{ "faults cured by a reload", test_fault_cleared_by_reload },
-		{ "a provider vanishes and comes back", test_device_vanishes },
-		{ "daemon restart under client load", test_restart_under_load },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("server faults", NULL, NULL, tests);
-}
+TEST_MAIN("server faults", NULL, NULL)

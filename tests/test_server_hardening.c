@@ -672,31 +672,24 @@ static void hard_run(size_t i)
 }
 
 static void test_long_line(void) { hard_run(0); }
+TEST_CASE(test_long_line, "1 MiB line without newline");
 static void test_bad_bytes(void) { hard_run(1); }
+TEST_CASE(test_bad_bytes, "NUL bytes and invalid UTF-8");
 static void test_deep_json(void) { hard_run(2); }
+TEST_CASE(test_deep_json, "JSON nested 100,000 deep");
 static void test_wrong_types(void) { hard_run(3); }
+TEST_CASE(test_wrong_types, "JSON with wrong types");
 static void test_flood(void) { hard_run(4); }
+TEST_CASE(test_flood, "300,000 pipelined requests from a client that never reads");
 static void test_slowloris(void) { hard_run(5); }
+TEST_CASE(test_slowloris, "slowloris (a byte a second) and idle timeouts");
 static void test_half_close(void) { hard_run(6); }
+TEST_CASE(test_half_close, "half-close: replies, close, no busy loop");
 static void test_thousand(void) { hard_run(7); }
+TEST_CASE(test_thousand, "1000 simultaneous connects");
 static void test_max_clients(void) { hard_run(8); }
+TEST_CASE(test_max_clients, "more clients than --max-clients");
 static void test_leave_in_flight(void) { hard_run(9); }
+TEST_CASE(test_leave_in_flight, "clients leaving with requests in flight on a hung bus");
 
-int main(void)
-{
-	CU_TestInfo tests[] = {
-		{ "1 MiB line without newline", test_long_line },
-		{ "NUL bytes and invalid UTF-8", test_bad_bytes },
-		{ "JSON nested 100,000 deep", test_deep_json },
-		{ "JSON with wrong types", test_wrong_types },
-		{ "300,000 pipelined requests from a client that never reads", test_flood },
-		{ "slowloris (a byte a second) and idle timeouts", test_slowloris },
-		{ "half-close: replies, close, no busy loop", test_half_close },
-		{ "1000 simultaneous connects", test_thousand },
-		{ "more clients than --max-clients", test_max_clients },
-		{ "clients leaving with requests in flight on a hung bus", test_leave_in_flight },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("server hardening", NULL, NULL, tests);
-}
+TEST_MAIN("server hardening", NULL, NULL)

@@ -275,6 +275,8 @@ static void test_iiod_transcripts(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
 	srvtest_fini(&d.t, !ok);
 }
+TEST_CASE(test_iiod_transcripts,
+	  "I-1..I-8 transcripts: every request, byte for byte, stream in step");
 
 /* PRINT: a valid XML context naming every device and channel of the board. */
 static const char *const iiodt_xml_rows[] = {
@@ -379,6 +381,7 @@ static void test_iiod_print(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
 	srvtest_fini(&d.t, false);
 }
+TEST_CASE(test_iiod_print, "I-4 PRINT: valid XML with every device and channel");
 
 /* HELP is free text for people: no integer line, and the stream goes on. */
 static void test_iiod_help(void)
@@ -403,6 +406,7 @@ static void test_iiod_help(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
 	srvtest_fini(&d.t, false);
 }
+TEST_CASE(test_iiod_help, "I-3 HELP: free text");
 
 /* ---- connection ends ---- */
 
@@ -455,6 +459,7 @@ static void test_iiod_ends(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
 	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
 }
+TEST_CASE(test_iiod_ends, "I-9 EXIT and half-close end the connection cleanly");
 
 /* ---- limits ---- */
 
@@ -527,6 +532,7 @@ static void test_iiod_write_limits(void)
 	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
 	free(payload);
 }
+TEST_CASE(test_iiod_write_limits, "I-8 WRITE payload and request line limits");
 
 static void test_iiod_read_only(void)
 {
@@ -551,6 +557,7 @@ static void test_iiod_read_only(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
 	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
 }
+TEST_CASE(test_iiod_read_only, "I-8 --read-only: WRITE gets -EACCES, payload skipped");
 
 /* --allow-write: only matching attributes; the rest -EACCES, payload skipped. */
 static void test_iiod_allow_write(void)
@@ -578,6 +585,7 @@ static void test_iiod_allow_write(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
 	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
 }
+TEST_CASE(test_iiod_allow_write, "--allow-write applies to iiod WRITE");
 
 /* --max-clients counts iiod and native clients together. */
 static void test_iiod_max_clients(void)
@@ -612,6 +620,7 @@ static void test_iiod_max_clients(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
 	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
 }
+TEST_CASE(test_iiod_max_clients, "--max-clients counts iiod clients");
 
 /* ---- options ---- */
 
@@ -693,6 +702,7 @@ static void test_iiod_options(void)
 	}
 	unlink(token);
 }
+TEST_CASE(test_iiod_options, "options: authentication, loopback, malformed addresses");
 
 /* An iiod address in use: nothing is served, exit status 1, the reason logged. */
 static void test_iiod_addr_in_use(void)
@@ -722,6 +732,7 @@ static void test_iiod_addr_in_use(void)
 	srvtest_fini(&t, CU_get_number_of_failures() != 0);
 	close(fd);
 }
+TEST_CASE(test_iiod_addr_in_use, "an iiod address in use: exit status 1");
 
 /* ---- reload, a hung bus, shutdown ---- */
 
@@ -764,6 +775,7 @@ static void test_iiod_reload(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
 	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
 }
+TEST_CASE(test_iiod_reload, "SIGHUP reload: the new board is served");
 
 /* A chip that hangs delays only its own requests; the loop keeps answering. */
 static void test_iiod_hung_bus(void)
@@ -803,6 +815,7 @@ static void test_iiod_hung_bus(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
 	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
 }
+TEST_CASE(test_iiod_hung_bus, "a hung bus delays only its own requests");
 
 /* SIGTERM with iiod clients connected, one of them waiting on a hung bus: exit 0. */
 static void test_iiod_shutdown(void)
@@ -828,6 +841,7 @@ static void test_iiod_shutdown(void)
 	srvc_close(b);
 	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
 }
+TEST_CASE(test_iiod_shutdown, "SIGTERM with clients connected");
 
 /* ---- the real libiio clients ---- */
 
@@ -933,6 +947,7 @@ static void test_iiod_iio_info(void)
 		fprintf(stderr, "---- iio_info ----\n%s----\n", out);
 	free(out);
 }
+TEST_CASE(test_iiod_iio_info, "iio_info lists every device and channel");
 
 struct iiodt_attr_row {
 	const char *name;
@@ -981,6 +996,7 @@ static void test_iiod_iio_attr(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
 	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
 }
+TEST_CASE(test_iiod_iio_attr, "iio_attr reads and writes exact values");
 
 /* The Python bindings: the same values, and a write through attrs[...].value. */
 static const char iiodt_py[] =
@@ -1044,30 +1060,10 @@ static void test_iiod_python(void)
 		fprintf(stderr, "---- python ----\n%s----\n", out);
 	unlink(script);
 }
-
-static CU_TestInfo iiod_server_tests[] = {
-	{ "I-1..I-8 transcripts: every request, byte for byte, stream in step",
-	  test_iiod_transcripts },
-	{ "I-4 PRINT: valid XML with every device and channel", test_iiod_print },
-	{ "I-3 HELP: free text", test_iiod_help },
-	{ "I-9 EXIT and half-close end the connection cleanly", test_iiod_ends },
-	{ "I-8 WRITE payload and request line limits", test_iiod_write_limits },
-	{ "I-8 --read-only: WRITE gets -EACCES, payload skipped", test_iiod_read_only },
-	{ "--allow-write applies to iiod WRITE", test_iiod_allow_write },
-	{ "--max-clients counts iiod clients", test_iiod_max_clients },
-	{ "options: authentication, loopback, malformed addresses", test_iiod_options },
-	{ "an iiod address in use: exit status 1", test_iiod_addr_in_use },
-	{ "SIGHUP reload: the new board is served", test_iiod_reload },
-	{ "a hung bus delays only its own requests", test_iiod_hung_bus },
-	{ "SIGTERM with clients connected", test_iiod_shutdown },
-	{ "iio_info lists every device and channel", test_iiod_iio_info },
-	{ "iio_attr reads and writes exact values", test_iiod_iio_attr },
-	{ "Python bindings read and write the same values", test_iiod_python },
-	CU_TEST_INFO_NULL,
-};
+TEST_CASE(test_iiod_python, "Python bindings read and write the same values");
 
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
-	return test_run("server_iiod", NULL, NULL, iiod_server_tests);
+	return test_main("server_iiod", NULL, NULL);
 }

@@ -159,6 +159,7 @@ static void test_options(void)
 	unlink(good_board);
 	unlink(loose_token);
 }
+TEST_CASE(test_options, "bad options and boards: exit 2");
 
 /* Another daemon on the same port: exit 1, after the board loaded. */
 static void test_address_in_use(void)
@@ -176,6 +177,7 @@ static void test_address_in_use(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&t), 0);
 	srvtest_fini(&t, false);
 }
+TEST_CASE(test_address_in_use, "address in use: exit 1");
 
 /* SIGTERM and SIGINT: what is in flight is answered, then exit 0. */
 static void test_stop_signals(void)
@@ -216,6 +218,7 @@ static void test_stop_signals(void)
 		srvtest_fini(&t, false);
 	}
 }
+TEST_CASE(test_stop_signals, "SIGTERM/SIGINT: in-flight replies, exit 0");
 
 /* Count the devices DEVICES lists, or -1. */
 static int device_count(struct srvc *c)
@@ -274,6 +277,7 @@ static void test_reload(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&t), 0);
 	srvtest_fini(&t, false);
 }
+TEST_CASE(test_reload, "SIGHUP: reload, good and bad board");
 
 static void test_read_only(void)
 {
@@ -307,6 +311,7 @@ static void test_read_only(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&t), 0);
 	srvtest_fini(&t, false);
 }
+TEST_CASE(test_read_only, "--read-only");
 
 static void test_auth(void)
 {
@@ -368,6 +373,7 @@ static void test_auth(void)
 	srvtest_fini(&t, false);
 	unlink(token);
 }
+TEST_CASE(test_auth, "--auth-token-file");
 
 static void test_unix_socket(void)
 {
@@ -396,19 +402,6 @@ static void test_unix_socket(void)
 	CU_ASSERT(stat(path, &st) < 0);
 	srvtest_fini(&t, false);
 }
+TEST_CASE(test_unix_socket, "unix socket");
 
-int main(void)
-{
-	CU_TestInfo tests[] = {
-		{ "bad options and boards: exit 2", test_options },
-		{ "address in use: exit 1", test_address_in_use },
-		{ "SIGTERM/SIGINT: in-flight replies, exit 0", test_stop_signals },
-		{ "SIGHUP: reload, good and bad board", test_reload },
-		{ "--read-only", test_read_only },
-		{ "--auth-token-file", test_auth },
-		{ "unix socket", test_unix_socket },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("server process", NULL, NULL, tests);
-}
+TEST_MAIN("server process", NULL, NULL)

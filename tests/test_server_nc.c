@@ -179,6 +179,7 @@ static void test_by_hand(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&t), 0);
 	srvtest_fini(&t, false);
 }
+TEST_CASE(test_by_hand, "a session typed into nc");
 
 /* printf '...' | nc -N: all the answers come after the half-close, then nc exits. */
 static void test_piped(void)
@@ -210,15 +211,10 @@ static void test_piped(void)
 	CU_ASSERT_EQUAL(srvtest_stop(&t), 0);
 	srvtest_fini(&t, false);
 }
+TEST_CASE(test_piped, "a script piped into nc -N");
 
 int main(void)
 {
-	CU_TestInfo tests[] = {
-		{ "a session typed into nc", test_by_hand },
-		{ "a script piped into nc -N", test_piped },
-		CU_TEST_INFO_NULL,
-	};
-
 	signal(SIGPIPE, SIG_IGN);
-	return test_run("server by hand (nc)", NULL, NULL, tests);
+	return test_main("server by hand (nc)", NULL, NULL);
 }

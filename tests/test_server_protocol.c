@@ -217,11 +217,13 @@ static void test_requests(void)
 {
 	run_rows(request_rows, sizeof(request_rows) / sizeof(request_rows[0]));
 }
+TEST_CASE(test_requests, "every request, both spellings");
 
 static void test_errors(void)
 {
 	run_rows(error_rows, sizeof(error_rows) / sizeof(error_rows[0]));
 }
+TEST_CASE(test_errors, "every error, both spellings");
 
 /* Lines that are not UTF-8 or hold NUL/control bytes: EINVAL with the offset (P-3). */
 static void test_bad_bytes(void)
@@ -257,6 +259,7 @@ static void test_bad_bytes(void)
 	CU_ASSERT_STRING_EQUAL(got, "OK " VERSION_TEXT);
 	srvc_close(c);
 }
+TEST_CASE(test_bad_bytes, "NUL, control and non-UTF-8 bytes");
 
 /* P-5: 1000 requests in one write, mixed spellings, answered in order. */
 static void test_pipelining(void)
@@ -322,6 +325,7 @@ static void test_pipelining(void)
 	free(reqs);
 	srvc_close(c);
 }
+TEST_CASE(test_pipelining, "1000 pipelined requests in order");
 
 /*
  * Replies far bigger than one wakeup's write burst (SRV_WRITE_BURST_BYTES)
@@ -364,6 +368,7 @@ static void test_pipelined_listings(void)
 	free(reqs);
 	srvc_close(c);
 }
+TEST_CASE(test_pipelined_listings, "2 MB of pipelined listings in order");
 
 /* P-2: a line of exactly PROTO_LINE_MAX_BYTES is a request; one byte more is E2BIG, then close. */
 static void test_line_limit(void)
@@ -406,6 +411,7 @@ static void test_line_limit(void)
 	}
 	free(line);
 }
+TEST_CASE(test_line_limit, "line limit N and N+1");
 
 /*
  * Hostile input on one connection never stops the daemon serving another:
@@ -465,6 +471,7 @@ static void test_hostile_then_serving(void)
 	}
 	srvc_close(good);
 }
+TEST_CASE(test_hostile_then_serving, "hostile input, others still served");
 
 /* QUIT answers OK and closes (both spellings). */
 static void test_quit(void)
@@ -490,20 +497,6 @@ static void test_quit(void)
 		srvc_close(c);
 	}
 }
+TEST_CASE(test_quit, "QUIT closes");
 
-int main(void)
-{
-	CU_TestInfo tests[] = {
-		{ "every request, both spellings", test_requests },
-		{ "every error, both spellings", test_errors },
-		{ "NUL, control and non-UTF-8 bytes", test_bad_bytes },
-		{ "1000 pipelined requests in order", test_pipelining },
-		{ "2 MB of pipelined listings in order", test_pipelined_listings },
-		{ "line limit N and N+1", test_line_limit },
-		{ "hostile input, others still served", test_hostile_then_serving },
-		{ "QUIT closes", test_quit },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("server protocol", suite_init, suite_fini, tests);
-}
+TEST_MAIN("server protocol", suite_init, suite_fini)

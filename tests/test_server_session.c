@@ -90,6 +90,7 @@ static void test_max_clients(void)
 	srvc_close(c[1]);
 	stop(&t);
 }
+TEST_CASE(test_max_clients, "--max-clients: N+1 gets EBUSY");
 
 /*
  * Half-close: the replies to what was sent come, then the connection
@@ -143,6 +144,7 @@ static void test_half_close(void)
 	}
 	stop(&t);
 }
+TEST_CASE(test_half_close, "half-close: replies, close, no spin");
 
 /* Slowloris: a line that does not end in --line-timeout-ms is refused and closed. */
 static void test_line_timeout(void)
@@ -195,6 +197,7 @@ static void test_line_timeout(void)
 	srvc_close(other);
 	stop(&t);
 }
+TEST_CASE(test_line_timeout, "partial-line timeout (slowloris)");
 
 static void test_idle_timeout(void)
 {
@@ -224,6 +227,7 @@ static void test_idle_timeout(void)
 	srvc_close(watcher);
 	stop(&t);
 }
+TEST_CASE(test_idle_timeout, "idle timeout");
 
 /*
  * A client that pipelines requests and never reads: the daemon stops
@@ -286,6 +290,7 @@ static void test_never_reads(void)
 	free(chunk);
 	stop(&t);
 }
+TEST_CASE(test_never_reads, "a client that never reads");
 
 /* 1000 connects at once: the backlog holds them, every one is answered. */
 static void test_thousand_connects(void)
@@ -342,18 +347,6 @@ static void test_thousand_connects(void)
 	free(fds);
 	stop(&t);
 }
+TEST_CASE(test_thousand_connects, "1000 simultaneous connects");
 
-int main(void)
-{
-	CU_TestInfo tests[] = {
-		{ "--max-clients: N+1 gets EBUSY", test_max_clients },
-		{ "half-close: replies, close, no spin", test_half_close },
-		{ "partial-line timeout (slowloris)", test_line_timeout },
-		{ "idle timeout", test_idle_timeout },
-		{ "a client that never reads", test_never_reads },
-		{ "1000 simultaneous connects", test_thousand_connects },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("server session", NULL, NULL, tests);
-}
+TEST_MAIN("server session", NULL, NULL)

@@ -96,6 +96,7 @@ static void test_text_events(void)
 	CU_ASSERT_EQUAL(srvc_line(c, got, sizeof(got)), -EAGAIN);
 	srvc_close(c);
 }
+TEST_CASE(test_text_events, "text events, UNWATCH");
 
 static void test_json_events(void)
 {
@@ -128,6 +129,7 @@ static void test_json_events(void)
 	CU_ASSERT_STRING_EQUAL(got, "{\"id\":8,\"ok\":true}");
 	srvc_close(c);
 }
+TEST_CASE(test_json_events, "JSON events, new interval");
 
 /* SRV_WATCH_MAX_PER_SESSION (32) watches; the 33rd is EBUSY. */
 static void test_watch_limit(void)
@@ -168,6 +170,7 @@ static void test_watch_limit(void)
 	CU_ASSERT_STRING_EQUAL(got, "OK");
 	srvc_close(c);
 }
+TEST_CASE(test_watch_limit, "32 watches, the 33rd EBUSY");
 
 /* Failed reads are EVENTERR lines; a hung bus skips ticks rather than queue them. */
 static void test_error_events(void)
@@ -210,6 +213,7 @@ static void test_error_events(void)
 		srvc_close(c);
 	}
 }
+TEST_CASE(test_error_events, "EVENTERR, skipped ticks on a hung bus");
 
 /* P-19: with events every 10 ms, listings still arrive whole. */
 static void test_not_inside_listings(void)
@@ -238,6 +242,7 @@ static void test_not_inside_listings(void)
 	CU_ASSERT_EQUAL(bad, 0);
 	srvc_close(c);
 }
+TEST_CASE(test_not_inside_listings, "never inside a listing");
 
 /* A watch follows its name: ENODEV while the device is gone, values when it is back. */
 static void test_follows_reload(void)
@@ -267,18 +272,6 @@ static void test_follows_reload(void)
 	CU_ASSERT(back);
 	srvc_close(c);
 }
+TEST_CASE(test_follows_reload, "a watch follows a reload");
 
-int main(void)
-{
-	CU_TestInfo tests[] = {
-		{ "text events, UNWATCH", test_text_events },
-		{ "JSON events, new interval", test_json_events },
-		{ "32 watches, the 33rd EBUSY", test_watch_limit },
-		{ "EVENTERR, skipped ticks on a hung bus", test_error_events },
-		{ "never inside a listing", test_not_inside_listings },
-		{ "a watch follows a reload", test_follows_reload },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("server watch", suite_init, suite_fini, tests);
-}
+TEST_MAIN("server watch", suite_init, suite_fini)

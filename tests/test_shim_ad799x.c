@@ -69,6 +69,7 @@ static void test_same_as_emulated(void)
 
 	chipsuite_same_as_emulated(&i2cdev, SHIM_ADDR, &spec, same_rows, NROWS(same_rows));
 }
+TEST_CASE(test_same_as_emulated, "same text through i2c-dev as emulated, every part");
 
 /* ---- faults ---- */
 
@@ -90,15 +91,8 @@ static void test_probe(void)
 {
 	chipsuite_probe(&i2cdev, SHIM_ADDR, probe_rows, NROWS(probe_rows));
 }
+TEST_CASE(test_probe, "probe through i2c-dev");
 
-static CU_TestInfo shim_ad799x_tests[] = {
-	{ "same text through i2c-dev as emulated, every part", test_same_as_emulated },
-	{ "probe through i2c-dev", test_probe },
-	AD799X_CASES_TESTS(" (i2c-dev)"),
-	CU_TEST_INFO_NULL,
-};
+AD799X_CASES_TESTS(" (i2c-dev)");
 
-int main(void)
-{
-	return test_run("shim_ad799x", NULL, NULL, shim_ad799x_tests);
-}
+TEST_MAIN("shim_ad799x", NULL, NULL)

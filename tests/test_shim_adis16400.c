@@ -109,6 +109,7 @@ static void test_same_as_emulated(void)
 		TEST_ROW_ASSERT(shim_open_fds() == 0, rows[r].part);
 	}
 }
+TEST_CASE(test_same_as_emulated, "same text through spidev as emulated");
 
 /* Faults on a bound device through spidev: the -errno, then a right value. */
 static void test_faults(void)
@@ -147,6 +148,7 @@ static void test_faults(void)
 	}
 	shimsensor_teardown(&st);
 }
+TEST_CASE(test_faults, "faults through spidev: error, then recovery");
 
 /* Removal: SLP_CNT power-off, seen on the chip through a second device. */
 static void test_remove_sleeps(void)
@@ -174,6 +176,7 @@ static void test_remove_sleeps(void)
 	shimsensor_teardown(&st);
 	CU_ASSERT_EQUAL(shim_open_fds(), 0);
 }
+TEST_CASE(test_remove_sleeps, "removal puts the chip to sleep");
 
 /* A chip that is another part: refused, naming bus and chip select. */
 static void test_wrong_part(void)
@@ -185,16 +188,6 @@ static void test_wrong_part(void)
 			   "adis16445 at spi0 chip select 1: PRODUCT_ID reads 16448 (0x4040), "
 			   "expected 16445");
 }
+TEST_CASE(test_wrong_part, "wrong part refused");
 
-static CU_TestInfo tests[] = {
-	{ "same text through spidev as emulated", test_same_as_emulated },
-	{ "faults through spidev: error, then recovery", test_faults },
-	{ "removal puts the chip to sleep", test_remove_sleeps },
-	{ "wrong part refused", test_wrong_part },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("shim_adis16400", NULL, NULL, tests);
-}
+TEST_MAIN("shim_adis16400", NULL, NULL)

@@ -116,6 +116,7 @@ static void test_i2cdev_matches_emulated(void)
 	bus_put(dev);
 	shim_reset();
 }
+TEST_CASE(test_i2cdev_matches_emulated, "i2c-dev gives what emulated gives, via ioctl");
 
 /* Errors come back as the same -errno on both backends. */
 static void test_i2cdev_errors(void)
@@ -168,6 +169,7 @@ static void test_i2cdev_errors(void)
 	CU_ASSERT(shim_set_fault("/nope", ADDR, &erows[1].fault) == -ENOENT);
 	shim_reset();
 }
+TEST_CASE(test_i2cdev_errors, "i2c-dev errors match emulated");
 
 struct test_hang_arg {
 	struct bus_i2c_client *c;
@@ -210,6 +212,7 @@ static void test_i2cdev_hang_cleared(void)
 	bus_put(dev);
 	shim_reset();
 }
+TEST_CASE(test_i2cdev_hang_cleared, "i2c-dev hang cleared from another thread");
 
 /* Opens and closes pair up; wrong nodes are refused at open. */
 static void test_open_close(void)
@@ -248,6 +251,7 @@ static void test_open_close(void)
 	}
 	shim_reset();
 }
+TEST_CASE(test_open_close, "opens and closes pair up");
 
 /* The shim's own contract: registration rules and pass-through of ordinary fds. */
 static void test_shim_itself(void)
@@ -280,6 +284,7 @@ static void test_shim_itself(void)
 	CU_ASSERT(destroyed == 4);
 	CU_ASSERT(shim_chip(I2C_NODE, ADDR) == NULL);
 }
+TEST_CASE(test_shim_itself, "the shim's own rules");
 
 /* spidev: same data as emulated; settings written only when they change; cs checked. */
 static void test_spidev(void)
@@ -354,18 +359,6 @@ static void test_spidev(void)
 	CU_ASSERT(shim_open_fds() == 0);
 	shim_reset();
 }
+TEST_CASE(test_spidev, "spidev gives what emulated gives");
 
-int main(void)
-{
-	static CU_TestInfo tests[] = {
-		{ "i2c-dev gives what emulated gives, via ioctl", test_i2cdev_matches_emulated },
-		{ "i2c-dev errors match emulated", test_i2cdev_errors },
-		{ "i2c-dev hang cleared from another thread", test_i2cdev_hang_cleared },
-		{ "opens and closes pair up", test_open_close },
-		{ "the shim's own rules", test_shim_itself },
-		{ "spidev gives what emulated gives", test_spidev },
-		CU_TEST_INFO_NULL,
-	};
-
-	return test_run("shim_bus", NULL, NULL, tests);
-}
+TEST_MAIN("shim_bus", NULL, NULL)

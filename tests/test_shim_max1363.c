@@ -75,6 +75,7 @@ static void test_same_as_emulated(void)
 
 	chipsuite_same_as_emulated(&i2cdev, SHIM_ADDR, &spec, same_rows, NROWS(same_rows));
 }
+TEST_CASE(test_same_as_emulated, "same text through i2c-dev as emulated");
 
 /* ---- mode switches, counted in ioctls ---- */
 
@@ -99,6 +100,7 @@ static void test_mode_switch(void)
 	/* probe: one I2C_RDWR with [setup, config] */
 	chipsuite_transfers(&i2cdev, "max1238", SHIM_ADDR, in, 2, 1, mode_rows, NROWS(mode_rows));
 }
+TEST_CASE(test_mode_switch, "mode switch only when needed (I2C_RDWR count)");
 
 /* The model sits at 0x36 when there is no chip at the address: the node needs one. */
 static const struct chipsuite_probe_row probe_rows[] = {
@@ -113,16 +115,8 @@ static void test_probe(void)
 {
 	chipsuite_probe(&i2cdev, SHIM_ADDR, probe_rows, NROWS(probe_rows));
 }
+TEST_CASE(test_probe, "probe through i2c-dev");
 
-static CU_TestInfo shim_max1363_tests[] = {
-	{ "same text through i2c-dev as emulated", test_same_as_emulated },
-	{ "mode switch only when needed (I2C_RDWR count)", test_mode_switch },
-	{ "probe through i2c-dev", test_probe },
-	MAX1363_CASES_TESTS(" (i2c-dev)"),
-	CU_TEST_INFO_NULL,
-};
+MAX1363_CASES_TESTS(" (i2c-dev)");
 
-int main(void)
-{
-	return test_run("shim_max1363", NULL, NULL, shim_max1363_tests);
-}
+TEST_MAIN("shim_max1363", NULL, NULL)

@@ -79,6 +79,7 @@ static void test_same_as_emulated(void)
 		TEST_ROW_ASSERT(shim_open_fds() == 0, rows[r].name);
 	}
 }
+TEST_CASE(test_same_as_emulated, "same text through i2c-dev as emulated");
 
 /* Faults on a bound device through i2c-dev: the -errno, then a right value. */
 static void test_faults(void)
@@ -117,6 +118,7 @@ static void test_faults(void)
 	}
 	shimsensor_teardown(&st);
 }
+TEST_CASE(test_faults, "faults through i2c-dev: error, then recovery");
 
 /* Removal writes power-off; the chip's CONTROL then reads 0. */
 static void test_remove_powers_down(void)
@@ -137,6 +139,7 @@ static void test_remove_powers_down(void)
 	shimsensor_teardown(&st);
 	CU_ASSERT_EQUAL(shim_open_fds(), 0);
 }
+TEST_CASE(test_remove_powers_down, "removal powers the chip down");
 
 /* No chip at the address: the probe fails with the NACK, naming bus and address. */
 static void test_probe_no_chip(void)
@@ -146,16 +149,6 @@ static void test_probe_no_chip(void)
 	shimsensor_refused(&st, shim_tsl_setup(&st, 0, 0, TSL_ADDR + 1), -ENXIO,
 			   "tsl2563 at i2c-0 0x39: no answer to power-on");
 }
+TEST_CASE(test_probe_no_chip, "probe with no chip names bus and address");
 
-static CU_TestInfo tests[] = {
-	{ "same text through i2c-dev as emulated", test_same_as_emulated },
-	{ "faults through i2c-dev: error, then recovery", test_faults },
-	{ "removal powers the chip down", test_remove_powers_down },
-	{ "probe with no chip names bus and address", test_probe_no_chip },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("shim_tsl2563", NULL, NULL, tests);
-}
+TEST_MAIN("shim_tsl2563", NULL, NULL)

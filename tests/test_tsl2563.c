@@ -99,6 +99,7 @@ static void test_attr_set(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_attr_set, "attribute set, names and modes per part");
 
 /*
  * Normalised counts and the gain level the driver settles on. Level 1 is
@@ -138,6 +139,7 @@ static void test_gain_levels(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_gain_levels, "normalised counts at every gain level");
 
 /*
  * The light changes between reads (a stepped trace on the frozen clock):
@@ -180,6 +182,7 @@ static void test_gain_hysteresis(void)
 	}
 	sensortest_teardown(&st);
 }
+TEST_CASE(test_gain_hysteresis, "gain level follows changing light");
 
 /* One row per lux-table row (by the ratio ir/broadband), plus the kernel's example. */
 static void test_lux_table(void)
@@ -215,6 +218,7 @@ static void test_lux_table(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_lux_table, "lux table rows");
 
 /*
  * calibscale: 1000 is 1.0; the integer part is stored as (v << 10) / 1000
@@ -275,6 +279,7 @@ static void test_calibscale(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_calibscale, "calibscale write, read-back and effect");
 
 /* The board's amstaos,cover-comp-gain multiplies both channels before the lux formula. */
 static void test_cover_gain(void)
@@ -310,6 +315,7 @@ static void test_cover_gain(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_cover_gain, "cover compensation gain property");
 
 /*
  * Power: probe leaves the chip on; a chip that lost power is powered and
@@ -342,6 +348,7 @@ static void test_power(void)
 	CU_ASSERT_EQUAL(tsl_peek(&st, TSL_REG_CTRL), 0x00);
 	sensortest_teardown(&st);
 }
+TEST_CASE(test_power, "power control");
 
 /*
  * Bus faults during reads: the read fails with the bus's error, nothing
@@ -386,6 +393,7 @@ static void test_faults(void)
 		sensortest_teardown(&st);
 	}
 }
+TEST_CASE(test_faults, "bus faults and recovery");
 
 /* Probe refuses a chip that does not answer, naming the bus and address. */
 static void test_probe_failures(void)
@@ -408,6 +416,7 @@ static void test_probe_failures(void)
 
 	sensorsuite_probe_faults(&at, rows, sizeof(rows) / sizeof(rows[0]));
 }
+TEST_CASE(test_probe_failures, "probe failures name bus and address");
 
 /* The model refuses inputs it does not have, naming the valid ones. */
 static void test_model_inputs(void)
@@ -421,22 +430,6 @@ static void test_model_inputs(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "\"lux\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "broadband"));
 }
+TEST_CASE(test_model_inputs, "model input keys");
 
-static CU_TestInfo tests[] = {
-	{ "attribute set, names and modes per part", test_attr_set },
-	{ "normalised counts at every gain level", test_gain_levels },
-	{ "gain level follows changing light", test_gain_hysteresis },
-	{ "lux table rows", test_lux_table },
-	{ "calibscale write, read-back and effect", test_calibscale },
-	{ "cover compensation gain property", test_cover_gain },
-	{ "power control", test_power },
-	{ "bus faults and recovery", test_faults },
-	{ "probe failures name bus and address", test_probe_failures },
-	{ "model input keys", test_model_inputs },
-	CU_TEST_INFO_NULL,
-};
-
-int main(void)
-{
-	return test_run("tsl2563", NULL, NULL, tests);
-}
+TEST_MAIN("tsl2563", NULL, NULL)

@@ -1,6 +1,6 @@
 /*
- * testutil.c - the shared main() helper of every CUnit suite, and the few
- * file helpers several suites need (see testutil.h).
+ * testutil.c - the test registry and shared main() of every CUnit suite, and
+ * the few file helpers several suites need (see testutil.h).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -9,20 +9,55 @@
 #include <unistd.h>
 #include "testutil.h"
 
-int test_run(const char *suite, CU_InitializeFunc init, CU_CleanupFunc cleanup,
-	     CU_TestInfo *tests)
+static struct test_case *test_cases;
+static unsigned int test_ncases;
+
+void test_case_register(struct test_case *tc)
 {
+	struct test_case **pos = &test_cases;
+
+	while (*pos && (*pos)->seq < tc->seq)
+		pos = &(*pos)->next;
+	tc->next = *pos;
+	*pos = tc;
+	test_ncases++;
+}
+
+/* The registry as CUnit's table, in registration order; NULL when out of memory. */
+static CU_TestInfo *test_table(void)
+{
+	CU_TestInfo *tests = calloc(test_ncases + 1, sizeof(*tests));
+	struct test_case *tc;
+	unsigned int i = 0;
+
+	if (!tests)
+		return NULL;
+	for (tc = test_cases; tc; tc = tc->next, i++) {
+		tests[i].pName = tc->name;
+		tests[i].pTestFunc = tc->fn;
+	}
+	return tests;
+}
+
+int test_main(const char *suite, CU_InitializeFunc init, CU_CleanupFunc cleanup)
+{
+	CU_TestInfo *tests = test_table();
 	CU_SuiteInfo suites[] = {
-		{ (char *)suite, init, cleanup, NULL, NULL, tests },
+		{ suite, init, cleanup, NULL, NULL, tests },
 		CU_SUITE_INFO_NULL,
 	};
 	unsigned int failures;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
+	if (!tests)
 		return 2;
+	if (CU_initialize_registry() != CUE_SUCCESS) {
+		free(tests);
+		return 2;
+	}
 	if (CU_register_suites(suites) != CUE_SUCCESS) {
 		fprintf(stderr, "%s: %s\n", suite, CU_get_error_msg());
 		CU_cleanup_registry();
+		free(tests);
 		return 2;
 	}
 	CU_basic_set_mode(CU_BRM_VERBOSE);
@@ -31,6 +66,7 @@ int test_run(const char *suite, CU_InitializeFunc init, CU_CleanupFunc cleanup,
 	if (CU_get_number_of_suites_failed() > 0)
 		failures++;
 	CU_cleanup_registry();
+	free(tests);
 	return failures ? 1 : 0;
 }
 

@@ -1,10 +1,13 @@
 /*
- * testutil.h - the shared main() of every CUnit suite.
+ * testutil.h - the shared harness of every CUnit suite.
  *
- * Each tests/test_<file>.c declares its tests as a CU_TestInfo table and
- * calls test_run() from main(); the suite runs in CUnit's basic mode, which
- * prints the per-test verdicts and CUnit's run summary, and the process
- * exits non-zero when any assertion failed (that is what ctest sees).
+ * Each tests/test_<file>.c registers its tests where it defines them, as the
+ * kernel's kselftest harness does: TEST_CASE(fn, "name") after each test
+ * function, and TEST_MAIN("suite", init, cleanup) in place of main() (or a
+ * main() of its own that calls test_main()). The tests run in the order
+ * they are registered in the file, in CUnit's basic mode, which prints the
+ * per-test verdicts and CUnit's run summary; the process exits non-zero when
+ * any assertion failed (that is what ctest sees).
  */
 #ifndef IIOWIRE_TESTUTIL_H
 #define IIOWIRE_TESTUTIL_H
@@ -13,12 +16,53 @@
 #include <CUnit/Basic.h>
 
 /**
- * test_run() - register @tests as suite @suite and run them.
- * @init/@cleanup: suite fixtures, may be NULL.
- * Return: the process exit status: 0 when every assertion passed.
+ * struct test_case - one registered test: what TEST_CASE() leaves for test_main().
+ * @name: the name CUnit prints.
+ * @fn: the test.
+ * @seq: __COUNTER__ where it was registered: test_main() runs the tests in
+ *	 this order, whatever order the constructors ran in.
+ * @next: the registry's list, kept sorted by @seq.
  */
-int test_run(const char *suite, CU_InitializeFunc init, CU_CleanupFunc cleanup,
-	     CU_TestInfo *tests);
+struct test_case {
+	const char *name;
+	CU_TestFunc fn;
+	unsigned int seq;
+	struct test_case *next;
+};
+
+/**
+ * test_case_register() - add @tc to the suite test_main() runs.
+ * @tc: static storage; the registry keeps the pointer, not a copy.
+ */
+void test_case_register(struct test_case *tc);
+
+/*
+ * TEST_CASE() - register @fn (a static void fn(void) defined above) as the
+ * test @name; at file scope, after the function. A constructor does the
+ * registering, so no table has to list the tests again.
+ */
+#define TEST_CASE(fn, name)							\
+	static struct test_case test_case_##fn;					\
+	__attribute__((constructor)) static void test_case_ctor_##fn(void)		\
+	{									\
+		test_case_register(&test_case_##fn);				\
+	}									\
+	static struct test_case test_case_##fn = { (name), (fn), __COUNTER__, NULL }
+
+/**
+ * test_main() - run the registered tests as suite @suite.
+ * @init/@cleanup: suite fixtures, may be NULL.
+ * Return: the process exit status: 0 when every assertion passed, 1 when
+ * one failed, 2 when CUnit could not set the suite up.
+ */
+int test_main(const char *suite, CU_InitializeFunc init, CU_CleanupFunc cleanup);
+
+/* TEST_MAIN() - the main() of a suite that needs nothing before test_main(). */
+#define TEST_MAIN(suite, init, cleanup)						\
+	int main(void)								\
+	{									\
+		return test_main((suite), (init), (cleanup));			\
+	}
 
 /* A row-table check that names the failing row in CUnit's report. */
 #define TEST_ROW_ASSERT(cond, rowname)						\
