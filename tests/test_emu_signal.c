@@ -68,23 +68,14 @@ static void test_noise(void)
 	struct emu_signal a2 = a, b = a;
 	double sum = 0, sum2 = 0, mean, sd, v;
 	int i, n = 20000, same_b = 0;
-	const struct {
-		const char *name;
-		bool ok;
-	} *r, rows[] = {
-		{ "same seed, same t, same value", true },
-		{ "same millisecond, same value", true },
-		{ "next millisecond differs", true },
-		{ "another seed differs", true },
-		{ "mean is the offset", true },
-		{ "deviation is the amplitude", true },
-	};
-	bool got[6];
 
 	b.seed = 2;
-	got[0] = emu_signal_sample(&a, 3.25) == emu_signal_sample(&a2, 3.25);
-	got[1] = emu_signal_sample(&a, 3.2501) == emu_signal_sample(&a, 3.2509);
-	got[2] = emu_signal_sample(&a, 3.250) != emu_signal_sample(&a, 3.251);
+	TEST_ROW_ASSERT(emu_signal_sample(&a, 3.25) == emu_signal_sample(&a2, 3.25),
+			"same seed, same t, same value");
+	TEST_ROW_ASSERT(emu_signal_sample(&a, 3.2501) == emu_signal_sample(&a, 3.2509),
+			"same millisecond, same value");
+	TEST_ROW_ASSERT(emu_signal_sample(&a, 3.250) != emu_signal_sample(&a, 3.251),
+			"next millisecond differs");
 	for (i = 0; i < n; i++) {
 		v = emu_signal_sample(&a, i / 1000.0);
 		sum += v;
@@ -92,16 +83,12 @@ static void test_noise(void)
 		if (emu_signal_sample(&b, i / 1000.0) == v)
 			same_b++;
 	}
-	got[3] = same_b == 0;
+	TEST_ROW_ASSERT(same_b == 0, "another seed differs");
 	mean = sum / n;
 	sd = sqrt(sum2 / n - mean * mean);
 	/* 4 standard errors: a correct generator fails this about once in 15000 seeds */
-	got[4] = fabs(mean - 1000) < 4 * 10 / sqrt(n);
-	got[5] = fabs(sd - 10) < 0.3;
-	for (i = 0; i < 6; i++) {
-		r = &rows[i];
-		TEST_ROW_ASSERT(got[i] == r->ok, r->name);
-	}
+	TEST_ROW_ASSERT(fabs(mean - 1000) < 4 * 10 / sqrt(n), "mean is the offset");
+	TEST_ROW_ASSERT(fabs(sd - 10) < 0.3, "deviation is the amplitude");
 }
 TEST_CASE(test_noise, "noise: reproducible, seeded, right statistics");
 

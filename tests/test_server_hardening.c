@@ -671,25 +671,20 @@ static void hard_run(size_t i)
 	srvtest_fini(&h.t, ret != 0);
 }
 
-static void test_long_line(void) { hard_run(0); }
-TEST_CASE(test_long_line, "1 MiB line without newline");
-static void test_bad_bytes(void) { hard_run(1); }
-TEST_CASE(test_bad_bytes, "NUL bytes and invalid UTF-8");
-static void test_deep_json(void) { hard_run(2); }
-TEST_CASE(test_deep_json, "JSON nested 100,000 deep");
-static void test_wrong_types(void) { hard_run(3); }
-TEST_CASE(test_wrong_types, "JSON with wrong types");
-static void test_flood(void) { hard_run(4); }
-TEST_CASE(test_flood, "300,000 pipelined requests from a client that never reads");
-static void test_slowloris(void) { hard_run(5); }
-TEST_CASE(test_slowloris, "slowloris (a byte a second) and idle timeouts");
-static void test_half_close(void) { hard_run(6); }
-TEST_CASE(test_half_close, "half-close: replies, close, no busy loop");
-static void test_thousand(void) { hard_run(7); }
-TEST_CASE(test_thousand, "1000 simultaneous connects");
-static void test_max_clients(void) { hard_run(8); }
-TEST_CASE(test_max_clients, "more clients than --max-clients");
-static void test_leave_in_flight(void) { hard_run(9); }
-TEST_CASE(test_leave_in_flight, "clients leaving with requests in flight on a hung bus");
+/* One test a row of hard_rows, under the name CUnit prints. */
+#define HARD_TEST(fn, row, name)							\
+	static void fn(void) { hard_run(row); }					\
+	TEST_CASE(fn, name)
+
+HARD_TEST(test_long_line, 0, "1 MiB line without newline");
+HARD_TEST(test_bad_bytes, 1, "NUL bytes and invalid UTF-8");
+HARD_TEST(test_deep_json, 2, "JSON nested 100,000 deep");
+HARD_TEST(test_wrong_types, 3, "JSON with wrong types");
+HARD_TEST(test_flood, 4, "300,000 pipelined requests from a client that never reads");
+HARD_TEST(test_slowloris, 5, "slowloris (a byte a second) and idle timeouts");
+HARD_TEST(test_half_close, 6, "half-close: replies, close, no busy loop");
+HARD_TEST(test_thousand, 7, "1000 simultaneous connects");
+HARD_TEST(test_max_clients, 8, "more clients than --max-clients");
+HARD_TEST(test_leave_in_flight, 9, "clients leaving with requests in flight on a hung bus");
 
 TEST_MAIN("server hardening", NULL, NULL)
