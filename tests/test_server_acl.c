@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "srvtest.h"
+#include "srvvectors.h"
 #include "testutil.h"
 
 #define VERSION_LINE	"OK iiowire " IIOWIRE_VERSION " proto 1.0"
@@ -201,20 +202,6 @@ TEST_CASE(test_loopback_default, "loopback only by default");
 
 static void test_read_only(void)
 {
-	static const struct acl_row rows[] = {
-		{ "WRITE text", "WRITE dummy0 out_voltage0_raw 5",
-		  "ERR EACCES server is read-only (--read-only)" },
-		{ "WRITE json", "{\"id\":1,\"op\":\"write\",\"device\":\"dummy0\","
-		  "\"attr\":\"out_voltage0_raw\",\"value\":\"5\"}",
-		  "{\"id\":1,\"ok\":false,\"error\":\"EACCES\",\"message\":\"server is read-only "
-		  "(--read-only)\"}" },
-		{ "WRITE of a device attribute", "WRITE adc current_timestamp_clock realtime",
-		  "ERR EACCES server is read-only (--read-only)" },
-		{ "nothing changed", "READ dummy0 out_voltage0_raw", "OK 0" },
-		{ "READ works", "READ adc in_voltage0_raw", "OK 3300" },
-		{ "CREAD works", "CREAD hwmon0 vin raw", "OK 3300" },
-		{ "WATCH works", "WATCH adc in_voltage0_raw 1000", "OK" },
-	};
 	const char *const args[] = { "--read-only", NULL };
 	struct srvtest t;
 	struct srvc *c;
@@ -223,7 +210,7 @@ static void test_read_only(void)
 	CU_ASSERT(strstr(t.log, ", read-only") != NULL);
 	c = srvc_open(t.port);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	acl_rows(c, rows, sizeof(rows) / sizeof(rows[0]));
+	srvvec_run(c, "server_acl_read_only.txt", NULL);
 	srvc_close(c);
 	acl_stop(&t);
 }
@@ -309,42 +296,11 @@ static bool acl_start_auth(struct srvtest *t, char *path, size_t len)
 }
 
 #define AUTH_REQUIRED	"ERR EACCES authentication required"
-#define JSON_AUTH_REQUIRED(id)						\
-	"{\"id\":" id ",\"ok\":false,\"error\":\"EACCES\",\"message\":\"authentication required\"}"
 
 /* Before AUTH: every request but HELP, VERSION, AUTH and QUIT is EACCES and changes nothing. */
 static void test_auth_required(void)
 {
-	static const struct acl_row rows[] = {
-		{ "VERSION is open", "VERSION", VERSION_LINE },
-		{ "DEVICES", "DEVICES", AUTH_REQUIRED },
-		{ "DEVICE", "DEVICE adc", AUTH_REQUIRED },
-		{ "ATTRS", "ATTRS adc", AUTH_REQUIRED },
-		{ "CHANNELS", "CHANNELS adc", AUTH_REQUIRED },
-		{ "READ", "READ adc in_voltage0_raw", AUTH_REQUIRED },
-		{ "WRITE", "WRITE dummy0 out_voltage0_raw 7", AUTH_REQUIRED },
-		{ "MAPS", "MAPS", AUTH_REQUIRED },
-		{ "CONSUMER", "CONSUMER hwmon0", AUTH_REQUIRED },
-		{ "CREAD", "CREAD hwmon0 vin raw", AUTH_REQUIRED },
-		{ "WATCH", "WATCH dummy0 in_voltage0_raw 10", AUTH_REQUIRED },
-		{ "UNWATCH", "UNWATCH", AUTH_REQUIRED },
-		{ "STATS", "STATS", AUTH_REQUIRED },
-		{ "READ of a missing device: no hint", "READ nosuch x", AUTH_REQUIRED },
-		{ "json READ",
-		  "{\"id\":1,\"op\":\"read\",\"device\":\"adc\",\"attr\":\"in_voltage0_raw\"}",
-		  JSON_AUTH_REQUIRED("1") },
-		{ "json WRITE", "{\"id\":2,\"op\":\"write\",\"device\":\"dummy0\","
-		  "\"attr\":\"out_voltage0_raw\",\"value\":\"8\"}", JSON_AUTH_REQUIRED("2") },
-		{ "json WATCH", "{\"id\":3,\"op\":\"watch\",\"device\":\"dummy0\","
-		  "\"attr\":\"in_voltage0_raw\",\"interval_ms\":10}", JSON_AUTH_REQUIRED("3") },
-		{ "json VERSION is open", "{\"id\":4,\"op\":\"version\"}",
-		  "{\"id\":4,\"ok\":true,\"value\":\"iiowire " IIOWIRE_VERSION " proto 1.0\","
-		  "\"release\":\"" IIOWIRE_VERSION "\",\"proto_major\":1,\"proto_minor\":0}" },
-		{ "AUTH", "AUTH " TOKEN, "OK" },
-		/* the refused WRITEs changed nothing, the refused WATCH pushes nothing */
-		{ "nothing was written", "READ dummy0 out_voltage0_raw", "OK 0" },
-		{ "now READ works", "READ adc in_voltage0_raw", "OK 3300" },
-	};
+	static const char *const vars[] = { "TOKEN", TOKEN, NULL };
 	char path[128], got[1024];
 	struct srvtest t;
 	struct srvc *c, *other;
@@ -356,7 +312,7 @@ static void test_auth_required(void)
 	CU_ASSERT(srvc_req(c, "HELP", got, sizeof(got)) > 0 && strncmp(got, "OK ", 3) == 0);
 	for (k = atoi(got + 3); k > 0; k--)
 		CU_ASSERT(srvc_line(c, got, sizeof(got)) > 0);
-	acl_rows(c, rows, sizeof(rows) / sizeof(rows[0]));
+	srvvec_run(c, "server_acl_auth_required.txt", vars);
 	/* no EVENT line from the refused WATCH came in between */
 	srvc_timeout(c, 100);
 	CU_ASSERT(srvc_line(c, got, sizeof(got)) == -EAGAIN);

@@ -20,9 +20,9 @@
 
 #include "iiowire.h"
 #include "srvtest.h"
+#include "srvvectors.h"
 #include "testutil.h"
 
-#define VERSION_LINE	"OK iiowire " IIOWIRE_VERSION " proto 1.0"
 #define IO_TIMEOUT_MS	300
 
 #define BUS(n)	"\"i2c-" #n "\": {\"type\": \"i2c\", \"backend\": \"emulated\"}"
@@ -115,43 +115,15 @@ static struct iiowire *flt_connect(int port)
 
 static void test_chip_errors(void)
 {
-	static const struct {
-		const char *name;
-		const char *req;
-		const char *want;
-	} rows[] = {
-		{ "NACK: ENXIO", "READ nacker in_voltage0_raw",
-		  "ERR ENXIO nacker in_voltage0_raw: no such device or address" },
-		{ "I/O error: EIO", "READ eio in_voltage0_raw",
-		  "ERR EIO eio in_voltage0_raw: input/output error" },
-		{ "NACK through a consumer channel", "CREAD hwmon0 bad raw",
-		  "ERR ENXIO hwmon0 bad raw: no such device or address" },
-		{ "NACK, json", "{\"id\":5,\"op\":\"read\",\"device\":\"nacker\","
-		  "\"attr\":\"in_voltage1_raw\"}",
-		  "{\"id\":5,\"ok\":false,\"error\":\"ENXIO\",\"message\":"
-		  "\"nacker in_voltage1_raw: no such device or address\"}" },
-		{ "a value that needs no transfer", "READ nacker in_voltage_scale",
-		  "OK 1.000000000" },
-		{ "the healthy chip", "READ adc in_voltage0_raw", "OK 1234" },
-		{ "the healthy chip's consumer channel", "CREAD hwmon0 vin raw", "OK 1800" },
-	};
 	struct srvtest t;
 	struct srvc *c;
 	struct iiowire *w;
 	char got[512];
-	size_t i;
 
 	CU_ASSERT_FATAL(flt_start(&t, NULL, NULL));
 	c = srvc_open(t.port);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		bool ok = srvc_req(c, rows[i].req, got, sizeof(got)) > 0 &&
-			  strcmp(got, rows[i].want) == 0;
-
-		TEST_ROW_ASSERT(ok, rows[i].name);
-		if (!ok)
-			fprintf(stderr, "\n%s: got '%s'\n", rows[i].name, got);
-	}
+	srvvec_run(c, "server_faults_chip_errors.txt", NULL);
 	srvc_close(c);
 	/* libiiowire hands the errno on */
 	w = flt_connect(t.port);

@@ -142,6 +142,23 @@ static bool iiodt_in_step(struct srvc *c)
 	       iiodt_expect(c, IIODT_SYNC_REPLY, strlen(IIODT_SYNC_REPLY), 50);
 }
 
+/* A new client on @d's iiod port answers in step: there is room, and the server is sane. */
+static void iiodt_fresh_in_step(struct iiodt *d)
+{
+	struct srvc *c = srvc_open(d->port);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT(iiodt_in_step(c));
+	srvc_close(c);
+}
+
+/* Stop @d's daemon, which must exit 0; its log stays when a test failed. */
+static void iiodt_stop(struct iiodt *d)
+{
+	CU_ASSERT_EQUAL(srvtest_stop(&d->t), 0);
+	srvtest_fini(&d->t, CU_get_number_of_failures() != 0);
+}
+
 /* ---- transcripts ---- */
 
 struct iiodt_row {
@@ -456,8 +473,7 @@ static void test_iiod_ends(void)
 		TEST_ROW_ASSERT(srvc_closed(c, 1000), r->name);
 		srvc_close(c);
 	}
-	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
-	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
+	iiodt_stop(&d);
 }
 TEST_CASE(test_iiod_ends, "I-9 EXIT and half-close end the connection cleanly");
 
@@ -528,8 +544,7 @@ static void test_iiod_write_limits(void)
 	CU_ASSERT(iiodt_in_step(c));
 	srvc_close(c);
 
-	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
-	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
+	iiodt_stop(&d);
 	free(payload);
 }
 TEST_CASE(test_iiod_write_limits, "I-8 WRITE payload and request line limits");
@@ -554,8 +569,7 @@ static void test_iiod_read_only(void)
 	srvc_sends(c, "READ iio:device0 OUTPUT voltage0 raw\r\n");
 	CU_ASSERT(IIODT_EXPECT(c, "2\n0\0\n"));
 	srvc_close(c);
-	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
-	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
+	iiodt_stop(&d);
 }
 TEST_CASE(test_iiod_read_only, "I-8 --read-only: WRITE gets -EACCES, payload skipped");
 
@@ -582,8 +596,7 @@ static void test_iiod_allow_write(void)
 		   "current_timestamp_clock\r\n");
 	CU_ASSERT(IIODT_EXPECT(c, "4\n777\0\n9\nrealtime\0\n"));
 	srvc_close(c);
-	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
-	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
+	iiodt_stop(&d);
 }
 TEST_CASE(test_iiod_allow_write, "--allow-write applies to iiod WRITE");
 
@@ -613,12 +626,8 @@ static void test_iiod_max_clients(void)
 	/* once the first leaves, there is room again */
 	srvc_close(a);
 	srvtest_sleep_ms(200);
-	b = srvc_open(d.port);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-	CU_ASSERT(iiodt_in_step(b));
-	srvc_close(b);
-	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
-	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
+	iiodt_fresh_in_step(&d);
+	iiodt_stop(&d);
 }
 TEST_CASE(test_iiod_max_clients, "--max-clients counts iiod clients");
 
@@ -772,8 +781,7 @@ static void test_iiod_reload(void)
 	CU_ASSERT_PTR_NULL(strstr(xml, "dummy0"));
 	free(xml);
 	srvc_close(c);
-	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
-	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
+	iiodt_stop(&d);
 }
 TEST_CASE(test_iiod_reload, "SIGHUP reload: the new board is served");
 
@@ -808,12 +816,8 @@ static void test_iiod_hung_bus(void)
 	srvc_close(b);
 	srvc_close(a);
 	srvtest_sleep_ms(300);
-	a = srvc_open(d.port);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-	CU_ASSERT(iiodt_in_step(a));
-	srvc_close(a);
-	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
-	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
+	iiodt_fresh_in_step(&d);
+	iiodt_stop(&d);
 }
 TEST_CASE(test_iiod_hung_bus, "a hung bus delays only its own requests");
 
@@ -941,8 +945,7 @@ static void test_iiod_iio_info(void)
 	/* nothing on stderr: no DTD warning, no error */
 	CU_ASSERT_PTR_NULL(strstr(out, "ERROR"));
 	CU_ASSERT_PTR_NULL(strstr(out, "DTD"));
-	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
-	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
+	iiodt_stop(&d);
 	if (CU_get_number_of_failures())
 		fprintf(stderr, "---- iio_info ----\n%s----\n", out);
 	free(out);
@@ -993,8 +996,7 @@ static void test_iiod_iio_attr(void)
 		if (r->out)
 			TEST_ROW_ASSERT(strcmp(out, r->out) == 0, r->name);
 	}
-	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
-	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
+	iiodt_stop(&d);
 }
 TEST_CASE(test_iiod_iio_attr, "iio_attr reads and writes exact values");
 
@@ -1054,8 +1056,7 @@ static void test_iiod_python(void)
 	snprintf(cmd, sizeof(cmd), "timeout 60 %s %s %d", py, script, d.port);
 	CU_ASSERT_EQUAL(iiodt_run(cmd, out, sizeof(out)), 0);
 	CU_ASSERT_STRING_EQUAL(out, iiodt_py_out);
-	CU_ASSERT_EQUAL(srvtest_stop(&d.t), 0);
-	srvtest_fini(&d.t, CU_get_number_of_failures() != 0);
+	iiodt_stop(&d);
 	if (CU_get_number_of_failures())
 		fprintf(stderr, "---- python ----\n%s----\n", out);
 	unlink(script);

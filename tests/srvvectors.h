@@ -1,0 +1,204 @@
+/*
+ * srvvectors.h - request/reply test vectors for the live-daemon suites: the
+ * rows live in tests/vectors/<name>.txt (plain text, one row a line, as the
+ * PROTOCOL.md transcripts test_proto.c reads), and one runner sends them on
+ * a connection and checks each reply, so a suite's C holds only what its
+ * daemon is started with and what the rows cannot say.
+ *
+ * A row is four fields separated by one TAB:
+ *	name	match	request	reply
+ * match is "exact" (the whole reply line), "prefix" (the reply starts so),
+ * or "list" / "list-prefix" (a text "OK <n>" reply and its n lines, joined
+ * with '\n', matched whole or by their start). In request and reply, \n,
+ * \r, \t and \\ stand for themselves and ${NAME} for a variable: VERSION
+ * (IIOWIRE_VERSION) always, others from the caller. Empty lines and lines
+ * starting with '#' are comments. Header-only, as srvtest.h.
+ */
+#ifndef IIOWIRE_SRVVECTORS_H
+#define IIOWIRE_SRVVECTORS_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "srvtest.h"
+#include "testutil.h"
+
+#define SRVVEC_REQ_MAX	8192
+
+/* One parsed row; the runner keeps a single static one. */
+struct srvvec_row {
+	char name[256];
+	bool listing;
+	bool prefix;
+	char req[SRVVEC_REQ_MAX];
+	char want[SRVVEC_REQ_MAX];
+};
+
+/* Names of the match field, as the rows spell them. */
+static const struct {
+	const char *name;
+	bool listing;
+	bool prefix;
+} srvvec_matches[] = {
+	{ "exact", false, false },
+	{ "prefix", false, true },
+	{ "list", true, false },
+	{ "list-prefix", true, true },
+};
+
+/* The value of ${NAME} (@name, @len bytes long): VERSION, else from @vars. NULL if unknown. */
+static inline const char *srvvec_var(const char *name, size_t len, const char *const *vars)
+{
+	static const char *const builtin[] = { "VERSION", IIOWIRE_VERSION, NULL };
+	const char *const *v;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (v = pass ? vars : builtin; v && *v; v += 2)
+			if (strlen(*v) == len && strncmp(*v, name, len) == 0)
+				return v[1];
+	return NULL;
+}
+
+/*
+ * srvvec_field() - @src, undone of its escapes and with its variables
+ * expanded, into @dst (@len bytes). Return: 0, -EINVAL for an unknown escape
+ * or variable, -E2BIG when it does not fit.
+ */
+static inline int srvvec_field(char *dst, size_t len, const char *src, const char *const *vars)
+{
+	static const char from[] = "nrt\\", to[] = "\n\r\t\\";
+	const char *add, *end, *esc;
+	size_t n = 0, alen;
+
+	while (*src) {
+		add = src;
+		alen = 1;
+		if (*src == '\\') {
+			esc = src[1] ? strchr(from, src[1]) : NULL;
+			if (!esc)
+				return -EINVAL;
+			add = &to[esc - from];
+			src += 2;
+		} else if (src[0] == '$' && src[1] == '{') {
+			end = strchr(src, '}');
+			add = end ? srvvec_var(src + 2, (size_t)(end - src - 2), vars) : NULL;
+			if (!add)
+				return -EINVAL;
+			alen = strlen(add);
+			src = end + 1;
+		} else {
+			src++;
+		}
+		if (n + alen >= len)
+			return -E2BIG;
+		memcpy(dst + n, add, alen);
+		n += alen;
+	}
+	dst[n] = '\0';
+	return 0;
+}
+
+/* Split @line (its newline gone) into @row. Return: 0 or -EINVAL. */
+static inline int srvvec_parse(char *line, struct srvvec_row *row, const char *const *vars)
+{
+	char *f[4];
+	size_t i;
+
+	f[0] = line;
+	for (i = 1; i < 4; i++) {
+		f[i] = strchr(f[i - 1], '\t');
+		if (!f[i])
+			return -EINVAL;
+		*f[i]++ = '\0';
+	}
+	if (strchr(f[3], '\t') || snprintf(row->name, sizeof(row->name), "%s", f[0]) < 0)
+		return -EINVAL;
+	for (i = 0; i < sizeof(srvvec_matches) / sizeof(srvvec_matches[0]); i++)
+		if (strcmp(f[1], srvvec_matches[i].name) == 0)
+			break;
+	if (i == sizeof(srvvec_matches) / sizeof(srvvec_matches[0]))
+		return -EINVAL;
+	row->listing = srvvec_matches[i].listing;
+	row->prefix = srvvec_matches[i].prefix;
+	if (srvvec_field(row->req, sizeof(row->req), f[2], vars) ||
+	    srvvec_field(row->want, sizeof(row->want), f[3], vars) || !row->want[0])
+		return -EINVAL;
+	return 0;
+}
+
+/* Send @row's request on @c and check the reply. Return: false when no reply came. */
+static inline bool srvvec_check(struct srvc *c, const struct srvvec_row *row)
+{
+	static char got[SRVTEST_LINE_MAX];
+	ssize_t len;
+	bool ok;
+
+	len = srvc_sends(c, row->req);
+	if (!len)
+		len = srvc_sends(c, "\n");
+	if (!len)
+		len = srvc_reply(c, row->listing, got, sizeof(got));
+	if (len < 0) {
+		TEST_ROW_ASSERT(false, row->name);
+		fprintf(stderr, "\n%s: no reply (%zd)\n", row->name, len);
+		return false;
+	}
+	if (row->prefix)
+		ok = strncmp(got, row->want, strlen(row->want)) == 0;
+	else
+		ok = strcmp(got, row->want) == 0;
+	TEST_ROW_ASSERT(ok, row->name);
+	if (!ok)
+		fprintf(stderr, "\n%s:\n got: %.400s\nwant: %s\n", row->name, got, row->want);
+	return true;
+}
+
+/**
+ * srvvec_run() - send the rows of tests/vectors/@file on @c, in order, and
+ * check each reply.
+ * @vars: NULL, or "NAME", "value" pairs ending in NULL, for ${NAME} in rows.
+ *
+ * A missing file, a malformed row or a missing reply fails an assert; the
+ * rows stop at a missing reply (the connection is gone). The file must hold
+ * at least one row.
+ *
+ * Return: the number of rows run.
+ */
+static inline int srvvec_run(struct srvc *c, const char *file, const char *const *vars)
+{
+	static struct srvvec_row row;
+	char path[256], where[320], *line = NULL;
+	size_t cap = 0;
+	int lineno = 0, rows = 0;
+	ssize_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "tests/vectors/%s", file);
+	f = fopen(test_path(path), "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (!len || line[0] == '#')
+			continue;
+		if (srvvec_parse(line, &row, vars)) {
+			snprintf(where, sizeof(where), "%s:%d: malformed row", path, lineno);
+			TEST_ROW_ASSERT(false, where);
+			continue;
+		}
+		rows++;
+		if (!srvvec_check(c, &row))
+			break;
+	}
+	free(line);
+	fclose(f);
+	CU_ASSERT(rows > 0);
+	return rows;
+}
+
+#endif
