@@ -20,7 +20,6 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "srvtest.h"
@@ -102,20 +101,12 @@ static inline int srvvec_field(char *dst, size_t len, const char *src, const cha
 	return 0;
 }
 
-/* Split @line (its newline gone) into @row. Return: 0 or -EINVAL. */
-static inline int srvvec_parse(char *line, struct srvvec_row *row, const char *const *vars)
+/* @f, a row's four fields, into @row. Return: 0 or -EINVAL. */
+static inline int srvvec_parse(char **f, struct srvvec_row *row, const char *const *vars)
 {
-	char *f[4];
 	size_t i;
 
-	f[0] = line;
-	for (i = 1; i < 4; i++) {
-		f[i] = strchr(f[i - 1], '\t');
-		if (!f[i])
-			return -EINVAL;
-		*f[i]++ = '\0';
-	}
-	if (strchr(f[3], '\t') || snprintf(row->name, sizeof(row->name), "%s", f[0]) < 0)
+	if (snprintf(row->name, sizeof(row->name), "%s", f[0]) < 0)
 		return -EINVAL;
 	for (i = 0; i < sizeof(srvvec_matches) / sizeof(srvvec_matches[0]); i++)
 		if (strcmp(f[1], srvvec_matches[i].name) == 0)
@@ -157,6 +148,26 @@ static inline bool srvvec_check(struct srvc *c, const struct srvvec_row *row)
 	return true;
 }
 
+struct srvvec_ctx {
+	struct srvc *c;
+	const char *const *vars;
+};
+
+/* test_vectors() callback: one row. Return: 0, or -EPIPE when no reply came. */
+static inline int srvvec_row(char **fields, const char *where, void *ctx)
+{
+	static struct srvvec_row row;
+	struct srvvec_ctx *x = ctx;
+	char what[400];
+
+	if (srvvec_parse(fields, &row, x->vars)) {
+		snprintf(what, sizeof(what), "%s: malformed row", where);
+		TEST_ROW_ASSERT(false, what);
+		return 0;
+	}
+	return srvvec_check(x->c, &row) ? 0 : -EPIPE;
+}
+
 /**
  * srvvec_run() - send the rows of tests/vectors/@file on @c, in order, and
  * check each reply.
@@ -166,38 +177,14 @@ static inline bool srvvec_check(struct srvc *c, const struct srvvec_row *row)
  * rows stop at a missing reply (the connection is gone). The file must hold
  * at least one row.
  *
- * Return: the number of rows run.
+ * Return: the number of rows run, or a negative errno.
  */
 static inline int srvvec_run(struct srvc *c, const char *file, const char *const *vars)
 {
-	static struct srvvec_row row;
-	char path[256], where[320], *line = NULL;
-	size_t cap = 0;
-	int lineno = 0, rows = 0;
-	ssize_t len;
-	FILE *f;
+	struct srvvec_ctx x = { c, vars };
+	int rows = test_vectors(file, NULL, 4, srvvec_row, &x);
 
-	snprintf(path, sizeof(path), "tests/vectors/%s", file);
-	f = fopen(test_path(path), "r");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		lineno++;
-		if (len > 0 && line[len - 1] == '\n')
-			line[--len] = '\0';
-		if (!len || line[0] == '#')
-			continue;
-		if (srvvec_parse(line, &row, vars)) {
-			snprintf(where, sizeof(where), "%s:%d: malformed row", path, lineno);
-			TEST_ROW_ASSERT(false, where);
-			continue;
-		}
-		rows++;
-		if (!srvvec_check(c, &row))
-			break;
-	}
-	free(line);
-	fclose(f);
-	CU_ASSERT(rows > 0);
+	TEST_ROW_ASSERT(rows > 0, file);
 	return rows;
 }
 

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iio.h"
@@ -327,12 +328,19 @@ TEST_CASE(test_name_build, "name building rows");
 
 /* ---- attribute sets ---- */
 
+/* One attribute of an expected set (tests/vectors/iio_core_attrs.txt). */
 struct attr_want {
-	const char *name;
+	char name[64];
 	enum iio_attr_kind kind;
 	unsigned int mode;
 	int owner;		/* channel index, -1 for device attributes */
 	enum iio_shared_by shared;
+};
+
+/* An expected set, as read from its section. */
+struct attr_wants {
+	struct attr_want rows[32];
+	int n;
 };
 
 static const struct iio_info empty_info;
@@ -361,14 +369,72 @@ static struct iio_dev *dev_make(const char *name, const struct iio_chan_spec *ch
 	return dev;
 }
 
-/* Compare the whole attribute set, in order, with @want. */
-static void attrs_expect(const struct iio_dev *dev, const struct attr_want *want, int n,
-			 const char *what)
+/* The vector file's spellings of enum iio_attr_kind and enum iio_shared_by. */
+static const char *const attr_kind_names[] = {
+	[IIO_ATTR_INFO] = "info",
+	[IIO_ATTR_AVAIL] = "available",
+	[IIO_ATTR_LABEL] = "label",
+	[IIO_ATTR_EXT] = "ext_info",
+	[IIO_ATTR_DEV_NAME] = "dev_name",
+	[IIO_ATTR_DEV_LABEL] = "dev_label",
+	[IIO_ATTR_TS_CLOCK] = "ts_clock",
+};
+
+static const char *const shared_by_names[] = {
+	[IIO_SEPARATE] = "separate",
+	[IIO_SHARED_BY_TYPE] = "shared_by_type",
+	[IIO_SHARED_BY_DIR] = "shared_by_dir",
+	[IIO_SHARED_BY_ALL] = "shared_by_all",
+};
+
+/* Index of @name in @names. Return: it, or -EINVAL. */
+static int name_index(const char *const *names, int n, const char *name)
 {
-	const struct iio_attr *a;
-	char row[160];
 	int i;
 
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	return -EINVAL;
+}
+
+/* test_vectors() callback: one row of an expected set into @ctx (struct attr_wants). */
+static int attr_want_row(char **f, const char *where, void *ctx)
+{
+	struct attr_wants *w = ctx;
+	struct attr_want *a = &w->rows[w->n];
+	int kind = name_index(attr_kind_names, ARRAY_SIZE(attr_kind_names), f[1]);
+	int shared = name_index(shared_by_names, ARRAY_SIZE(shared_by_names), f[4]);
+
+	if (w->n == ARRAY_SIZE(w->rows) || kind < 0 || shared < 0 ||
+	    snprintf(a->name, sizeof(a->name), "%s", f[0]) >= (int)sizeof(a->name)) {
+		fprintf(stderr, "\n%s: bad row\n", where);
+		return -EINVAL;
+	}
+	a->kind = kind;
+	a->shared = shared;
+	a->mode = (unsigned int)strtoul(f[2], NULL, 8);
+	a->owner = atoi(f[3]);
+	w->n++;
+	return 0;
+}
+
+/*
+ * Compare the whole attribute set, in order, with section @section of
+ * tests/vectors/iio_core_attrs.txt. Return: the count of attributes expected.
+ */
+static int attrs_expect(const struct iio_dev *dev, const char *section, const char *what)
+{
+	static struct attr_wants wants;
+	const struct attr_want *want = wants.rows;
+	const struct iio_attr *a;
+	char row[160];
+	int i, n;
+
+	wants.n = 0;
+	n = test_vectors("iio_core_attrs.txt", section, 5, attr_want_row, &wants);
+	snprintf(row, sizeof(row), "%s: expected set %s", what, section);
+	TEST_ROW_ASSERT(n > 0, row);
 	snprintf(row, sizeof(row), "%s: attribute count", what);
 	TEST_ROW_ASSERT(iio_device_attr_count(dev) == n, row);
 	for (i = 0; i < n && i < iio_device_attr_count(dev); i++) {
@@ -384,6 +450,7 @@ static void attrs_expect(const struct iio_dev *dev, const struct attr_want *want
 					a->shared == want[i].shared, row);
 		TEST_ROW_ASSERT(iio_device_attr_find(dev, want[i].name) == a, row);
 	}
+	return n;
 }
 
 /* The iio_simple_dummy layout (facts 7): shared names, differential, timestamp. */
@@ -418,41 +485,22 @@ static const struct iio_chan_spec dummy_chans[] = {
 
 static void test_build_dummy(void)
 {
-	static const struct attr_want want[] = {
-		{ "in_voltage0_raw", IIO_ATTR_INFO, 0644, 0, IIO_SEPARATE },
-		{ "in_voltage0_scale", IIO_ATTR_INFO, 0644, 0, IIO_SEPARATE },
-		{ "in_voltage0_offset", IIO_ATTR_INFO, 0644, 0, IIO_SEPARATE },
-		{ "in_sampling_frequency", IIO_ATTR_INFO, 0644, 0, IIO_SHARED_BY_DIR },
-		{ "in_voltage1-voltage2_raw", IIO_ATTR_INFO, 0644, 1, IIO_SEPARATE },
-		{ "in_voltage-voltage_scale", IIO_ATTR_INFO, 0644, 1, IIO_SHARED_BY_TYPE },
-		{ "in_voltage3-voltage4_raw", IIO_ATTR_INFO, 0644, 2, IIO_SEPARATE },
-		{ "in_accel_x_raw", IIO_ATTR_INFO, 0644, 3, IIO_SEPARATE },
-		{ "in_accel_x_calibscale", IIO_ATTR_INFO, 0644, 3, IIO_SEPARATE },
-		{ "in_accel_x_calibbias", IIO_ATTR_INFO, 0644, 3, IIO_SEPARATE },
-		{ "out_voltage0_raw", IIO_ATTR_INFO, 0644, 5, IIO_SEPARATE },
-		{ "in_steps_input", IIO_ATTR_INFO, 0644, 6, IIO_SEPARATE },
-		{ "in_steps_en", IIO_ATTR_INFO, 0644, 6, IIO_SHARED_BY_TYPE },
-		{ "in_steps_calibheight", IIO_ATTR_INFO, 0644, 6, IIO_SHARED_BY_TYPE },
-		{ "in_activity_running_input", IIO_ATTR_INFO, 0644, 7, IIO_SEPARATE },
-		{ "in_activity_walking_input", IIO_ATTR_INFO, 0644, 8, IIO_SEPARATE },
-		{ "name", IIO_ATTR_DEV_NAME, 0444, -1, IIO_SHARED_BY_ALL },
-		{ "current_timestamp_clock", IIO_ATTR_TS_CLOCK, 0644, -1, IIO_SHARED_BY_ALL },
-	};
 	struct iio_dev *dev = dev_make("dummy", dummy_chans, ARRAY_SIZE(dummy_chans), NULL);
 	char err[128] = "";
+	int n;
 
 	CU_ASSERT_EQUAL(iio_device_attrs_build(dev, err, sizeof(err)), 0);
-	attrs_expect(dev, want, ARRAY_SIZE(want), "dummy");
+	n = attrs_expect(dev, "dummy", "dummy");
 	CU_ASSERT_PTR_NULL(iio_device_attr_find(dev, "label"));
 	CU_ASSERT_PTR_NULL(iio_device_attr_find(dev, "in_timestamp_raw"));
 	CU_ASSERT_PTR_NULL(iio_device_attr_find(dev, "in_voltage_scale"));
 	CU_ASSERT_PTR_NULL(iio_device_attr_find(dev, NULL));
 	CU_ASSERT_PTR_NULL(iio_device_attr_at(dev, -1));
-	CU_ASSERT_PTR_NULL(iio_device_attr_at(dev, (int)ARRAY_SIZE(want)));
+	CU_ASSERT_PTR_NULL(iio_device_attr_at(dev, n));
 
 	/* a rebuild replaces the set rather than appending to it */
 	CU_ASSERT_EQUAL(iio_device_attrs_build(dev, err, sizeof(err)), 0);
-	attrs_expect(dev, want, ARRAY_SIZE(want), "dummy rebuilt");
+	attrs_expect(dev, "dummy", "dummy rebuilt");
 	iio_device_put(dev);
 }
 TEST_CASE(test_build_dummy, "attributes of the dummy layout");
@@ -494,31 +542,11 @@ static const struct iio_chan_spec order_chans[] = { ORDER_CHAN(0), ORDER_CHAN(1)
 /* Step 4 of the algorithm: the four levels with their twins, then label, then ext_info. */
 static void test_build_order(void)
 {
-	static const struct attr_want want[] = {
-		{ "in_voltage0_raw", IIO_ATTR_INFO, 0644, 0, IIO_SEPARATE },
-		{ "in_voltage0_raw_available", IIO_ATTR_AVAIL, 0444, 0, IIO_SEPARATE },
-		{ "in_voltage_scale", IIO_ATTR_INFO, 0644, 0, IIO_SHARED_BY_TYPE },
-		{ "in_voltage_scale_available", IIO_ATTR_AVAIL, 0444, 0, IIO_SHARED_BY_TYPE },
-		{ "in_sampling_frequency", IIO_ATTR_INFO, 0644, 0, IIO_SHARED_BY_DIR },
-		{ "in_sampling_frequency_available", IIO_ATTR_AVAIL, 0444, 0, IIO_SHARED_BY_DIR },
-		{ "oversampling_ratio", IIO_ATTR_INFO, 0644, 0, IIO_SHARED_BY_ALL },
-		{ "oversampling_ratio_available", IIO_ATTR_AVAIL, 0444, 0, IIO_SHARED_BY_ALL },
-		{ "in_voltage0_label", IIO_ATTR_LABEL, 0444, 0, IIO_SEPARATE },
-		{ "in_voltage0_powerdown", IIO_ATTR_EXT, 0644, 0, IIO_SEPARATE },
-		{ "sync", IIO_ATTR_EXT, 0200, 0, IIO_SHARED_BY_ALL },
-		{ "in_voltage_mode", IIO_ATTR_EXT, 0444, 0, IIO_SHARED_BY_TYPE },
-		{ "in_voltage1_raw", IIO_ATTR_INFO, 0644, 1, IIO_SEPARATE },
-		{ "in_voltage1_raw_available", IIO_ATTR_AVAIL, 0444, 1, IIO_SEPARATE },
-		{ "in_voltage1_label", IIO_ATTR_LABEL, 0444, 1, IIO_SEPARATE },
-		{ "in_voltage1_powerdown", IIO_ATTR_EXT, 0644, 1, IIO_SEPARATE },
-		{ "name", IIO_ATTR_DEV_NAME, 0444, -1, IIO_SHARED_BY_ALL },
-		{ "label", IIO_ATTR_DEV_LABEL, 0444, -1, IIO_SHARED_BY_ALL },
-	};
 	struct iio_dev *dev = dev_make("order", order_chans, 2, &label_info);
 
 	dev->label = "board-label";
 	CU_ASSERT_EQUAL(iio_device_attrs_build(dev, NULL, 0), 0);
-	attrs_expect(dev, want, ARRAY_SIZE(want), "order");
+	attrs_expect(dev, "order", "order");
 	CU_ASSERT_EQUAL(iio_device_attr_at(dev, 9)->ext, &order_ext[0]);
 	CU_ASSERT_EQUAL(iio_device_attr_at(dev, 11)->ext, &order_ext[2]);
 	CU_ASSERT_EQUAL(iio_device_attr_at(dev, 2)->info, IIO_CHAN_INFO_SCALE);
@@ -537,16 +565,10 @@ static void test_build_labels(void)
 		{ .type = IIO_VOLTAGE, .indexed = 1, .channel = 1,
 		  .info_mask_separate = BIT(IIO_CHAN_INFO_RAW) },
 	};
-	static const struct attr_want want[] = {
-		{ "in_voltage0_supply_raw", IIO_ATTR_INFO, 0644, 0, IIO_SEPARATE },
-		{ "in_voltage_scale", IIO_ATTR_INFO, 0644, 0, IIO_SHARED_BY_TYPE },
-		{ "in_voltage0_supply_label", IIO_ATTR_LABEL, 0444, 0, IIO_SEPARATE },
-		{ "in_voltage1_raw", IIO_ATTR_INFO, 0644, 1, IIO_SEPARATE },
-	};
 	struct iio_dev *dev = dev_make(NULL, chans, 2, NULL);
 
 	CU_ASSERT_EQUAL(iio_device_attrs_build(dev, NULL, 0), 0);
-	attrs_expect(dev, want, ARRAY_SIZE(want), "extend_name label, no device name");
+	attrs_expect(dev, "labels", "extend_name label, no device name");
 	iio_device_put(dev);
 }
 TEST_CASE(test_build_labels, "extend_name label, optional device attrs");

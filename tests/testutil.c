@@ -1,8 +1,11 @@
 /*
  * testutil.c - the test registry and shared main() of every CUnit suite, and
- * the few file helpers several suites need (see testutil.h).
+ * the few file helpers several suites need: source paths, test vector
+ * files, rm -r (see testutil.h).
  */
 #include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +79,64 @@ const char *test_path(const char *rel)
 
 	snprintf(buf, sizeof(buf), "%s/%s", IIOWIRE_SOURCE_DIR, rel);
 	return buf;
+}
+
+/* Split @line at TABs into @fields. Return: 0, or -EINVAL unless there are exactly @n. */
+static int test_vector_split(char *line, char **fields, int n)
+{
+	int i;
+
+	fields[0] = line;
+	for (i = 1; i < n; i++) {
+		fields[i] = strchr(fields[i - 1], '\t');
+		if (!fields[i])
+			return -EINVAL;
+		*fields[i]++ = '\0';
+	}
+	return strchr(fields[n - 1], '\t') ? -EINVAL : 0;
+}
+
+int test_vectors(const char *file, const char *section, int nfields,
+		 int (*row)(char **fields, const char *where, void *ctx), void *ctx)
+{
+	char rel[256], where[320], *line = NULL, *fields[16];
+	int lineno = 0, rows = 0, ret = 0;
+	bool in = section == NULL, found = in;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+
+	if (nfields < 1 || nfields > 16)
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), "tests/vectors/%s", file);
+	f = fopen(test_path(rel), "r");
+	if (!f)
+		return -ENOENT;
+	while (!ret && (len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (!len || line[0] == '#')
+			continue;
+		if (section && line[0] == '[') {
+			in = strlen(line) == strlen(section) + 2 && line[len - 1] == ']' &&
+			     strncmp(line + 1, section, strlen(section)) == 0;
+			found |= in;
+			continue;
+		}
+		if (!in)
+			continue;
+		snprintf(where, sizeof(where), "%s:%d", rel, lineno);
+		ret = test_vector_split(line, fields, nfields);
+		if (!ret)
+			ret = row(fields, where, ctx);
+		rows++;
+	}
+	free(line);
+	fclose(f);
+	if (ret)
+		return ret;
+	return found ? rows : -ENOENT;
 }
 
 void test_rmtree(const char *path)

@@ -71,6 +71,23 @@ int test_main(const char *suite, CU_InitializeFunc init, CU_CleanupFunc cleanup)
 /* Path of a file in the source tree, e.g. test_path("maps/demo.json"). */
 const char *test_path(const char *rel);
 
+/**
+ * test_vectors() - the rows of tests/vectors/@file, or of its [@section], one
+ * call of @row a row, in order.
+ * @section: NULL for a file without sections; else the rows from the line
+ *	"[@section]" to the next section line.
+ * @nfields: how many TAB-separated fields every row has.
+ * @row: gets the fields (in a buffer the next row reuses), "file:line" for
+ *	messages, and @ctx; returns 0, or a negative errno to stop.
+ *
+ * Lines that are empty or start with '#' are comments.
+ *
+ * Return: the number of rows read, -ENOENT when the file or section is
+ * missing, -EINVAL for a row with another number of fields, or @row's error.
+ */
+int test_vectors(const char *file, const char *section, int nfields,
+		 int (*row)(char **fields, const char *where, void *ctx), void *ctx);
+
 /* rm -r of a test's own tree (regular files and directories only); a file is unlinked. */
 void test_rmtree(const char *path);
 
