@@ -369,7 +369,7 @@ static struct iio_dev *dev_make(const char *name, const struct iio_chan_spec *ch
 	return dev;
 }
 
-/* The vector file's spellings of enum iio_attr_kind and enum iio_shared_by. */
+/* The vector file's spelling of enum iio_attr_kind (shared-by: iio_shared_by_name()). */
 static const char *const attr_kind_names[] = {
 	[IIO_ATTR_INFO] = "info",
 	[IIO_ATTR_AVAIL] = "available",
@@ -380,20 +380,24 @@ static const char *const attr_kind_names[] = {
 	[IIO_ATTR_TS_CLOCK] = "ts_clock",
 };
 
-static const char *const shared_by_names[] = {
-	[IIO_SEPARATE] = "separate",
-	[IIO_SHARED_BY_TYPE] = "shared_by_type",
-	[IIO_SHARED_BY_DIR] = "shared_by_dir",
-	[IIO_SHARED_BY_ALL] = "shared_by_all",
-};
-
-/* Index of @name in @names. Return: it, or -EINVAL. */
-static int name_index(const char *const *names, int n, const char *name)
+/* The enum iio_attr_kind that @name spells. Return: it, or -EINVAL. */
+static int attr_kind_from_name(const char *name)
 {
 	int i;
 
-	for (i = 0; i < n; i++)
-		if (strcmp(names[i], name) == 0)
+	for (i = 0; i < (int)ARRAY_SIZE(attr_kind_names); i++)
+		if (strcmp(attr_kind_names[i], name) == 0)
+			return i;
+	return -EINVAL;
+}
+
+/* The enum iio_shared_by that @name spells, as the core names it. Return: it, or -EINVAL. */
+static int shared_by_from_name(const char *name)
+{
+	int i;
+
+	for (i = IIO_SEPARATE; i <= IIO_SHARED_BY_ALL; i++)
+		if (strcmp(iio_shared_by_name(i), name) == 0)
 			return i;
 	return -EINVAL;
 }
@@ -403,8 +407,8 @@ static int attr_want_row(char **f, const char *where, void *ctx)
 {
 	struct attr_wants *w = ctx;
 	struct attr_want *a = &w->rows[w->n];
-	int kind = name_index(attr_kind_names, ARRAY_SIZE(attr_kind_names), f[1]);
-	int shared = name_index(shared_by_names, ARRAY_SIZE(shared_by_names), f[4]);
+	int kind = attr_kind_from_name(f[1]);
+	int shared = shared_by_from_name(f[4]);
 
 	if (w->n == ARRAY_SIZE(w->rows) || kind < 0 || shared < 0 ||
 	    snprintf(a->name, sizeof(a->name), "%s", f[0]) >= (int)sizeof(a->name)) {
