@@ -9,10 +9,9 @@
  *	name	match	request	reply
  * match is "exact" (the whole reply line), "prefix" (the reply starts so),
  * or "list" / "list-prefix" (a text "OK <n>" reply and its n lines, joined
- * with '\n', matched whole or by their start). In request and reply, \n,
- * \r, \t and \\ stand for themselves and ${NAME} for a variable: VERSION
- * (IIOWIRE_VERSION) always, others from the caller. Empty lines and lines
- * starting with '#' are comments. Header-only, as srvtest.h.
+ * with '\n', matched whole or by their start). Request and reply are read
+ * with test_vector_field(): escapes, and ${NAME} for VERSION or a variable
+ * of the caller's. Header-only, as srvtest.h.
  */
 #ifndef IIOWIRE_SRVVECTORS_H
 #define IIOWIRE_SRVVECTORS_H
@@ -48,59 +47,6 @@ static const struct {
 	{ "list-prefix", true, true },
 };
 
-/* The value of ${NAME} (@name, @len bytes long): VERSION, else from @vars. NULL if unknown. */
-static inline const char *srvvec_var(const char *name, size_t len, const char *const *vars)
-{
-	static const char *const builtin[] = { "VERSION", IIOWIRE_VERSION, NULL };
-	const char *const *v;
-	int pass;
-
-	for (pass = 0; pass < 2; pass++)
-		for (v = pass ? vars : builtin; v && *v; v += 2)
-			if (strlen(*v) == len && strncmp(*v, name, len) == 0)
-				return v[1];
-	return NULL;
-}
-
-/*
- * srvvec_field() - @src, undone of its escapes and with its variables
- * expanded, into @dst (@len bytes). Return: 0, -EINVAL for an unknown escape
- * or variable, -E2BIG when it does not fit.
- */
-static inline int srvvec_field(char *dst, size_t len, const char *src, const char *const *vars)
-{
-	static const char from[] = "nrt\\", to[] = "\n\r\t\\";
-	const char *add, *end, *esc;
-	size_t n = 0, alen;
-
-	while (*src) {
-		add = src;
-		alen = 1;
-		if (*src == '\\') {
-			esc = src[1] ? strchr(from, src[1]) : NULL;
-			if (!esc)
-				return -EINVAL;
-			add = &to[esc - from];
-			src += 2;
-		} else if (src[0] == '$' && src[1] == '{') {
-			end = strchr(src, '}');
-			add = end ? srvvec_var(src + 2, (size_t)(end - src - 2), vars) : NULL;
-			if (!add)
-				return -EINVAL;
-			alen = strlen(add);
-			src = end + 1;
-		} else {
-			src++;
-		}
-		if (n + alen >= len)
-			return -E2BIG;
-		memcpy(dst + n, add, alen);
-		n += alen;
-	}
-	dst[n] = '\0';
-	return 0;
-}
-
 /* @f, a row's four fields, into @row. Return: 0 or -EINVAL. */
 static inline int srvvec_parse(char **f, struct srvvec_row *row, const char *const *vars)
 {
@@ -115,8 +61,8 @@ static inline int srvvec_parse(char **f, struct srvvec_row *row, const char *con
 		return -EINVAL;
 	row->listing = srvvec_matches[i].listing;
 	row->prefix = srvvec_matches[i].prefix;
-	if (srvvec_field(row->req, sizeof(row->req), f[2], vars) ||
-	    srvvec_field(row->want, sizeof(row->want), f[3], vars) || !row->want[0])
+	if (test_vector_field(row->req, sizeof(row->req), f[2], vars) ||
+	    test_vector_field(row->want, sizeof(row->want), f[3], vars) || !row->want[0])
 		return -EINVAL;
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include "iio.h"
 #include "iio_core.h"
 #include "iio_registry.h"
+#include "proto_errno.h"
 #include "testutil.h"
 
 /* Props for the probe: at most one "name" string. */
@@ -164,71 +165,36 @@ static void test_channels(void)
 }
 TEST_CASE(test_channels, "channel specs: timestamp, scan types, no datasheet names");
 
-struct tdummy_write_row {
-	const char *name;
-	const char *attr;
-	const char *text;
-	int ret;
-	const char *after;	/* the attribute's text after the write */
-};
-
-static const struct tdummy_write_row tdummy_writes[] = {
-	{ "dac stores", "out_voltage0_raw", "1234", 0, "1234\n" },
-	{ "dac stores negative", "out_voltage0_raw", "-5\n", 0, "-5\n" },
-	{ "dac drops the fraction", "out_voltage0_raw", "7.9", 0, "7\n" },
-	{ "adc raw refused", "in_voltage0_raw", "5", -EINVAL, "73\n" },
-	{ "diff raw refused", "in_voltage1-voltage2_raw", "1", -EINVAL, "33\n" },
-	{ "diff raw 3-4 refused", "in_voltage3-voltage4_raw", "1", -EINVAL, "-34\n" },
-	{ "accel raw refused", "in_accel_x_raw", "1", -EINVAL, "34\n" },
-	{ "offset refused", "in_voltage0_offset", "8", -EINVAL, "7\n" },
-	{ "scale refused", "in_voltage0_scale", "0.001", -EINVAL, "0.001333\n" },
-	{ "shared scale refused", "in_voltage-voltage_scale", "0", -EINVAL, "0.000001344\n" },
-	{ "samp freq refused", "in_sampling_frequency", "4", -EINVAL, "3.000000033\n" },
-	{ "steps store", "in_steps_input", "100", 0, "100\n" },
-	{ "steps integer part", "in_steps_input", "12.9", 0, "12\n" },
-	{ "steps malformed", "in_steps_input", "abc", -EINVAL, "47\n" },
-	{ "steps enable", "in_steps_en", "1", 0, "1\n" },
-	{ "steps height", "in_steps_calibheight", "175", 0, "175\n" },
-	{ "calibbias store", "in_accel_x_calibbias", "12", 0, "12\n" },
-	{ "calibbias negative", "in_accel_x_calibbias", "-3", 0, "-3\n" },
-	{ "running clamps high", "in_activity_running_input", "150", 0, "100\n" },
-	{ "running clamps low", "in_activity_running_input", "-20", 0, "0\n" },
-	{ "running stores", "in_activity_running_input", "55", 0, "55\n" },
-	{ "walking clamps high", "in_activity_walking_input", "101", 0, "100\n" },
-	{ "walking at 100", "in_activity_walking_input", "100", 0, "100\n" },
-	{ "calibscale 0.000133", "in_accel_x_calibscale", "0.000133", 0, "0.000133\n" },
-	{ "calibscale 733.000013", "in_accel_x_calibscale", "733.000013\n", 0, "733.000013\n" },
-	{ "calibscale 0.0001", "in_accel_x_calibscale", "0.0001", 0, "0.000100\n" },
-	{ "calibscale not in the table", "in_accel_x_calibscale", "0.000134", -EINVAL,
-	  "0.000100\n" },
-	{ "calibscale 1", "in_accel_x_calibscale", "1", -EINVAL, "0.000100\n" },
-	{ "calibscale -0.000133", "in_accel_x_calibscale", "-0.000133", -EINVAL, "0.000100\n" },
-	{ "name is read-only", "name", "x", -EACCES, "dummy0\n" },
-};
-
-static void test_write_rules(void)
+/* One row of tests/vectors/iio_dummy_writes.txt, on a fresh dummy0. */
+static int tdummy_write_row(char **f, const char *where, void *ctx)
 {
-	const size_t n = sizeof(tdummy_writes) / sizeof(tdummy_writes[0]);
-	const struct tdummy_write_row *r;
+	int ret = strcmp(f[3], "0") ? proto_errno_from_name(f[3]) : 0;
+	char text[64], after[64], buf[64];
 	struct iio_registry *reg;
 	const struct iio_attr *a;
 	struct iio_dev *d;
-	char buf[64];
-	size_t i;
 
-	for (i = 0; i < n; i++) {
-		r = &tdummy_writes[i];
-		d = tdummy_create(&reg, "dummy0");
-		a = iio_device_attr_find(d, r->attr);
-		TEST_ROW_ASSERT(a != NULL, r->name);
-		if (a) {
-			TEST_ROW_ASSERT(iio_attr_write(d, a, r->text, strlen(r->text)) == r->ret,
-					r->name);
-			TEST_ROW_ASSERT(tdummy_read(d, r->attr, buf, sizeof(buf)) > 0, r->name);
-			TEST_ROW_ASSERT(strcmp(buf, r->after) == 0, r->name);
-		}
-		iio_registry_destroy(reg);
+	(void)ctx;
+	if ((strcmp(f[3], "0") && !ret) || test_vector_field(text, sizeof(text), f[2], NULL) ||
+	    test_vector_field(after, sizeof(after), f[4], NULL)) {
+		TEST_ROW_ASSERT(false, where);
+		return 0;
 	}
+	d = tdummy_create(&reg, "dummy0");
+	a = iio_device_attr_find(d, f[1]);
+	TEST_ROW_ASSERT(a != NULL, f[0]);
+	if (a) {
+		TEST_ROW_ASSERT(iio_attr_write(d, a, text, strlen(text)) == ret, f[0]);
+		TEST_ROW_ASSERT(tdummy_read(d, f[1], buf, sizeof(buf)) > 0, f[0]);
+		TEST_ROW_ASSERT(strcmp(buf, after) == 0, f[0]);
+	}
+	iio_registry_destroy(reg);
+	return 0;
+}
+
+static void test_write_rules(void)
+{
+	CU_ASSERT(test_vectors("iio_dummy_writes.txt", NULL, 5, tdummy_write_row, NULL) > 0);
 }
 TEST_CASE(test_write_rules, "write rules through sysfs text");
 

@@ -139,6 +139,54 @@ int test_vectors(const char *file, const char *section, int nfields,
 	return found ? rows : -ENOENT;
 }
 
+/* The value of ${NAME} (@name, @len bytes long): VERSION, else from @vars. NULL if unknown. */
+static const char *test_vector_var(const char *name, size_t len, const char *const *vars)
+{
+	static const char *const builtin[] = { "VERSION", IIOWIRE_VERSION, NULL };
+	const char *const *v;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (v = pass ? vars : builtin; v && *v; v += 2)
+			if (strlen(*v) == len && strncmp(*v, name, len) == 0)
+				return v[1];
+	return NULL;
+}
+
+int test_vector_field(char *dst, size_t len, const char *src, const char *const *vars)
+{
+	static const char from[] = "nrt\\", to[] = "\n\r\t\\";
+	const char *add, *end, *esc;
+	size_t n = 0, alen;
+
+	while (*src) {
+		add = src;
+		alen = 1;
+		if (*src == '\\') {
+			esc = src[1] ? strchr(from, src[1]) : NULL;
+			if (!esc)
+				return -EINVAL;
+			add = &to[esc - from];
+			src += 2;
+		} else if (src[0] == '$' && src[1] == '{') {
+			end = strchr(src, '}');
+			add = end ? test_vector_var(src + 2, (size_t)(end - src - 2), vars) : NULL;
+			if (!add)
+				return -EINVAL;
+			alen = strlen(add);
+			src = end + 1;
+		} else {
+			src++;
+		}
+		if (n + alen >= len)
+			return -E2BIG;
+		memcpy(dst + n, add, alen);
+		n += alen;
+	}
+	dst[n] = '\0';
+	return 0;
+}
+
 void test_rmtree(const char *path)
 {
 	char sub[512];

@@ -88,6 +88,16 @@ const char *test_path(const char *rel);
 int test_vectors(const char *file, const char *section, int nfields,
 		 int (*row)(char **fields, const char *where, void *ctx), void *ctx);
 
+/**
+ * test_vector_field() - a vector file's field @src into @dst (@len bytes):
+ * \n, \r, \t and \\ undone, ${NAME} expanded, VERSION to IIOWIRE_VERSION
+ * and others from @vars.
+ * @vars: NULL, or "NAME", "value" pairs ending in NULL.
+ * Return: 0, -EINVAL for an unknown escape or variable, -E2BIG when it does
+ * not fit.
+ */
+int test_vector_field(char *dst, size_t len, const char *src, const char *const *vars);
+
 /* rm -r of a test's own tree (regular files and directories only); a file is unlinked. */
 void test_rmtree(const char *path);
 
