@@ -305,6 +305,54 @@ static inline void chipsuite_transfers(const struct chiptest_backend *be, const 
 	chiptest_teardown(&ct);
 }
 
+/* Rows of tests/vectors/adc_transfers.txt, with the strings they point into. */
+struct chipsuite_read_rows {
+	struct chipsuite_read_row rows[32];
+	char attr[32][48];
+	char text[32][32];
+	size_t n;
+};
+
+/* test_vectors() callback: one row into @ctx (struct chipsuite_read_rows). */
+static inline int chipsuite_read_row_load(char **f, const char *where, void *ctx)
+{
+	struct chipsuite_read_rows *t = ctx;
+	bool text = strcmp(f[2], "-") != 0;
+	size_t i = t->n;
+	char *end;
+
+	if (i == CHIPSUITE_NROWS(t->rows) ||
+	    snprintf(t->attr[i], sizeof(t->attr[i]), "%s", f[0]) >= (int)sizeof(t->attr[i]) ||
+	    (text && test_vector_field(t->text[i], sizeof(t->text[i]), f[2], NULL))) {
+		fprintf(stderr, "\n%s: bad row\n", where);
+		return -EINVAL;
+	}
+	t->rows[i].attr = t->attr[i];
+	t->rows[i].transfers = strtoul(f[1], &end, 10);
+	t->rows[i].text = text ? t->text[i] : NULL;
+	t->n++;
+	return *end ? -EINVAL : 0;
+}
+
+/**
+ * chipsuite_transfers_vectors() - chipsuite_transfers() with the rows of
+ * section @section of tests/vectors/adc_transfers.txt.
+ */
+static inline void chipsuite_transfers_vectors(const struct chiptest_backend *be,
+					       const char *part, uint16_t addr,
+					       const struct emu_input *inputs, int ninputs,
+					       long probe_transfers, const char *section)
+{
+	static struct chipsuite_read_rows t;
+	int n;
+
+	t.n = 0;
+	n = test_vectors("adc_transfers.txt", section, 3, chipsuite_read_row_load, &t);
+	TEST_ROW_ASSERT(n > 0, section);
+	if (n > 0)
+		chipsuite_transfers(be, part, addr, inputs, ninputs, probe_transfers, t.rows, t.n);
+}
+
 /** chipsuite_vref_invalid() - vref_mv 0 and @negative_mv are refused, naming vref_mv. */
 static inline void chipsuite_vref_invalid(const struct chiptest_backend *be, const char *part,
 					  uint16_t addr, int negative_mv)

@@ -94,21 +94,7 @@ static void test_every_part(void)
 }
 TEST_CASE(test_every_part, "every part: name, inputs, scale, raw");
 
-/* ---- attribute sets: no datasheet names, no differential channels ---- */
-
-/* ---- raw values ---- */
-
 /* ---- bus traffic ---- */
-
-/* A conversion is one combined transaction: command byte, repeated start, two bytes. */
-static const struct chipsuite_read_row xfer_rows[] = {
-	{ "in_voltage0_raw", 1, NULL },
-	{ "in_voltage0_raw", 1, NULL },
-	{ "in_voltage_scale", 0, NULL },
-	{ "in_voltage3_raw", 1, NULL },
-	{ "name", 0, NULL },
-	{ "in_voltage0_raw", 1, NULL },
-};
 
 static void test_transfers(void)
 {
@@ -116,12 +102,10 @@ static void test_transfers(void)
 	size_t p;
 
 	for (p = 0; p < NROWS(parts); p++)
-		chipsuite_transfers(&chiptest_emulated, parts[p], AD799X_TEST_ADDR, NULL, 0, -1,
-				    xfer_rows, NROWS(xfer_rows));
+		chipsuite_transfers_vectors(&chiptest_emulated, parts[p], AD799X_TEST_ADDR,
+					    NULL, 0, -1, "ad799x");
 }
 TEST_CASE(test_transfers, "one transfer a conversion");
-
-/* ---- faults ---- */
 
 /* ---- probe failures ---- */
 

@@ -288,34 +288,13 @@ TEST_CASE(test_vref, "external reference (vref_mv)");
 
 /* ---- mode switches only when needed ---- */
 
-/* 2: setup+config then the read; 1: the read only */
-static const struct chipsuite_read_row mode_rows[] = {
-	{ "in_voltage0_raw", 2, NULL },
-	{ "in_voltage0_raw", 1, NULL },
-	{ "in_voltage0_raw", 1, NULL },
-	{ "in_voltage_scale", 0, NULL },
-	{ "in_voltage1_raw", 2, NULL },
-	{ "in_voltage1_raw", 1, NULL },
-	{ "in_voltage0-voltage1_raw", 2, NULL },
-	{ "in_voltage-voltage_scale", 0, NULL },
-	{ "in_voltage0-voltage1_raw", 1, NULL },
-	{ "in_voltage1-voltage0_raw", 2, NULL },
-	{ "in_voltage1_raw", 2, NULL },
-	{ "name", 0, NULL },
-	{ "in_voltage1_raw", 1, NULL },
-};
-
 static void test_mode_switch(void)
 {
 	/* probe wrote the setup byte and the power-on scan: exactly one transfer */
-	chipsuite_transfers(&chiptest_emulated, "max1238", MAX1363_TEST_ADDR, NULL, 0, 1,
-			    mode_rows, NROWS(mode_rows));
+	chipsuite_transfers_vectors(&chiptest_emulated, "max1238", MAX1363_TEST_ADDR, NULL, 0, 1,
+				    "max1363");
 }
 TEST_CASE(test_mode_switch, "mode switch only when needed");
-
-/* ---- consumers: the stargate2 map ---- */
-
-/* ---- faults ---- */
 
 /* ---- probe failures ---- */
 

@@ -71,8 +71,6 @@ static void test_same_as_emulated(void)
 }
 TEST_CASE(test_same_as_emulated, "same text through i2c-dev as emulated, every part");
 
-/* ---- faults ---- */
-
 /* ---- probe ---- */
 
 /* With no chip at the address, the model sits at 0x23: the node needs one. */

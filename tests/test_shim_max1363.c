@@ -79,18 +79,6 @@ TEST_CASE(test_same_as_emulated, "same text through i2c-dev as emulated");
 
 /* ---- mode switches, counted in ioctls ---- */
 
-/* max1238, 1 mV a code: AIN0 1000, AIN1 400; 2: [setup, config] then the read; 1: the read */
-static const struct chipsuite_read_row mode_rows[] = {
-	{ "in_voltage0_raw", 2, "1000\n" },
-	{ "in_voltage0_raw", 1, "1000\n" },
-	{ "in_voltage1_raw", 2, "400\n" },
-	{ "in_voltage0-voltage1_raw", 2, "600\n" },
-	{ "in_voltage0-voltage1_raw", 1, "600\n" },
-	{ "in_voltage1-voltage0_raw", 2, "0\n" },
-	{ "in_voltage0_raw", 2, "1000\n" },
-	{ "in_voltage_scale", 0, "1.000000000\n" },
-};
-
 static void test_mode_switch(void)
 {
 	static const struct emu_input in[] = {
@@ -98,7 +86,7 @@ static void test_mode_switch(void)
 	};
 
 	/* probe: one I2C_RDWR with [setup, config] */
-	chipsuite_transfers(&i2cdev, "max1238", SHIM_ADDR, in, 2, 1, mode_rows, NROWS(mode_rows));
+	chipsuite_transfers_vectors(&i2cdev, "max1238", SHIM_ADDR, in, 2, 1, "max1363 i2c-dev");
 }
 TEST_CASE(test_mode_switch, "mode switch only when needed (I2C_RDWR count)");
 
