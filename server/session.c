@@ -264,6 +264,9 @@ static void srv_session_write_cb(uv_write_t *req, int status)
 	free(s->wdata);
 	s->wdata = NULL;
 	s->flags &= ~SRV_CONN_WRITING;
+	/* STATS' bytes_out: what the kernel took, not what waits for it */
+	if (status == 0)
+		s->srv->stats.bytes_out += s->wlen;
 	if (s->state == SRV_CONN_CLOSING)
 		return;		/* -ECANCELED from uv_close: the close callback follows */
 	if (status < 0) {
@@ -312,7 +315,7 @@ static int srv_session_send(struct srv_session *s)
 		free(data);
 		return ret;
 	}
-	s->srv->stats.bytes_out += len - (size_t)n;
+	s->wlen = len - (size_t)n;
 	s->wdata = data;
 	s->flags |= SRV_CONN_WRITING;
 	return 0;

@@ -159,6 +159,7 @@ struct srv_session {
 	/* output, oldest first: what the kernel has of wdata, then out */
 	struct proto_buf out;		/* ready, not yet handed to a write */
 	char *wdata;			/* owned by wreq until its callback */
+	size_t wlen;			/* bytes in that write: counted as sent once it completes */
 	uv_write_t wreq;
 	uint64_t over_soft_since_ms;	/* queued output above the soft limit since */
 	struct proto_buf sink;		/* swallows output once the session is broken */
