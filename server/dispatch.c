@@ -520,12 +520,28 @@ static void srv_dispatch_write(struct srv_session *s, struct proto_request *req)
 	srv_io_start(s, req, &io);
 }
 
+/* Does any map name @consumer? (An unknown consumer is not "no channel x of" it.) */
+static bool srv_dispatch_consumer_known(const struct iio_registry *reg, const char *consumer)
+{
+	int i, n = iio_registry_map_count(reg);
+
+	for (i = 0; i < n; i++)
+		if (strcmp(iio_registry_map_at(reg, i, NULL)->consumer_dev_name, consumer) == 0)
+			return true;
+	return false;
+}
+
 static void srv_dispatch_cread(struct srv_session *s, struct proto_request *req)
 {
 	struct srv_io io;
 	int ret;
 
 	ret = iio_channel_get(srv_dispatch_reg(s->srv), req->consumer, req->channel, &io.chan);
+	if (ret == -ENODEV && !srv_dispatch_consumer_known(srv_dispatch_reg(s->srv), req->consumer)) {
+		srv_dispatch_error(s, req, ret, "no consumer %s: no channel map names it",
+				   req->consumer);
+		return;
+	}
 	if (ret == -ENODEV) {
 		srv_dispatch_error(s, req, ret, "no channel %s of consumer %s",
 				   req->channel ? req->channel : "*", req->consumer);

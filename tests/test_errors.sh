@@ -2,7 +2,8 @@
 # test_errors.sh - errors that must say what went wrong, where (issue
 # "errors that mislead"): a unix socket in a directory that does not exist,
 # a listener that fails after another opened (nothing may claim to listen),
-# a trailing comma in a board file, a misspelt board key.
+# a trailing comma in a board file, a misspelt board key, a consumer that
+# does not exist.
 # Usage: test_errors.sh BUILD_DIR SOURCE_DIR. The last line is "N passed, M failed".
 set -u
 build=$1
@@ -63,6 +64,20 @@ JSON
 expect "misspelt key" 2 "devices[0].adress: unknown key (did you mean \"address\"?)" \
 	"$board" "$tmp/key.json"
 expect "iiowire-board --version" 0 "iiowire-board " "$board" --version
+
+# a consumer no map names is not "no channel x of" it
+"$daemon" --board "$src/maps/stargate2.json" --listen "unix:$tmp/d.sock" --log-level warn &
+dpid=$!
+i=0
+while [ ! -S "$tmp/d.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+expect "cread of an unknown consumer" 1 \
+	"iiowire: cread: ENODEV: no consumer iio_hwmon.7: no channel map names it" \
+	"$build/client/iiowire" -a "unix:$tmp/d.sock" cread iio_hwmon.7 x
+expect "cread of an unknown channel" 1 \
+	"iiowire: cread: ENODEV: no channel x of consumer iio_hwmon.0" \
+	"$build/client/iiowire" -a "unix:$tmp/d.sock" cread iio_hwmon.0 x
+kill $dpid
+wait $dpid
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
