@@ -10,15 +10,8 @@ build=$1
 src=$2
 daemon=$build/server/iiowired
 board=$build/drivers/iiowire-board
-tmp=$(mktemp -d /tmp/iiowire-errors-XXXXXX)
-pid=""
-passed=0
-failed=0
-cleanup() {
-	[ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$src/tests/shtest.sh"
+shtest_begin errors
 # expect WHAT STATUS TEXT COMMAND...: exit status STATUS and TEXT in its output
 expect() {
 	what=$1 want=$2 text=$3
@@ -26,10 +19,9 @@ expect() {
 	"$@" >"$tmp/out" 2>&1
 	got=$?
 	if [ "$got" = "$want" ] && grep -qF -- "$text" "$tmp/out"; then
-		passed=$((passed + 1))
+		ok
 	else
-		failed=$((failed + 1))
-		echo "FAIL: $what: exit $got (want $want), output: $(head -3 "$tmp/out")"
+		bad "$what: exit $got (want $want), output: $(head -3 "$tmp/out")"
 	fi
 }
 
@@ -41,17 +33,16 @@ expect "unix socket in a missing directory" 1 \
 python3 -c 'import socket,sys,time
 s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(1)
 print(s.getsockname()[1], flush=True); time.sleep(30)' >"$tmp/port" &
-pid=$!
+pids="$pids $!"
 i=0
 while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 busy=$(cat "$tmp/port")
 expect "second listener's port in use" 1 "address already in use" \
 	"$daemon" --listen "unix:$tmp/s" --iiod-listen "127.0.0.1:$busy"
 if grep -q "listening" "$tmp/out"; then
-	failed=$((failed + 1))
-	echo "FAIL: a daemon that could not open all its listeners said it listened"
+	bad "a daemon that could not open all its listeners said it listened"
 else
-	passed=$((passed + 1))
+	ok
 fi
 
 printf '{"board": "x", "devices": [],\n}\n' >"$tmp/comma.json"
@@ -68,8 +59,7 @@ expect "iiowire-board --version" 0 "iiowire-board " "$board" --version
 # a consumer no map names is not "no channel x of" it
 "$daemon" --board "$src/maps/stargate2.json" --listen "unix:$tmp/d.sock" --log-level warn &
 dpid=$!
-i=0
-while [ ! -S "$tmp/d.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+shtest_wait_socket "$tmp/d.sock"
 expect "cread of an unknown consumer" 1 \
 	"iiowire: cread: ENODEV: no consumer iio_hwmon.7: no channel map names it" \
 	"$build/client/iiowire" -a "unix:$tmp/d.sock" cread iio_hwmon.7 x
@@ -79,5 +69,4 @@ expect "cread of an unknown channel" 1 \
 kill $dpid
 wait $dpid
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+shtest_end

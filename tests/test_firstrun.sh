@@ -7,18 +7,9 @@
 # Usage: test_firstrun.sh SOURCE_DIR. The last line is "N passed, M failed".
 set -u
 src=$1
-tmp=$(mktemp -d /tmp/iiowire-firstrun-XXXXXX)
+. "$src/tests/shtest.sh"
+shtest_begin firstrun
 chmod 755 "$tmp"
-pid=""
-passed=0
-failed=0
-cleanup() {
-	[ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 # deps.sh, unprivileged and without sudo, with one package missing (a
 # dpkg-query that knows of no package stands in for a bare machine)
@@ -40,7 +31,7 @@ fi
 
 port=$((30600 + $$ % 300))
 sh "$src/server/run-demo.sh" --listen "127.0.0.1:$port" >"$tmp/demo.out" 2>&1 &
-pid=$!
+pids="$pids $!"
 i=0
 until grep -q "listening on 127.0.0.1:$port" "$tmp/demo.out" || [ $i -ge 600 ]; do
 	sleep 0.5
@@ -71,5 +62,4 @@ fi
 if command -v iio_info >/dev/null; then
 	if iio_info -u ip:127.0.0.1 2>&1 | grep -q 'max1363'; then ok; else bad "iio_info on the demo's iiod port"; fi
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+shtest_end

@@ -14,23 +14,15 @@ src=$2
 manpages=${3:-ON}
 rpath=${4-\$ORIGIN}
 noenv="env -u LD_LIBRARY_PATH"
-tmp=$(mktemp -d /tmp/iiowire-install-XXXXXX)
-pid=""
-passed=0
-failed=0
-cleanup() {
-	[ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$src/tests/shtest.sh"
+shtest_begin install
 check() { # check WHAT COMMAND...: the command must succeed
 	what=$1
 	shift
 	if "$@" >"$tmp/out" 2>&1; then
-		passed=$((passed + 1))
+		ok
 	else
-		failed=$((failed + 1))
-		echo "FAIL: $what"
+		bad "$what"
 		sed 's/^/    /' "$tmp/out" | head -20
 	fi
 }
@@ -55,9 +47,8 @@ fi
 
 $noenv "$prefix/sbin/iiowired" --listen "unix:$tmp/sock" \
 	--board "$prefix/share/iiowire/maps/demo.json" --log-level warn &
-pid=$!
-i=0
-while [ ! -S "$tmp/sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+pids="$pids $!"
+shtest_wait_socket "$tmp/sock"
 check "installed iiowire lists the installed daemon's devices" \
 	sh -c "$noenv '$prefix/bin/iiowire' -a 'unix:$tmp/sock' devices | grep -q '^iio:device1 max1238 0-0035 stargate2-adc$'"
 # a /usr build puts its configuration in /etc, outside any --prefix
@@ -97,5 +88,4 @@ check "iiowire-board(1) has exactly iiowire-board --help's options" \
 check "iiowire(1) has exactly iiowire --help's options" \
 	same_options "$build/client/iiowire" "$src/client/iiowire.1.md"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+shtest_end

@@ -11,17 +11,8 @@ set -u
 build=$1
 src=$2
 daemon=$build/server/iiowired
-tmp=$(mktemp -d /tmp/iiowire-systemd-XXXXXX)
-pids=""
-passed=0
-failed=0
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "$src/tests/shtest.sh"
+shtest_begin systemd
 board=$src/maps/stargate2.json
 base=$((31000 + $$ % 500 * 2))
 
@@ -58,8 +49,7 @@ except socket.timeout:
     pass
 PY
 	pids="$pids $!"
-	i=0
-	while [ ! -S "$tmp/notify" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	shtest_wait_socket "$tmp/notify"
 	NOTIFY_SOCKET=$tmp/notify ${IIOWIRE_TEST_WRAPPER:-} "$daemon" --board "$board" \
 		--listen "unix:$tmp/sock" >"$tmp/d.log" 2>&1 &
 	dpid=$!
@@ -98,5 +88,4 @@ if command -v script >/dev/null; then
 		"$tmp/tty"; then ok
 	else bad "no timestamps on a terminal: $(head -2 "$tmp/tty")"; fi
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+shtest_end
