@@ -431,6 +431,11 @@ static void attack_half_close(struct hard_ctx *h)
 	};
 	struct srvc *c;
 	long ticks, cpu_ms, wait_ms = HUNG_MS - 150;
+	/*
+	 * a spin on the EOF would burn all of the wait; the idle daemon costs
+	 * ~1 %, under valgrind (its own timer and scheduler) up to ~20 %
+	 */
+	long cpu_max = srvtest_slow() ? wait_ms / 2 : wait_ms / 10;
 	char got[256];
 	size_t i, j;
 
@@ -445,9 +450,8 @@ static void attack_half_close(struct hard_ctx *h)
 			srvtest_sleep_ms(wait_ms);
 			ticks = procstat_cpu_ticks(h->t.pid) - ticks;
 			cpu_ms = ticks * 1000 / sysconf(_SC_CLK_TCK);
-			/* a spin on the EOF would burn all of it; the probe costs ~1 % */
-			TEST_ROW_ASSERT(ticks >= 0 && cpu_ms <= wait_ms / 10, rows[i].name);
-			if (cpu_ms > wait_ms / 10)
+			TEST_ROW_ASSERT(ticks >= 0 && cpu_ms <= cpu_max, rows[i].name);
+			if (cpu_ms > cpu_max)
 				fprintf(stderr, "\n%s: %ld ticks of CPU in %ld ms\n", rows[i].name,
 					ticks, wait_ms);
 		}
