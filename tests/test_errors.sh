@@ -30,13 +30,15 @@ expect "unix socket in a missing directory" 1 \
 	"$daemon" --listen "unix:/nonexistent-$$/x.sock" --board "$src/maps/stargate2.json"
 
 # a port in use for the second listener: the first must not be announced
-python3 -c 'import socket,sys,time
-s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(1)
-print(s.getsockname()[1], flush=True); time.sleep(30)' >"$tmp/port" &
+# (a first daemon holds a port the kernel picked; its log says which)
+"$daemon" --board "$src/maps/stargate2.json" --listen 127.0.0.1:0 >"$tmp/holder.log" 2>&1 &
 pids="$pids $!"
 i=0
-while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-busy=$(cat "$tmp/port")
+until grep -q "listening on 127.0.0.1:" "$tmp/holder.log" || [ $i -ge 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+busy=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$tmp/holder.log" | head -1)
 expect "second listener's port in use" 1 "address already in use" \
 	"$daemon" --listen "unix:$tmp/s" --iiod-listen "127.0.0.1:$busy"
 if grep -q "listening" "$tmp/out"; then

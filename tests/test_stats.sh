@@ -8,6 +8,7 @@ set -u
 build=$1
 src=$2
 . "$src/tests/shtest.sh"
+command -v python3 >/dev/null || { echo "test_stats: SKIPPED: no python3"; exit 0; }
 shtest_begin stats
 ${IIOWIRE_TEST_WRAPPER:-} "$build/server/iiowired" --board "$src/maps/stargate2.json" \
 	--listen "unix:$tmp/sock" --log-level warn &
