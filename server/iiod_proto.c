@@ -493,7 +493,11 @@ static void srv_iiod_write_begin(struct srv_session *s, const struct proto_iiod_
 		srv_iiod_write(s);
 }
 
-static void srv_iiod_line(struct srv_session *s, const char *line, size_t len)
+/*
+ * Answer one request line. Return: true for a WRITEBUF (always refused):
+ * its caller must see that nothing follows it.
+ */
+static bool srv_iiod_line(struct srv_session *s, const char *line, size_t len)
 {
 	struct srv *srv = s->srv;
 	struct proto_iiod_cmd cmd;
@@ -501,15 +505,15 @@ static void srv_iiod_line(struct srv_session *s, const char *line, size_t len)
 
 	ret = proto_iiod_parse(line, len, &cmd);
 	if (cmd.op == PROTO_IIOD_OP_NONE && !ret)
-		return;		/* a blank line asks nothing and gets nothing */
+		return false;	/* a blank line asks nothing and gets nothing */
 	srv->stats.requests++;
 	if (cmd.op == PROTO_IIOD_OP_WRITE && (cmd.payload || !ret)) {
 		srv_iiod_write_begin(s, &cmd, ret);
-		return;
+		return false;
 	}
 	if (ret < 0) {
 		srv_iiod_code(s, -EINVAL);
-		return;
+		return cmd.op == PROTO_IIOD_OP_WRITEBUF;
 	}
 	switch (cmd.op) {
 	case PROTO_IIOD_OP_HELP:
@@ -552,6 +556,7 @@ static void srv_iiod_line(struct srv_session *s, const char *line, size_t len)
 		srv_iiod_code(s, -EINVAL);
 		break;
 	}
+	return cmd.op == PROTO_IIOD_OP_WRITEBUF;
 }
 
 
@@ -579,7 +584,18 @@ static size_t srv_iiod_feed(struct srv_session *s, const char *data, size_t len)
 		}
 		if (srv_session_line(s, &data, &left, &line, &line_len) <= 0)
 			break;
-		srv_iiod_line(s, line, line_len);
+		/*
+		 * libiio sends a WRITEBUF's samples only once it has read a
+		 * 0 answer, which never comes: bytes already behind the line
+		 * are samples sent blind, not requests. Close, as iiod 0.24
+		 * would otherwise run them as commands.
+		 */
+		if (srv_iiod_line(s, line, line_len) && left) {
+			srv_session_log(SRV_LOG_INFO, s,
+					"data behind a refused WRITEBUF, closing");
+			srv_session_finish(s);
+			break;
+		}
 	}
 	return len - left;
 }

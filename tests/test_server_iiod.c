@@ -448,6 +448,10 @@ static const struct iiodt_end_row iiodt_end_rows[] = {
 	{ "half-close in the middle of a WRITE payload",
 	  "WRITE iio:device0 OUTPUT voltage0 raw 10\r\n12", true, "" },
 	{ "nothing after EXIT is read", "EXIT\r\nVERSION\r\n", false, "" },
+	{ "B8 a refused WRITEBUF's pipelined payload is not run as commands",
+	  "WRITEBUF iio:device0 23\r\nREAD iio:device0 name\r\n", false, "-38\n" },
+	{ "B8 the same for an unknown device", "WRITEBUF nodev 9\r\nVERSION\r\n", false,
+	  "-19\n" },
 };
 
 static void test_iiod_ends(void)
