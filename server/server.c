@@ -38,13 +38,40 @@
 
 /* ---- authentication token ---- */
 
+/*
+ * A token a client can send: printable ASCII, no blank at the start (the
+ * line end and trailing blanks are already cut), as libiiowire's
+ * iiowire_auth() takes it; anything else would lock every client out.
+ * Return: 0, or -EINVAL with @err.
+ */
+static int srv_token_check(const char *tok, size_t n, const char *path, char *err,
+			   size_t errlen)
+{
+	size_t i;
+
+	if (tok[0] == ' ' || tok[0] == '\t') {
+		snprintf(err, errlen, "--auth-token-file %s: token starts with a blank", path);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)tok[i] < 0x20 || (unsigned char)tok[i] > 0x7e) {
+			snprintf(err, errlen, "--auth-token-file %s: token byte %zu (0x%02x) is "
+				 "not printable ASCII, which no client can send", path, i + 1,
+				 (unsigned int)(unsigned char)tok[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int srv_load_token(struct srv *srv, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	ssize_t n;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must be refused below, not waited on for a writer */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "--auth-token-file %s: %s", path, strerror(-ret));
@@ -85,6 +112,9 @@ static int srv_load_token(struct srv *srv, const char *path, char *err, size_t e
 		ret = -EINVAL;
 		goto out_close;
 	}
+	ret = srv_token_check(srv->auth_token, (size_t)n, path, err, errlen);
+	if (ret < 0)
+		goto out_close;
 	srv->auth_token_len = (size_t)n;
 	ret = 0;
 out_close:

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 
 #include "srvtest.h"
@@ -160,6 +161,53 @@ static void test_options(void)
 	unlink(loose_token);
 }
 TEST_CASE(test_options, "bad options and boards: exit 2");
+
+/*
+ * B5: token files the daemon must refuse at start-up (exit 2, one line on
+ * stderr, nothing bound) rather than block on or accept a token no client
+ * can send (libiiowire takes printable ASCII, no blank at either end).
+ */
+static void test_token_files(void)
+{
+	static const struct {
+		const char *name;
+		const char *content;	/* NULL: a FIFO */
+		const char *err;
+	} rows[] = {
+		{ "B5 a FIFO (would block before listening)", NULL, "not a regular file" },
+		{ "B5 an ESC inside", "tok\x1b" "en\n", "byte 4 (0x1b)" },
+		{ "B5 a 0xff byte", "\xfftoken\n", "byte 1 (0xff)" },
+		{ "B5 a tab inside", "tok\ten\n", "byte 4 (0x09)" },
+		{ "B5 a leading blank", " token\n", "starts with a blank" },
+	};
+	static char board[128], path[128];
+	const char *args[] = { "--board", board, "--auth-token-file", path, NULL };
+	char out[1024], err[4096];
+	size_t i;
+	int st;
+
+	CU_ASSERT_FATAL(srvtest_write_file(board, sizeof(board), SRVTEST_BOARD) == 0);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (rows[i].content) {
+			CU_ASSERT_FATAL(srvtest_write_file(path, sizeof(path),
+							   rows[i].content) == 0);
+			chmod(path, 0600);
+		} else {
+			snprintf(path, sizeof(path), "/tmp/iiowire-srvtest-%d-fifo", (int)getpid());
+			unlink(path);
+			CU_ASSERT_FATAL(mkfifo(path, 0600) == 0);
+		}
+		st = run_to_exit(args, out, sizeof(out), err, sizeof(err));
+		TEST_ROW_ASSERT(st == 2, rows[i].name);
+		TEST_ROW_ASSERT(strstr(err, rows[i].err) != NULL, rows[i].name);
+		TEST_ROW_ASSERT(!strstr(err, "listening"), rows[i].name);
+		if (st != 2 || !strstr(err, rows[i].err))
+			fprintf(stderr, "\n%s: exit %d, stderr: %s\n", rows[i].name, st, err);
+		unlink(path);
+	}
+	unlink(board);
+}
+TEST_CASE(test_token_files, "B5 token files no client could match, or that block: exit 2");
 
 /* Another daemon on the same port: exit 1, after the board loaded. */
 static void test_address_in_use(void)
