@@ -312,6 +312,7 @@ int board_get_string(struct board_ctx *ctx, const cJSON *obj, const char *path,
 {
 	char p[BOARD_PATH_MAX];
 	const cJSON *it;
+	size_t i;
 	int ret;
 
 	ret = board_get_item(ctx, obj, path, key, required, p, &it);
@@ -323,6 +324,11 @@ int board_get_string(struct board_ctx *ctx, const cJSON *obj, const char *path,
 		return board_err(ctx, p, "empty string");
 	if (maxlen && strlen(it->valuestring) > maxlen)
 		return board_err(ctx, p, "longer than %zu characters", maxlen);
+	/* names and labels reach listings, XML and terminals: no control bytes in them */
+	for (i = 0; it->valuestring[i]; i++)
+		if ((unsigned char)it->valuestring[i] < 0x20 || it->valuestring[i] == 0x7f)
+			return board_err(ctx, p, "control character 0x%02x at byte %zu",
+					 (unsigned int)(unsigned char)it->valuestring[i], i + 1);
 	*out = it->valuestring;
 	return 0;
 }

@@ -101,7 +101,8 @@ int board_check_keys(struct board_ctx *ctx, const cJSON *obj, const char *path,
 		     const char *const *known, const bool *used);
 /**
  * board_get_string()/_int()/_double()/_object()/_array() - read @key of @obj,
- * naming "PATH.key" and the type wanted in the message. @maxlen 0: any length.
+ * naming "PATH.key" and the type wanted in the message. @maxlen 0: any length. A string
+ * holding a control character (0x01-0x1f, 0x7f) is refused.
  * Return: 0, -ENOENT when absent and optional (board_get_double() sets
  * @dflt and returns 0), -EINVAL with the message set.
  */

@@ -468,6 +468,14 @@ static const struct tboard_err_row tboard_errors[] = {
 	  "t.json: devices[0].label: longer than 63 characters" },
 	{ "label empty", "{\"devices\": [{\"driver\": \"iio_dummy\", \"label\": \"\"}]}",
 	  "t.json: devices[0].label: empty string" },
+	{ "B6 label with an ESC", "{\"devices\": [{\"driver\": \"iio_dummy\", \"label\": "
+	  "\"ok\\u001b[2J\"}]}",
+	  "t.json: devices[0].label: control character 0x1b at byte 3" },
+	{ "B6 name with a LF", "{\"devices\": [{\"driver\": \"iio_dummy\", \"name\": "
+	  "\"a\\nb\"}]}",
+	  "t.json: devices[0].name: control character 0x0a at byte 2" },
+	{ "B6 board name with a BEL", "{\"board\": \"\\u0007x\"}",
+	  "t.json: board: control character 0x07 at byte 1" },
 	{ "name not a string", "{\"devices\": [{\"driver\": \"iio_dummy\", \"name\": 5}]}",
 	  "t.json: devices[0].name: expected a string, not a number" },
 	{ "vref_mv zero", "{\"devices\": [{\"driver\": \"iio_dummy\", \"vref_mv\": 0}]}",
