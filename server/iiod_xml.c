@@ -574,7 +574,33 @@ out_free_cand:
 
 /* ---- XML text ---- */
 
-/* Append @s with the five XML special characters escaped. */
+/* The bytes srv_iiod_xml_esc() replaces: the five specials and every control character. */
+static const char srv_iiod_xml_special[] = "&<>'\""
+	"\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"
+	"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f";
+
+/*
+ * A control character as XML 1.0 can carry it: TAB, LF, CR and DEL as
+ * character references (raw, an attribute value would fold them to
+ * spaces); the others are not XML characters at all, so U+FFFD.
+ */
+static const char *srv_iiod_xml_ctl(char c)
+{
+	switch (c) {
+	case '\t':
+		return "&#x9;";
+	case '\n':
+		return "&#xA;";
+	case '\r':
+		return "&#xD;";
+	case 0x7f:
+		return "&#x7F;";
+	default:
+		return "&#xFFFD;";
+	}
+}
+
+/* Append @s with the five XML special characters and control characters escaped. */
 static int srv_iiod_xml_esc(struct proto_buf *b, const char *s)
 {
 	const char *rep;
@@ -582,7 +608,7 @@ static int srv_iiod_xml_esc(struct proto_buf *b, const char *s)
 	int ret;
 
 	while (*s) {
-		run = strcspn(s, "&<>'\"");
+		run = strcspn(s, srv_iiod_xml_special);
 		ret = proto_buf_append(b, s, run);
 		if (ret)
 			return ret;
@@ -603,8 +629,11 @@ static int srv_iiod_xml_esc(struct proto_buf *b, const char *s)
 		case '"':
 			rep = "&quot;";
 			break;
-		default:
+		case '\0':
 			return 0;
+		default:
+			rep = srv_iiod_xml_ctl(*s);
+			break;
 		}
 		ret = proto_buf_append(b, rep, strlen(rep));
 		if (ret)

@@ -272,6 +272,33 @@ static void test_xml_text(void)
 }
 TEST_CASE(test_xml_text, "XML text: escaping, element order, DTD");
 
+/*
+ * B6: control characters in a label keep the XML well-formed: TAB, LF, CR
+ * and DEL as character references (an attribute value would fold the raw
+ * ones to spaces), the rest, which XML 1.0 cannot carry at all, as U+FFFD.
+ */
+static void test_xml_control(void)
+{
+	char path[] = "/tmp/iiowire-iiod-xml-XXXXXX", cmd[128];
+	struct xt_fixture f;
+	int fd;
+
+	CU_ASSERT_EQUAL_FATAL(xt_setup(&f, "a\tb\nc\rd\x1b[2J\x07" "e\x7f"), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(f.ctx->xml, " label=\"a&#x9;b&#xA;c&#xD;d&#xFFFD;[2J"
+					   "&#xFFFD;e&#x7F;\">"));
+	fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(write(fd, f.ctx->xml, f.ctx->xml_len), (ssize_t)f.ctx->xml_len);
+	close(fd);
+	if (system("command -v xmllint >/dev/null 2>&1") == 0) {
+		snprintf(cmd, sizeof(cmd), "xmllint --valid --noout %s", path);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	unlink(path);
+	xt_teardown(&f);
+}
+TEST_CASE(test_xml_control, "B6 XML text: control characters in a label stay well-formed");
+
 /* An empty registry still makes a valid, empty context. */
 static void test_xml_empty(void)
 {
