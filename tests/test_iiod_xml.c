@@ -234,12 +234,27 @@ static void test_xml_find(void)
 }
 TEST_CASE(test_xml_find, "device, channel and attribute lookups");
 
-static void test_xml_text(void)
+/* The XML of @ctx is valid against its DTD (when xmllint is installed). */
+static void xt_xmllint(const struct srv_iiod_ctx *ctx)
 {
 	char path[] = "/tmp/iiowire-iiod-xml-XXXXXX", cmd[128];
+	int fd;
+
+	fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(write(fd, ctx->xml, ctx->xml_len), (ssize_t)ctx->xml_len);
+	close(fd);
+	if (system("command -v xmllint >/dev/null 2>&1") == 0) {
+		snprintf(cmd, sizeof(cmd), "xmllint --valid --noout %s", path);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	unlink(path);
+}
+
+static void test_xml_text(void)
+{
 	struct xt_fixture f;
 	const char *xml;
-	int fd;
 
 	CU_ASSERT_EQUAL_FATAL(xt_setup(&f, "a&b<c>\"d'"), 0);
 	xml = f.ctx->xml;
@@ -259,15 +274,7 @@ static void test_xml_text(void)
 				     "</context>"));
 	/* the name element goes into the device element, never as an attribute */
 	CU_ASSERT_PTR_NULL(strstr(xml, "<attribute name=\"name\""));
-	fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_EQUAL(write(fd, xml, f.ctx->xml_len), (ssize_t)f.ctx->xml_len);
-	close(fd);
-	if (system("command -v xmllint >/dev/null 2>&1") == 0) {
-		snprintf(cmd, sizeof(cmd), "xmllint --valid --noout %s", path);
-		CU_ASSERT_EQUAL(system(cmd), 0);
-	}
-	unlink(path);
+	xt_xmllint(f.ctx);
 	xt_teardown(&f);
 }
 TEST_CASE(test_xml_text, "XML text: escaping, element order, DTD");
@@ -279,22 +286,12 @@ TEST_CASE(test_xml_text, "XML text: escaping, element order, DTD");
  */
 static void test_xml_control(void)
 {
-	char path[] = "/tmp/iiowire-iiod-xml-XXXXXX", cmd[128];
 	struct xt_fixture f;
-	int fd;
 
 	CU_ASSERT_EQUAL_FATAL(xt_setup(&f, "a\tb\nc\rd\x1b[2J\x07" "e\x7f"), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(f.ctx->xml, " label=\"a&#x9;b&#xA;c&#xD;d&#xFFFD;[2J"
 					   "&#xFFFD;e&#x7F;\">"));
-	fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_EQUAL(write(fd, f.ctx->xml, f.ctx->xml_len), (ssize_t)f.ctx->xml_len);
-	close(fd);
-	if (system("command -v xmllint >/dev/null 2>&1") == 0) {
-		snprintf(cmd, sizeof(cmd), "xmllint --valid --noout %s", path);
-		CU_ASSERT_EQUAL(system(cmd), 0);
-	}
-	unlink(path);
+	xt_xmllint(f.ctx);
 	xt_teardown(&f);
 }
 TEST_CASE(test_xml_control, "B6 XML text: control characters in a label stay well-formed");
