@@ -288,6 +288,11 @@ static int board_device_read(struct board_ctx *ctx, const cJSON *obj, const char
 			     &ds->name) == -EINVAL ||
 	    board_get_int(ctx, obj, path, "vref_mv", false, 1, INT_MAX, &ds->vref) == -EINVAL)
 		return -EINVAL;
+	if (ds->name && !ds->drv->takes_name) {
+		board_path_key(p, sizeof(p), path, "name");
+		return board_err(ctx, p, "%s is named by its id, as in the kernel; use \"label\"",
+				 ds->driver);
+	}
 	for (i = 0; i < 2 && !ds->pl.emulated; i++) {
 		const char *key = i ? "fault" : "emulate";
 
@@ -324,23 +329,16 @@ static int board_device_emulate(struct board_ctx *ctx, const cJSON *obj, const c
 
 /*
  * Keep what the device borrows from the JSON, which goes away after loading.
- * A driver that took the board's "name" keeps it (deviation K-11 for
- * tsl2563 and adis16400, maps/README.md).
+ * A driver that takes the board's "name" copies it.
  */
 static int board_device_keep_strings(struct board_ctx *ctx, const char *path,
 				     struct board_dev *bd, const struct board_device_spec *ds)
 {
-	struct iio_dev *dev = bd->dev;
-	bool name_kept = ds->name && dev->name == ds->name;
-
 	bd->label = board_strdup(ds->label);
-	bd->name = name_kept ? strdup(ds->name) : NULL;
-	if ((ds->label && !bd->label) || (name_kept && !bd->name))
+	if (ds->label && !bd->label)
 		return board_err(ctx, path, "%s", strerror(ENOMEM));
 	if (ds->label)
-		dev->label = bd->label;
-	if (bd->name)
-		dev->name = bd->name;
+		bd->dev->label = bd->label;
 	return 0;
 }
 
@@ -409,7 +407,6 @@ static int board_device_bind(struct board_ctx *ctx, const cJSON *obj, const char
 	if (ret) {
 		iio_device_put(bd->dev);
 		free(bd->label);
-		free(bd->name);
 		memset(bd, 0, sizeof(*bd));
 		return ret;
 	}
@@ -723,7 +720,7 @@ void board_destroy(struct board *b)
 	/*
 	 * A consumer may still hold a device past this point: pin each one,
 	 * unregister them all (now gone, remove() done), and only then take
-	 * back the label and name strings the devices borrowed from us.
+	 * back the label strings the devices borrowed from us.
 	 */
 	n = bp->ndevs;
 	held = calloc((size_t)n + 1, sizeof(*held));
@@ -736,11 +733,8 @@ void board_destroy(struct board *b)
 		iio_device_lock(dev);
 		if (bp->devs[i].label && dev->label == bp->devs[i].label)
 			dev->label = NULL;
-		if (bp->devs[i].name && dev->name == bp->devs[i].name)
-			dev->name = "";
 		iio_device_unlock(dev);
 		free(bp->devs[i].label);
-		free(bp->devs[i].name);
 	}
 	for (i = 0; held && i < n; i++)
 		iio_device_put(held[i]);

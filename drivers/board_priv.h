@@ -41,7 +41,6 @@ struct emu_fault;
 struct board_dev {
 	struct iio_dev *dev;	/* borrowed from the registry */
 	char *label;		/* owned: the device's label points here */
-	char *name;		/* owned when a driver kept the borrowed board name */
 	int bus;		/* index into buses, -1 when bus-less */
 	int addr;		/* I2C address or SPI chip select */
 };

@@ -219,6 +219,9 @@ enum iio_driver_bus {
  *	if non-NULL; the bus client in @p stays the caller's.
  * @remove: undo probe's hardware setup (power down); called once when the
  *	device is unregistered, before the memory goes. May be NULL.
+ * @takes_name: the device's name comes from the board (iio_dummy's configfs
+ *	group name, a front end's node name); without it the name is the id
+ *	name, as in the kernel, and a board "name" is refused.
  */
 struct iio_driver {
 	const char *name;
@@ -226,6 +229,7 @@ struct iio_driver {
 	const struct iio_device_id *id_table;
 	int (*probe)(const struct iio_probe *p, struct iio_dev **out, char *err, size_t errlen);
 	void (*remove)(struct iio_dev *indio_dev);
+	bool takes_name;
 };
 
 /*

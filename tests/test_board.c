@@ -476,6 +476,9 @@ static const struct tboard_err_row tboard_errors[] = {
 	  "t.json: devices[0].name: control character 0x0a at byte 2" },
 	{ "B6 board name with a BEL", "{\"board\": \"\\u0007x\"}",
 	  "t.json: board: control character 0x07 at byte 1" },
+	{ "name on a driver named by its id", "{" TB_BUS ", \"devices\": [{\"driver\": \"tchip\", "
+	  "\"bus\": \"i2c-0\", \"address\": 16, \"name\": \"x\"}]}",
+	  "t.json: devices[0].name: tchip is named by its id, as in the kernel; use \"label\"" },
 	{ "name not a string", "{\"devices\": [{\"driver\": \"iio_dummy\", \"name\": 5}]}",
 	  "t.json: devices[0].name: expected a string, not a number" },
 	{ "vref_mv zero", "{\"devices\": [{\"driver\": \"iio_dummy\", \"vref_mv\": 0}]}",

@@ -259,5 +259,6 @@ static const struct iio_driver rescale_driver = {
 	.id_table = rescale_ids,
 	.probe = rescale_probe,
 	.remove = rescale_remove,
+	.takes_name = true,
 };
 IIO_DRIVER_REGISTER(rescale_driver);

@@ -332,5 +332,6 @@ static const struct iio_driver iio_dummy_driver = {
 	.bus = IIO_DRIVER_BUS_NONE,
 	.id_table = iio_dummy_id,
 	.probe = iio_dummy_probe,
+	.takes_name = true,
 };
 IIO_DRIVER_REGISTER(iio_dummy_driver);

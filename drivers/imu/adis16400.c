@@ -848,7 +848,7 @@ static int adis16400_probe(const struct iio_probe *p, struct iio_dev **out, char
 			st->spi->max_speed_hz = ADIS16400_SPI_FAST_HZ;
 	}
 
-	iio_device_setup(indio_dev, p->name ? p->name : p->id->name, ci->channels,
+	iio_device_setup(indio_dev, p->id->name, ci->channels,
 			 ci->num_channels, &adis16400_info);
 	indio_dev->label = p->label;
 	*out = indio_dev;

@@ -489,7 +489,7 @@ static int tsl2563_probe(const struct iio_probe *p, struct iio_dev **out, char *
 		goto err_put_dev;
 	}
 
-	iio_device_setup(indio_dev, p->name ? p->name : p->id->name, tsl2563_channels,
+	iio_device_setup(indio_dev, p->id->name, tsl2563_channels,
 			 (int)ARRAY_SIZE(tsl2563_channels), &tsl2563_info);
 	indio_dev->label = p->label;
 	*out = indio_dev;
