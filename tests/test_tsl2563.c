@@ -104,7 +104,7 @@ TEST_CASE(test_attr_set, "attribute set, names and modes per part");
 /*
  * Normalised counts and the gain level the driver settles on. Level 1 is
  * 402 ms 16x (TIMING 0x12), 2 is 402 ms 1x (0x02), 3 is 101 ms 1x (0x01),
- * 4 is 13.7 ms 1x (0x00).
+ * 4 is 13.7 ms 1x (0x00), which the kernel's bounds never reach.
  */
 static void test_gain_levels(void)
 {
@@ -121,8 +121,8 @@ static void test_gain_levels(void)
 		{ "level 2 truncates to 1/16", 100007, 30015, 100000, 30000, 0x02 },
 		/* 1500000/16 * 81/322 = 23583.07 -> 23583 << 6 */
 		{ "level 3", 1500000, 500000, 1509312, 503104, 0x01 },
-		/* 101 ms clips at 37177; 13.7 ms clips at 5047 -> << 9 */
-		{ "level 4 saturated", 3000000, 1000000, 2584064, 1093120, 0x00 },
+		/* 101 ms clips at 37177 -> << 6; "above 37177" never fires */
+		{ "level 3 saturated", 3000000, 1000000, 2379328, 1006208, 0x01 },
 	};
 	struct sensortest st;
 	long both = -1, irraw = -1;
@@ -142,9 +142,45 @@ static void test_gain_levels(void)
 TEST_CASE(test_gain_levels, "normalised counts at every gain level");
 
 /*
+ * Very bright light on a tsl2560/2561: the kernel's level 3 bound (above
+ * 37177) is never exceeded, so the driver stays at 101 ms (TIMING 0x01) and
+ * reports the clipped broadband count, 37177 << 6. The first row is the
+ * kernel's own figures (2379328/301824/67031); ir 9e5 is 3 times the ir count.
+ */
+static void test_bright_stays_at_101ms(void)
+{
+	static const struct {
+		const char *part;
+		double ir;
+		long irraw, lux;
+	} rows[] = {
+		{ "tsl2561", 3e5, 301824, 67031 },
+		{ "tsl2560", 3e5, 301824, 67031 },
+		{ "tsl2561", 9e5, 905536, 38398 },
+	};
+	struct sensortest st;
+	long both = -1, irraw = -1, lux = -1;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (!tsl_setup(&st, rows[i].part, 3e6, rows[i].ir, NULL))
+			continue;
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_raw", &both) == 0 &&
+				both == 2379328, rows[i].part);
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_ir_raw", &irraw) == 0 &&
+				irraw == rows[i].irraw, rows[i].part);
+		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_illuminance0_input", &lux) == 0 &&
+				lux == rows[i].lux, rows[i].part);
+		TEST_ROW_ASSERT(tsl_peek(&st, TSL_REG_TIMING) == 0x01, rows[i].part);
+		sensortest_teardown(&st);
+	}
+}
+TEST_CASE(test_bright_stays_at_101ms, "very bright light stays at 101 ms, as on the kernel");
+
+/*
  * The light changes between reads (a stepped trace on the frozen clock):
- * very bright, then 2e6 (13.7 ms still suits it: 4270 counts >= 3000, so the
- * driver stays there unsaturated), then dim (steps all the way back down).
+ * very bright (clipped at 101 ms, where the driver stays), then 2e6
+ * (31444 counts at 101 ms, unsaturated), then dim (steps back down).
  */
 static void test_gain_hysteresis(void)
 {
@@ -156,8 +192,8 @@ static void test_gain_hysteresis(void)
 		long both;
 		int timing;
 	} rows[] = {
-		{ "bright: level 4, clipped", 0, 2584064, 0x00 },
-		{ "2e6: stays at level 4", 150, 4270 << 9, 0x00 },
+		{ "bright: level 3, clipped", 0, 2379328, 0x01 },
+		{ "2e6: stays at level 3", 150, 31444 << 6, 0x01 },
 		{ "dim: back to level 1", 300, 1000, 0x12 },
 		{ "dim again: no change", 400, 1000, 0x12 },
 	};
@@ -204,7 +240,7 @@ static void test_lux_table(void)
 		{ "no infrared", 500, 0, 15 },
 		{ "level 2 counts", 100000, 30000, 2039 },
 		{ "level 3 counts", 1500000, 500000, 28127 },
-		{ "level 4 counts", 3000000, 1000000, 35137 },
+		{ "level 3 clipped counts", 3000000, 1000000, 32371 },
 	};
 	struct sensortest st;
 	long lux = -1;

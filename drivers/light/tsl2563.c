@@ -81,16 +81,14 @@ struct tsl2563_gainlevel {
 };
 
 /*
- * The kernel's levels, except level 3's upper bound: the chip clips a
- * 101 ms integration at 37177 counts, so the kernel's "above 37177" never
- * fires and a saturated reading stays at level 3. One below the clip value
- * (as 65534 is for the 402 ms levels) lets saturation step on to 13.7 ms,
- * which is what the table is for. Deviation K-1 (maps/README.md).
+ * The kernel's levels. The chip clips a 101 ms integration at 37177 counts,
+ * so level 3's "above 37177" never fires: very bright light stays at 101 ms
+ * and reads saturated, as on the kernel; stepping never reaches 13.7 ms.
  */
 static const struct tsl2563_gainlevel tsl2563_gainlevels[] = {
 	{ TSL2563_TIMING_400MS | TSL2563_TIMING_GAIN16, 0, 65534, 402 },
 	{ TSL2563_TIMING_400MS | TSL2563_TIMING_GAIN1, 2048, 65534, 402 },
-	{ TSL2563_TIMING_100MS | TSL2563_TIMING_GAIN1, 4095, 37176, 101 },
+	{ TSL2563_TIMING_100MS | TSL2563_TIMING_GAIN1, 4095, 37177, 101 },
 	{ TSL2563_TIMING_13MS | TSL2563_TIMING_GAIN1, 3000, 65535, 14 },
 };
 
