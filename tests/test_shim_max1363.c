@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/i2c.h>
 
 #include "testutil.h"
 #include "shim/shimchip.h"
@@ -76,6 +77,53 @@ static void test_same_as_emulated(void)
 	chipsuite_same_as_emulated(&i2cdev, SHIM_ADDR, &spec, same_rows, NROWS(same_rows));
 }
 TEST_CASE(test_same_as_emulated, "same text through i2c-dev as emulated");
+
+/* ---- an SMBus-only adapter (i801, piix4) ---- */
+
+#define SMBUS_ONLY_FUNCS	(I2C_FUNC_SMBUS_QUICK | I2C_FUNC_SMBUS_BYTE |		\
+				 I2C_FUNC_SMBUS_BYTE_DATA | I2C_FUNC_SMBUS_WORD_DATA |	\
+				 I2C_FUNC_SMBUS_BLOCK_DATA)
+
+/*
+ * As the kernel's max1363_probe: without I2C_FUNC_I2C the 8-bit parts talk
+ * in SMBus byte sends and receives; the 10- and 12-bit parts cannot and
+ * refuse with -EOPNOTSUPP. Read values match the plain-I2C adapter's.
+ */
+static void test_smbus_only_adapter(void)
+{
+	static const struct {
+		const char *part;
+		int ret;
+	} rows[] = {
+		{ "max1036", 0 }, { "max1039", 0 }, { "max11603", 0 },
+		{ "max1363", -EOPNOTSUPP }, { "max11614", -EOPNOTSUPP },
+	};
+	static const struct emu_input in[] = { CHIPTEST_CONST("AIN0", 1000) };
+	struct chiptest ct;
+	char want[32], buf[32];
+	size_t i;
+	int pass, ret;
+
+	for (i = 0; i < NROWS(rows); i++) {
+		/* pass 0 on the default adapter gives the value; pass 1 is SMBus-only */
+		for (pass = 0; pass < 2; pass++) {
+			shim_set_i2c_funcs(pass ? SMBUS_ONLY_FUNCS : 0);
+			ret = chiptest_open(&ct, &i2cdev, rows[i].part, SHIM_ADDR, in, 1, NULL);
+			TEST_ROW_ASSERT(ret == (pass ? rows[i].ret : 0), rows[i].part);
+			if (ret < 0)
+				break;
+			TEST_ROW_ASSERT(chiptest_read(ct.dev, "in_voltage0_raw", pass ? buf : want,
+						      sizeof(buf)) > 0, rows[i].part);
+			TEST_ROW_ASSERT(!pass || (strcmp(buf, want) == 0 &&
+						  shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS) > 0 &&
+						  shim_ioctl_count(SHIM_IOCTL_I2C_RDWR) == 0),
+					rows[i].part);
+			chiptest_teardown(&ct);
+		}
+	}
+	shim_set_i2c_funcs(0);
+}
+TEST_CASE(test_smbus_only_adapter, "SMBus-only adapter: byte transfers for the 8-bit parts");
 
 /* ---- mode switches, counted in ioctls ---- */
 

@@ -212,7 +212,44 @@ struct max1363_state {
 	int vref_mv;
 	uint8_t setup;
 	int config;
+	bool smbus;	/* the adapter lacks plain I2C: SMBus byte transfers */
 };
+
+/*
+ * The kernel's st->send/st->recv: plain I2C, or on an SMBus-only adapter one
+ * SMBus byte transaction per byte (the 8-bit parts only need one to read,
+ * and the chip tells setup from config by bit 7). Return: bytes or -errno.
+ */
+static int max1363_send(const struct max1363_state *st, struct bus_i2c_client *client,
+			const uint8_t *buf, int len)
+{
+	int i, ret;
+
+	if (!st->smbus)
+		return bus_i2c_master_send(client, buf, len);
+	for (i = 0; i < len; i++) {
+		ret = bus_smbus_write_byte(client, buf[i]);
+		if (ret < 0)
+			return ret;
+	}
+	return len;
+}
+
+static int max1363_recv(const struct max1363_state *st, struct bus_i2c_client *client,
+			uint8_t *buf, int len)
+{
+	int i, ret;
+
+	if (!st->smbus)
+		return bus_i2c_master_recv(client, buf, len);
+	for (i = 0; i < len; i++) {
+		ret = bus_smbus_read_byte(client);
+		if (ret < 0)
+			return ret;
+		buf[i] = (uint8_t)ret;
+	}
+	return len;
+}
 
 /* Send [setup, config]; the cache is only trusted after the chip took both bytes. */
 static int max1363_write_basic_config(struct max1363_state *st, struct bus_i2c_client *client,
@@ -222,7 +259,7 @@ static int max1363_write_basic_config(struct max1363_state *st, struct bus_i2c_c
 	int ret;
 
 	st->config = MAX1363_CONF_UNKNOWN;
-	ret = bus_i2c_master_send(client, tx, 2);
+	ret = max1363_send(st, client, tx, 2);
 	if (ret < 0)
 		return ret;
 	if (ret != 2)
@@ -248,7 +285,7 @@ static int max1363_read_single_chan(struct iio_dev *indio_dev, const struct iio_
 		if (ret < 0)
 			return ret;
 	}
-	ret = bus_i2c_master_recv(client, rx, len);
+	ret = max1363_recv(st, client, rx, len);
 	if (ret < 0)
 		return ret;
 	if (ret != len)
@@ -336,7 +373,14 @@ static int max1363_probe(const struct iio_probe *p, struct iio_dev **out, char *
 			    MAX1363_SETUP_INT_REF_ON | MAX1363_SETUP_NORESET;
 	}
 
-	/* plain I2C only: no SMBus byte fallback yet (deviation K-12, maps/README.md) */
+	/* as the kernel: plain I2C if the adapter has it, else SMBus bytes for 8 bits */
+	st->smbus = !bus_i2c_check_functionality(p->i2c, BUS_I2C_FUNC_I2C);
+	if (st->smbus && (ci->bits != 8 ||
+			  !bus_i2c_check_functionality(p->i2c, BUS_I2C_FUNC_SMBUS_BYTE))) {
+		iio_device_put(indio_dev);
+		return iio_probe_err(p, err, errlen, -EOPNOTSUPP,
+				     "no plain I2C on the adapter (SMBus bytes: 8-bit parts only)");
+	}
 	ret = max1363_write_basic_config(st, p->i2c, MAX1363_CONF_SCAN_ALL(ci->ninputs));
 	if (ret < 0) {
 		iio_device_put(indio_dev);

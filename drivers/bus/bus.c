@@ -69,6 +69,7 @@ int bus_create(const struct bus_ops *ops, enum bus_type type, int number, const 
 	bus->number = number;
 	bus->ops = ops;
 	bus->timeout_ms = BUS_TIMEOUT_MS_DEFAULT;
+	bus->i2c_funcs = BUS_I2C_FUNC_I2C | BUS_I2C_FUNC_SMBUS_EMUL;
 	bus->refs = 1;
 	if (device && snprintf(bus->device, sizeof(bus->device), "%s", device) >=
 	    (int)sizeof(bus->device)) {
@@ -160,6 +161,11 @@ static int bus_i2c_transfer_locked(struct bus *bus, struct bus_i2c_msg *msgs, in
 	if (!bus->ops->i2c_transfer)
 		return -EOPNOTSUPP;
 	return bus->ops->i2c_transfer(bus, msgs, n);
+}
+
+bool bus_i2c_check_functionality(const struct bus_i2c_client *c, unsigned long funcs)
+{
+	return c && (c->bus->i2c_funcs & funcs) == funcs;
 }
 
 int bus_i2c_transfer(struct bus_i2c_client *c, struct bus_i2c_msg *msgs, int n)

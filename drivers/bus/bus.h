@@ -43,6 +43,11 @@ struct bus_i2c_msg {
 #define BUS_SMBUS_I2C_BLOCK_DATA	8
 #define BUS_SMBUS_BLOCK_MAX		32
 
+/* Adapter functionality bits (struct bus's i2c_funcs), numbered as <linux/i2c.h>. */
+#define BUS_I2C_FUNC_I2C		0x00000001UL
+#define BUS_I2C_FUNC_SMBUS_BYTE		0x00060000UL	/* send and receive byte */
+#define BUS_I2C_FUNC_SMBUS_EMUL		0x0eff0008UL	/* what I2C can emulate */
+
 union bus_smbus_data {
 	uint8_t byte;
 	uint16_t word;
@@ -85,13 +90,16 @@ struct bus_ops {
 /**
  * struct bus - one adapter.
  * Public, read-only after bus_create(): @type, @number (the N of i2c-N /
- * spiN, used in hardware ids), @ops, @device. Private: the rest.
+ * spiN, used in hardware ids), @ops, @device, @i2c_funcs (BUS_I2C_FUNC_*:
+ * what the adapter answers to I2C_FUNCS; plain I2C with SMBus emulated
+ * unless the backend says otherwise). Private: the rest.
  */
 struct bus {
 	enum bus_type type;
 	int number;
 	const struct bus_ops *ops;
 	char device[128];
+	unsigned long i2c_funcs;
 	int timeout_ms;		/* per transaction, for backends that can wait */
 	bool may_block;		/* true for real hardware: run transfers off the loop */
 	/* private */
@@ -137,6 +145,12 @@ void bus_i2c_client_destroy(struct bus_i2c_client *client);
 
 /* All return -errno on failure; reads return the value (>= 0) on success. */
 int bus_i2c_transfer(struct bus_i2c_client *c, struct bus_i2c_msg *msgs, int n);
+/**
+ * bus_i2c_check_functionality() - as the kernel's i2c_check_functionality():
+ * does the client's adapter do all of @funcs (BUS_I2C_FUNC_*)?
+ * Return: true if so.
+ */
+bool bus_i2c_check_functionality(const struct bus_i2c_client *c, unsigned long funcs);
 int bus_i2c_master_send(struct bus_i2c_client *c, const uint8_t *buf, int len); /* bytes sent */
 int bus_i2c_master_recv(struct bus_i2c_client *c, uint8_t *buf, int len);	 /* bytes read */
 int bus_smbus_write_byte(struct bus_i2c_client *c, uint8_t value);

@@ -53,6 +53,7 @@ static int bus_i2cdev_check(void *priv)
 static int bus_i2cdev_open(struct bus *bus, const char *device)
 {
 	struct bus_i2cdev *dev;
+	int ret;
 
 	if (bus->type != BUS_I2C || !device || !*device)
 		return -EINVAL;
@@ -60,7 +61,10 @@ static int bus_i2cdev_open(struct bus *bus, const char *device)
 	if (!dev)
 		return -ENOMEM;
 	dev->addr = -1;
-	return bus_node_open(bus, device, dev, &dev->fd, bus_i2cdev_check);
+	ret = bus_node_open(bus, device, dev, &dev->fd, bus_i2cdev_check);
+	if (!ret)
+		bus->i2c_funcs = ((struct bus_i2cdev *)bus->priv)->funcs;
+	return ret;
 }
 
 static void bus_i2cdev_close(struct bus *bus)

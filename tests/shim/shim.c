@@ -86,6 +86,7 @@ static struct {
 	int nfds;
 	int capfds;
 	unsigned long counts[SHIM_IOCTL_KINDS];
+	unsigned long i2c_funcs;	/* shim_set_i2c_funcs(); 0: SHIM_I2C_FUNCS */
 
 	pthread_mutex_t clock_lock;	/* chips read the clock while lock is held */
 	struct emu_clock clock;
@@ -298,6 +299,14 @@ struct emu_chip *shim_chip(const char *path, uint16_t addr)
 		chip = dev->chip;
 	pthread_mutex_unlock(&shim.lock);
 	return chip;
+}
+
+void shim_set_i2c_funcs(unsigned long funcs)
+{
+	shim_init();
+	pthread_mutex_lock(&shim.lock);
+	shim.i2c_funcs = funcs;
+	pthread_mutex_unlock(&shim.lock);
 }
 
 void shim_reset(void)
@@ -659,10 +668,13 @@ static int shim_i2c_ioctl(struct shim_fd *f, unsigned long req, void *arg)
 		shim.counts[SHIM_IOCTL_I2C_FUNCS]++;
 		if (!arg)
 			return -EFAULT;
-		*(unsigned long *)arg = SHIM_I2C_FUNCS;
+		*(unsigned long *)arg = shim.i2c_funcs ? shim.i2c_funcs : SHIM_I2C_FUNCS;
 		return 0;
 	case I2C_RDWR:
 		shim.counts[SHIM_IOCTL_I2C_RDWR]++;
+		/* as i2c-dev on an SMBus-only adapter (no master_xfer) */
+		if (shim.i2c_funcs && !(shim.i2c_funcs & I2C_FUNC_I2C))
+			return -EOPNOTSUPP;
 		return shim_i2c_rdwr(f->node, arg);
 	case I2C_SMBUS:
 		shim.counts[SHIM_IOCTL_I2C_SMBUS]++;

@@ -126,6 +126,14 @@ int shim_set_fault(const char *path, uint16_t addr, const struct emu_fault *faul
  */
 int shim_spi_settings(const char *path, uint32_t *mode, uint32_t *speed_hz, uint8_t *bits);
 
+/**
+ * shim_set_i2c_funcs() - what I2C adapters answer to I2C_FUNCS from now on
+ * (I2C_FUNC_* bits; 0: plain I2C with SMBus emulated, the default). Without
+ * I2C_FUNC_I2C, I2C_RDWR fails with -EOPNOTSUPP as on an SMBus controller.
+ * Kept across shim_reset(): set 0 again when done.
+ */
+void shim_set_i2c_funcs(unsigned long funcs);
+
 /** shim_set_time() - freeze the chips' clock at @t_s seconds (< 0: run again). */
 void shim_set_time(double t_s);
 
