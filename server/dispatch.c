@@ -958,7 +958,7 @@ static bool srv_dispatch_token_eq(const char *want, size_t wlen, const char *got
 	return diff == 0;
 }
 
-/* A wrong token's answer, held back SRV_AUTH_FAIL_DELAY_MS. */
+/* A wrong token's answer, held back (srv_dispatch_auth_delay()). */
 struct srv_authfail {
 	uv_timer_t timer;
 	struct srv_session *s;		/* valid while @slot is set */
@@ -994,6 +994,61 @@ static void srv_authfail_timer_cb(uv_timer_t *timer)
 	uv_close((uv_handle_t *)timer, srv_authfail_close_cb);
 }
 
+/*
+ * When to answer a wrong AUTH from @peer: SRV_AUTH_FAIL_DELAY_MS after now or
+ * after that source's last refusal, whichever is later, and
+ * SRV_AUTH_FAIL_GLOBAL_MS after anyone's. Reconnecting buys a guesser nothing.
+ * Return: the delay in ms from now.
+ */
+static uint64_t srv_dispatch_auth_delay(struct srv *srv, const char *peer)
+{
+	struct srv_authsrc *src = NULL, *old = &srv->authsrc[0];
+	const char *colon = strrchr(peer, ':');
+	size_t alen = colon ? (size_t)(colon - peer) : strlen(peer), i;
+	uint64_t now = uv_now(&srv->loop), at;
+
+	if (alen >= sizeof(old->addr))
+		alen = sizeof(old->addr) - 1;
+	for (i = 0; i < SRV_AUTH_SOURCES_MAX && !src; i++) {
+		if (!strncmp(srv->authsrc[i].addr, peer, alen) && !srv->authsrc[i].addr[alen] &&
+		    srv->authsrc[i].addr[0])
+			src = &srv->authsrc[i];
+		else if (srv->authsrc[i].next_ms < old->next_ms)
+			old = &srv->authsrc[i];
+	}
+	if (!src) {
+		/* the source whose last refusal is oldest makes room */
+		src = old;
+		memcpy(src->addr, peer, alen);
+		src->addr[alen] = '\0';
+		src->next_ms = 0;
+	}
+	at = (src->next_ms > now ? src->next_ms : now) + SRV_AUTH_FAIL_DELAY_MS;
+	if (at < srv->auth_next_ms + SRV_AUTH_FAIL_GLOBAL_MS)
+		at = srv->auth_next_ms + SRV_AUTH_FAIL_GLOBAL_MS;
+	src->next_ms = at;
+	srv->auth_next_ms = at;
+	return at - now;
+}
+
+/* One line per SRV_AUTH_LOG_INTERVAL_MS at most: a guesser must not fill the log. */
+static void srv_dispatch_auth_log(struct srv_session *s)
+{
+	struct srv *srv = s->srv;
+	uint64_t now = uv_now(&srv->loop);
+
+	if (srv->auth_log_ms && now - srv->auth_log_ms < SRV_AUTH_LOG_INTERVAL_MS) {
+		srv->auth_log_quiet++;
+		return;
+	}
+	srv_warn(&srv->log,
+		 "session %llu (%s): wrong AUTH token (%u of %d; %u more since the last such line)",
+		 (unsigned long long)s->id, s->peer, s->native.auth_failures,
+		 SRV_AUTH_ATTEMPTS_MAX, srv->auth_log_quiet);
+	srv->auth_log_ms = now ? now : 1;
+	srv->auth_log_quiet = 0;
+}
+
 static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
 {
 	struct srv *srv = s->srv;
@@ -1006,9 +1061,7 @@ static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
 		return;
 	}
 	s->native.auth_failures++;
-	srv_warn(&srv->log, "session %llu (%s): wrong AUTH token (%u of %d)",
-		 (unsigned long long)s->id, s->peer, s->native.auth_failures,
-		 SRV_AUTH_ATTEMPTS_MAX);
+	srv_dispatch_auth_log(s);
 	af = calloc(1, sizeof(*af));
 	if (!af) {
 		srv_dispatch_error(s, req, -ENOMEM, NULL);
@@ -1024,7 +1077,7 @@ static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
 		uv_close((uv_handle_t *)&af->timer, srv_authfail_close_cb);
 		return;
 	}
-	uv_timer_start(&af->timer, srv_authfail_timer_cb, SRV_AUTH_FAIL_DELAY_MS, 0);
+	uv_timer_start(&af->timer, srv_authfail_timer_cb, srv_dispatch_auth_delay(srv, s->peer), 0);
 	if (af->last) {
 		/* no further requests: the answer comes, then the connection ends */
 		srv_session_finish(s);

@@ -61,7 +61,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "\n"
 "Limits: request line %d bytes (E2BIG, then close); output queued per client: reading\n"
 "stops at %d bytes, closed above %d bytes for %d ms or above %d bytes; %d requests per\n"
-"client waiting on a bus; %d queued per bus; listen backlog %d.\n"
+"client waiting on a bus; %d queued per bus; listen backlog %d; wrong AUTH: %d per\n"
+"connection, answered %d ms apart per address (Unix sockets: one), %d ms apart in all.\n"
 "Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board.\n"
 "systemd: sockets it passes (iiowired.socket; FileDescriptorName=iiod for libiio's)\n"
 "replace the default listeners; readiness is notified (Type=notify).\n",
@@ -70,7 +71,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 		SRV_MAIN_FD_RESERVE, SRV_DEFAULT_IO_TIMEOUT_MS, SRV_DEFAULT_LINE_TIMEOUT_MS,
 		SRV_DEFAULT_IDLE_TIMEOUT_MS, PROTO_LINE_MAX_BYTES, SRV_OUT_PAUSE_BYTES,
 		SRV_OUT_SOFT_BYTES, SRV_OUT_SOFT_MS, SRV_OUT_HARD_BYTES, SRV_SESSION_INFLIGHT_MAX,
-		SRV_BUSQ_DEPTH_MAX, SRV_LISTEN_BACKLOG);
+		SRV_BUSQ_DEPTH_MAX, SRV_LISTEN_BACKLOG, SRV_AUTH_ATTEMPTS_MAX, SRV_AUTH_FAIL_DELAY_MS,
+		SRV_AUTH_FAIL_GLOBAL_MS);
 }
 
 /* Parse a whole decimal number in [@min, @max]. Return: 0 or -EINVAL. */

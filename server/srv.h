@@ -38,6 +38,18 @@ struct srv_iiod_ctx;
 /* --allow-write options one daemon takes */
 #define SRV_ALLOW_WRITE_MAX		64
 #define SRV_DEFAULT_MAX_CLIENTS		4096
+/* Sources (addresses; every Unix-socket client is one) whose wrong AUTHs are remembered. */
+#define SRV_AUTH_SOURCES_MAX		64
+
+/**
+ * struct srv_authsrc - when a source's next wrong AUTH may be answered.
+ * @addr: the peer without its port ("unix" for Unix sockets); "" when unused.
+ * @next_ms: uv_now of its last scheduled refusal.
+ */
+struct srv_authsrc {
+	char addr[56];
+	uint64_t next_ms;
+};
 #define SRV_MAX_CLIENTS_LIMIT		1000000
 /* a request may wait this long for its bus, queueing included */
 #define SRV_DEFAULT_IO_TIMEOUT_MS	1000
@@ -111,6 +123,10 @@ struct srv {
 	uint64_t board_gen;		/* bumped by every successful reload */
 	char auth_token[256];		/* from --auth-token-file */
 	size_t auth_token_len;
+	struct srv_authsrc authsrc[SRV_AUTH_SOURCES_MAX];	/* per-source throttle (dispatch.c) */
+	uint64_t auth_next_ms;		/* last refusal scheduled, any source */
+	uint64_t auth_log_ms;		/* when the last wrong-AUTH line was logged */
+	unsigned int auth_log_quiet;	/* wrong AUTHs not logged since */
 
 	struct srv_list listeners;
 	struct srv_list sessions;	/* every connection, whatever its protocol */

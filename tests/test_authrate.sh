@@ -1,0 +1,45 @@
+#!/bin/sh
+# test_authrate.sh - AUTH guessing by reconnecting is throttled per source
+# (issue 16 B4): clients that each open their own connection and send one
+# wrong token get their answers SRV_AUTH_FAIL_DELAY_MS apart, not all at
+# once; unix-socket clients share one source. The right token still works
+# at once afterwards.
+# Usage: test_authrate.sh BUILD_DIR SOURCE_DIR. The last line is "N passed, M failed".
+set -u
+build=$1
+src=$2
+daemon=$build/server/iiowired
+cli=$build/client/iiowire
+. "$src/tests/shtest.sh"
+shtest_begin authrate
+printf 'a right token, long enough\n' >"$tmp/token"
+printf 'a wrong token, long enough\n' >"$tmp/bad"
+chmod 600 "$tmp/token" "$tmp/bad"
+sock=$tmp/sock
+"$daemon" --listen "unix:$sock" --board "$src/maps/stargate2.json" --log-level error \
+	--auth-token-file "$tmp/token" &
+pids="$pids $!"
+shtest_wait_socket "$sock"
+a="$cli -a unix:$sock"
+
+# four guessers at once, each on its own connection: at 1 s apart, at most
+# two answers can have come 2.5 s after they started (unthrottled: all four)
+n=0
+gpids=""
+while [ $n -lt 4 ]; do
+	$a --token-file "$tmp/bad" version >/dev/null 2>"$tmp/err$n" &
+	gpids="$gpids $!"
+	n=$((n + 1))
+done
+sleep 2.5
+done_n=0
+for p in $gpids; do kill -0 "$p" 2>/dev/null || done_n=$((done_n + 1)); done
+if [ $done_n -le 2 ]; then ok; else bad "$done_n of 4 wrong tokens answered within 2.5 s"; fi
+for p in $gpids; do wait "$p"; done
+n=0
+while [ $n -lt 4 ]; do
+	if grep -q EACCES "$tmp/err$n"; then ok; else bad "guesser $n: $(cat "$tmp/err$n")"; fi
+	n=$((n + 1))
+done
+if $a --token-file "$tmp/token" version >/dev/null 2>&1; then ok; else bad "right token refused"; fi
+shtest_end
