@@ -48,7 +48,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "                            (at most %d), e.g. --allow-write 'dummy0:out_voltage*_raw'\n"
 "      --max-clients N       connections served at once; one more gets ERR EBUSY\n"
 "                            (default %d, at most the open-file limit less %d)\n"
-"      --auth-token-file F   require AUTH <token> (F must be mode 600 or stricter)\n"
+"      --auth-token-file F   require AUTH <token> (F must be mode 600 or stricter and\n"
+"                            hold one line of %d to 255 bytes)\n"
 "      --io-timeout-ms MS    a request's wait for its bus, queueing included (default %d)\n"
 "      --line-timeout-ms MS  an unfinished request line is dropped after MS (default %d;\n"
 "                            0: never)\n"
@@ -68,7 +69,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "replace the default listeners; readiness is notified (Type=notify).\n",
 		SRV_DEFAULT_PORT, SRV_DEFAULT_PORT, default_board, SRV_ALLOW_WRITE_MAX,
 		SRV_DEFAULT_MAX_CLIENTS,
-		SRV_MAIN_FD_RESERVE, SRV_DEFAULT_IO_TIMEOUT_MS, SRV_DEFAULT_LINE_TIMEOUT_MS,
+		SRV_MAIN_FD_RESERVE, SRV_AUTH_TOKEN_MIN_BYTES, SRV_DEFAULT_IO_TIMEOUT_MS,
+		SRV_DEFAULT_LINE_TIMEOUT_MS,
 		SRV_DEFAULT_IDLE_TIMEOUT_MS, PROTO_LINE_MAX_BYTES, SRV_OUT_PAUSE_BYTES,
 		SRV_OUT_SOFT_BYTES, SRV_OUT_SOFT_MS, SRV_OUT_HARD_BYTES, SRV_SESSION_INFLIGHT_MAX,
 		SRV_BUSQ_DEPTH_MAX, SRV_LISTEN_BACKLOG, SRV_AUTH_ATTEMPTS_MAX, SRV_AUTH_FAIL_DELAY_MS,

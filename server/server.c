@@ -61,6 +61,12 @@ static int srv_token_check(const char *tok, size_t n, const char *path, char *er
 			return -EINVAL;
 		}
 	}
+	/* a short token falls to guessing whatever the throttle (dispatch.c) */
+	if (n < SRV_AUTH_TOKEN_MIN_BYTES) {
+		snprintf(err, errlen, "--auth-token-file %s: token of %zu bytes is shorter than %d bytes",
+			 path, n, SRV_AUTH_TOKEN_MIN_BYTES);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -40,6 +40,8 @@ struct srv_iiod_ctx;
 #define SRV_DEFAULT_MAX_CLIENTS		4096
 /* Sources (addresses; every Unix-socket client is one) whose wrong AUTHs are remembered. */
 #define SRV_AUTH_SOURCES_MAX		64
+/* Shortest --auth-token-file token: a shorter one is refused at start (exit 2). */
+#define SRV_AUTH_TOKEN_MIN_BYTES	16
 
 /**
  * struct srv_authsrc - when a source's next wrong AUTH may be answered.

@@ -201,7 +201,7 @@ printf 'write dummy0 out_voltage0_raw "7"\nread dummy0 out_voltage0_raw\nwrite d
 check "shell quotes" 0 "7" "" -- sh -c "$c shell <'$tmp/script3'"
 
 # ---- tokens ----
-printf 's3cret\n' >"$tmp/token"
+printf 's3cret, sixteen bytes\n' >"$tmp/token"
 chmod 600 "$tmp/token"
 printf 'nope\n' >"$tmp/badtoken"
 asock=$tmp/asock

@@ -974,7 +974,7 @@ static void test_auth(void)
 	snprintf(tokfile, sizeof(tokfile), "%s/token", client_daemon.dir);
 	snprintf(badfile, sizeof(badfile), "%s/badtoken", client_daemon.dir);
 	snprintf(emptyfile, sizeof(emptyfile), "%s/emptytoken", client_daemon.dir);
-	CU_ASSERT_EQUAL_FATAL(ct_write_file(tokfile, "s3cret token\n", 0600), 0);
+	CU_ASSERT_EQUAL_FATAL(ct_write_file(tokfile, "s3cret token here\n", 0600), 0);
 	CU_ASSERT_EQUAL_FATAL(ct_write_file(badfile, "wrong\n", 0600), 0);
 	CU_ASSERT_EQUAL_FATAL(ct_write_file(emptyfile, "\n\n", 0600), 0);
 	extra[1] = tokfile;
@@ -988,9 +988,9 @@ static void test_auth(void)
 	CU_ASSERT_EQUAL(iiowire_auth(w, ""), -EINVAL);
 	/* blanks inside a token are part of it, as the daemon reads its file */
 	CU_ASSERT_EQUAL(iiowire_auth(w, "two words"), -EACCES);
-	CU_ASSERT_EQUAL(iiowire_auth(w, " s3cret token"), -EINVAL);
-	CU_ASSERT_EQUAL(iiowire_auth(w, "s3cret token "), -EINVAL);
-	CU_ASSERT_EQUAL(iiowire_auth(w, "s3cret\ttoken"), -EINVAL);
+	CU_ASSERT_EQUAL(iiowire_auth(w, " s3cret token here"), -EINVAL);
+	CU_ASSERT_EQUAL(iiowire_auth(w, "s3cret token here "), -EINVAL);
+	CU_ASSERT_EQUAL(iiowire_auth(w, "s3cret\ttoken here"), -EINVAL);
 	{
 		char longtok[IIOWIRE_TOKEN_MAX_BYTES + 2];
 
@@ -1000,7 +1000,7 @@ static void test_auth(void)
 	}
 	CU_ASSERT_EQUAL(iiowire_auth_file(w, emptyfile), -EINVAL);
 	CU_ASSERT_EQUAL(iiowire_auth_file(w, "/nonexistent/token"), -ENOENT);
-	CU_ASSERT_EQUAL(iiowire_auth(w, "s3cret token"), 0);
+	CU_ASSERT_EQUAL(iiowire_auth(w, "s3cret token here"), 0);
 	CU_ASSERT_EQUAL(iiowire_device_list(w, &d), 2);
 	iiowire_free(d);
 	/* the token is sent again after a restart */

@@ -218,7 +218,7 @@ TEST_CASE(test_read_only, "--read-only");
 
 /* ---- --auth-token-file ---- */
 
-#define TOKEN	"s3cret token"
+#define TOKEN	"s3cret token here"
 
 /* Write a token file with @mode. Return: 0 or -errno; @path gets its name. */
 static int acl_token_file(char *path, size_t len, const char *text, mode_t mode)
@@ -246,6 +246,8 @@ static void test_token_file(void)
 		{ "0644", 0644, TOKEN, "readable by group or others (mode 644" },
 		{ "empty", 0600, "\n", "empty, or more than one line" },
 		{ "two lines", 0600, "a\nb\n", "empty, or more than one line" },
+		{ "15 bytes: too short to resist guessing", 0600, "fifteen bytes..\n",
+		  "shorter than 16 bytes" },
 	};
 	const char *args[] = { "--auth-token-file", NULL, NULL };
 	char path[128];
@@ -345,7 +347,7 @@ static void test_auth_wrong(void)
 	} misses[] = {
 		{ "a prefix", "s3cret" },
 		{ "one byte more", TOKEN "X" },
-		{ "another case", "S3CRET TOKEN" },
+		{ "another case", "S3CRET TOKEN HERE" },
 	};
 	char path[128], got[512], req[128];
 	struct srvtest t;

@@ -672,7 +672,7 @@ static void test_iiod_options(void)
 
 	fd = mkstemp(token);
 	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_EQUAL(write(fd, "sesame\n", 7), 7);
+	CU_ASSERT_EQUAL(write(fd, "open sesame, sixteen\n", 21), 21);
 	fchmod(fd, 0600);
 	close(fd);
 	for (i = 0; i < sizeof(iiodt_opt_rows) / sizeof(iiodt_opt_rows[0]); i++) {

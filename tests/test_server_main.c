@@ -378,7 +378,7 @@ static void test_auth(void)
 		{ "VERSION is open", "VERSION", VERSION_LINE },
 		{ "HELP is open", "HELP", "OK 16" },
 		{ "wrong token", "AUTH s3cret", "ERR EACCES wrong token", true },
-		{ "right token", "AUTH s3cret token", "OK" },
+		{ "right token", "AUTH s3cret token here", "OK" },
 		{ "READ after AUTH", "READ adc in_voltage0_raw", "OK 3300" },
 	};
 	const char *args[] = { "--auth-token-file", NULL, NULL };
@@ -389,7 +389,7 @@ static void test_auth(void)
 	long t0;
 	int k;
 
-	CU_ASSERT_FATAL(srvtest_write_file(token, sizeof(token), "s3cret token\n") == 0);
+	CU_ASSERT_FATAL(srvtest_write_file(token, sizeof(token), "s3cret token here\n") == 0);
 	chmod(token, 0600);
 	args[1] = token;
 	CU_ASSERT_FATAL(srvtest_start(&t, SRVTEST_BOARD, args) == 0);
