@@ -335,6 +335,16 @@ void srv_busq_reap(struct srv *srv)
 	}
 }
 
+bool srv_busq_stale(const struct srv *srv)
+{
+	const struct srv_list *pos;
+
+	for (pos = srv->busqs.next; pos != &srv->busqs; pos = pos->next)
+		if (srv_container_of(pos, struct srv_busq, node)->board_gen != srv->board_gen)
+			return true;
+	return false;
+}
+
 int srv_busq_close_all(struct srv *srv)
 {
 	struct srv_list *pos, *tmp;

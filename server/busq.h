@@ -114,6 +114,13 @@ void srv_busq_reap(struct srv *srv);
 int srv_busq_submit(struct srv_busq *q, struct srv_job *job);
 
 /**
+ * srv_busq_stale() - is a worker of a replaced board still there (one that
+ * srv_busq_reap() could not stop because a job of it is queued or in a transfer)?
+ * Return: true while the old board must not be destroyed.
+ */
+bool srv_busq_stale(const struct srv *srv);
+
+/**
  * srv_busq_close_all() - stop every worker: queued jobs are cancelled
  * (-ECANCELED), running ones are waited for up to SRV_BUSQ_JOIN_TIMEOUT_MS
  * each, then the handles are closed. Blocks the loop for that wait, which is

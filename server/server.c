@@ -220,6 +220,20 @@ enum srv_reload_phase {
 
 static void srv_reload_start(struct srv *srv, enum srv_reload_phase phase);
 
+/*
+ * Destroy the replaced board once none of its bus workers is left: one stuck
+ * in a transfer holds the bus, and board_destroy() would wait for it with the
+ * reload (and so SIGHUP and SIGTERM) waiting behind. Return: true if started.
+ */
+static bool srv_reload_retire(struct srv *srv)
+{
+	srv_busq_reap(srv);
+	if (!srv->reload_old || srv->reload_busy || srv_busq_stale(srv))
+		return false;
+	srv_reload_start(srv, SRV_RELOAD_DESTROY);
+	return true;
+}
+
 /* Pool thread: only the members the loop left to this work. */
 static void srv_reload_work_cb(uv_work_t *work)
 {
@@ -260,9 +274,9 @@ static void srv_reload_after_cb(uv_work_t *work, int status)
 			 iio_registry_count(srv->board->reg));
 		srv_acl_report(srv);
 		srv_sd_reloading(true, "serving the reloaded board");
-		srv_busq_reap(srv);
 		srv->reload_old = old;
-		srv_reload_start(srv, SRV_RELOAD_DESTROY);
+		if (!srv_reload_retire(srv))
+			srv_warn(&srv->log, "previous board kept until its bus workers return");
 		return;
 	}
 	if (srv->reload_err[0]) {
@@ -271,12 +285,13 @@ static void srv_reload_after_cb(uv_work_t *work, int status)
 		srv->reload_err[0] = '\0';
 		srv_sd_reloading(true, "reload failed; serving the previous board");
 	}
-	srv_busq_reap(srv);
+	if (srv_reload_retire(srv))
+		return;
 	if (srv->stopping) {
 		srv_stop_check(srv);
 		return;
 	}
-	if (srv->reload_again) {
+	if (srv->reload_again && !srv->reload_old) {
 		srv->reload_again = false;
 		srv_reload_start(srv, SRV_RELOAD_LOAD);
 	}
@@ -306,8 +321,11 @@ static void srv_reload(struct srv *srv)
 {
 	if (srv->stopping)
 		return;
-	if (srv->reload_busy) {
+	if (srv->reload_busy || srv->reload_old) {
+		/* one replaced board at a time: the next load waits for it to go */
 		srv->reload_again = true;
+		if (srv->reload_old)
+			srv_warn(&srv->log, "SIGHUP: waiting for the previous board's bus workers");
 		return;
 	}
 	srv_info(&srv->log, "SIGHUP: reloading %s", srv->cfg.board_path);
@@ -337,8 +355,13 @@ static void srv_sweep_cb(uv_timer_t *timer)
 
 	srv_list_for_each_safe(pos, tmp, &srv->sessions)
 		srv_session_sweep(srv_container_of(pos, struct srv_session, node), now);
-	if (!srv->reload_busy)
-		srv_busq_reap(srv);
+	if (srv->reload_busy || srv_reload_retire(srv))
+		return;
+	if (srv->reload_again && !srv->reload_old && !srv->stopping) {
+		srv->reload_again = false;
+		srv_info(&srv->log, "SIGHUP: reloading %s", srv->cfg.board_path);
+		srv_reload_start(srv, SRV_RELOAD_LOAD);
+	}
 }
 
 /* ---- life cycle ---- */
@@ -548,6 +571,7 @@ void srv_destroy(struct srv *srv)
 	srv_iiod_fini(srv);
 	board_destroy(srv->board);
 	board_destroy(srv->reload_new);
+	board_destroy(srv->reload_old);
 	free(srv->rdbuf);
 	free(srv);
 }
