@@ -41,7 +41,8 @@
 /*
  * A token a client can send: printable ASCII, no blank at the start (the
  * line end and trailing blanks are already cut), as libiiowire's
- * iiowire_auth() takes it; anything else would lock every client out.
+ * iiowire_auth() takes it (anything else would lock every client out), and
+ * at least SRV_AUTH_TOKEN_MIN_BYTES long.
  * Return: 0, or -EINVAL with @err.
  */
 static int srv_token_check(const char *tok, size_t n, const char *path, char *err,
