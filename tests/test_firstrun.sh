@@ -31,12 +31,17 @@ fi
 
 port=$((30600 + $$ % 300))
 sh "$src/server/run-demo.sh" --listen "127.0.0.1:$port" >"$tmp/demo.out" 2>&1 &
-pids="$pids $!"
+demo=$!
+pids="$pids $demo"
 i=0
-until grep -q "listening on 127.0.0.1:$port" "$tmp/demo.out" || [ $i -ge 600 ]; do
+# until it listens, or the script ended (a failed build, a port in use)
+until grep -q "listening on 127.0.0.1:$port" "$tmp/demo.out" || [ $i -ge 600 ] ||
+	! kill -0 $demo 2>/dev/null; do
 	sleep 0.5
 	i=$((i + 1))
 done
+grep -q "listening on 127.0.0.1:$port" "$tmp/demo.out" ||
+	bad "run-demo.sh never served: $(tail -5 "$tmp/demo.out")"
 for line in "checking build dependencies" "building iiowired and iiowire in build/demo" \
 	"nc localhost 30432" "build/demo/client/iiowire devices" "iio_info -u ip:localhost"; do
 	if grep -q "$line" "$tmp/demo.out"; then ok; else bad "run-demo.sh never said '$line'"; fi
