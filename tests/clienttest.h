@@ -299,6 +299,26 @@ static inline void ct_daemon_stop(struct ct_daemon *d)
 	d->dir[0] = '\0';
 }
 
+/*
+ * CT_SUITE_DAEMON(prefix, suite) - a suite's one daemon on CT_BOARD:
+ * defines prefix_daemon and the CUnit pair prefix_suite_init() (starts it;
+ * says so on stderr when it cannot) and prefix_suite_cleanup() (stops it).
+ */
+#define CT_SUITE_DAEMON(prefix, suite)							\
+	static struct ct_daemon prefix##_daemon;					\
+	static int prefix##_suite_init(void)						\
+	{										\
+		if (ct_daemon_start(&prefix##_daemon, CT_BOARD, NULL) == 0)		\
+			return 0;							\
+		fprintf(stderr, suite ": cannot start %s\n", CT_DAEMON_PATH);		\
+		return 1;								\
+	}										\
+	static int prefix##_suite_cleanup(void)						\
+	{										\
+		ct_daemon_stop(&prefix##_daemon);					\
+		return 0;								\
+	}
+
 /* ---- a scripted fake daemon ------------------------------------------- */
 
 /*

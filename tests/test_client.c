@@ -18,22 +18,7 @@
 #include "testutil.h"
 #include "clienttest.h"
 
-static struct ct_daemon client_daemon;
-
-static int client_suite_init(void)
-{
-	if (ct_daemon_start(&client_daemon, CT_BOARD, NULL) < 0) {
-		fprintf(stderr, "test_client: cannot start %s\n", CT_DAEMON_PATH);
-		return 1;
-	}
-	return 0;
-}
-
-static int client_suite_cleanup(void)
-{
-	ct_daemon_stop(&client_daemon);
-	return 0;
-}
+CT_SUITE_DAEMON(client, "test_client")
 
 static struct iiowire *client_connect(void)
 {

@@ -22,22 +22,7 @@
 
 #define HX_CLI_PATH	IIOWIRE_BINARY_DIR "/client/iiowire"
 
-static struct ct_daemon hx_daemon;
-
-static int hx_suite_init(void)
-{
-	if (ct_daemon_start(&hx_daemon, CT_BOARD, NULL) < 0) {
-		fprintf(stderr, "test_client_hardening: cannot start %s\n", CT_DAEMON_PATH);
-		return 1;
-	}
-	return 0;
-}
-
-static int hx_suite_cleanup(void)
-{
-	ct_daemon_stop(&hx_daemon);
-	return 0;
-}
+CT_SUITE_DAEMON(hx, "test_client_hardening")
 
 /* Run @prog with @args (NULL-ended). Return: its exit status. */
 static int hx_run(const char *prog, const char *const *args, char *out, size_t outlen,

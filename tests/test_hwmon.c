@@ -19,22 +19,7 @@
 
 #define HW_WAIT_MS	10000
 
-static struct ct_daemon hw_daemon;
-
-static int hw_suite_init(void)
-{
-	if (ct_daemon_start(&hw_daemon, CT_BOARD, NULL) < 0) {
-		fprintf(stderr, "test_hwmon: cannot start %s\n", CT_DAEMON_PATH);
-		return 1;
-	}
-	return 0;
-}
-
-static int hw_suite_cleanup(void)
-{
-	ct_daemon_stop(&hw_daemon);
-	return 0;
-}
+CT_SUITE_DAEMON(hw, "test_hwmon")
 
 /* A fresh --sysfs-root under the daemon's directory. */
 static void hw_root(char *buf, size_t len, const char *tag)
