@@ -185,7 +185,7 @@ void iio_channel_release_all(struct iio_channel *chans)
 	free(chans);
 }
 
-static bool iio_consumer_has_info(const struct iio_chan_spec *spec, enum iio_chan_info_enum info)
+bool iio_channel_has_info(const struct iio_chan_spec *spec, enum iio_chan_info_enum info)
 {
 	unsigned long bit = BIT(info);
 
@@ -220,7 +220,7 @@ static int iio_consumer_read_locked(struct iio_channel *chan, int *val, int *val
 
 	if (!val2)
 		val2 = &unused;
-	if (!iio_consumer_has_info(chan->channel, info))
+	if (!iio_channel_has_info(chan->channel, info))
 		return -EINVAL;
 	if (ops->read_raw_multi) {
 		ret = ops->read_raw_multi(chan->indio_dev, chan->channel,
@@ -280,7 +280,7 @@ static int iio_consumer_convert_locked(struct iio_channel *chan, int raw, int *p
 	int otype = 0, oval = 0, oval2 = 0, stype = 0, sval = 0, sval2 = 0;
 	int has_offset = 0, has_scale = 0, ret;
 
-	if (iio_consumer_has_info(chan->channel, IIO_CHAN_INFO_OFFSET)) {
+	if (iio_channel_has_info(chan->channel, IIO_CHAN_INFO_OFFSET)) {
 		ret = iio_consumer_read_locked(chan, &oval, &oval2, IIO_CHAN_INFO_OFFSET);
 		if (ret >= 0) {
 			otype = ret;
@@ -315,7 +315,7 @@ int iio_read_channel_processed_scale(struct iio_channel *chan, int *val, unsigne
 	ret = iio_consumer_lock(chan);
 	if (ret)
 		return ret;
-	if (iio_consumer_has_info(chan->channel, IIO_CHAN_INFO_PROCESSED)) {
+	if (iio_channel_has_info(chan->channel, IIO_CHAN_INFO_PROCESSED)) {
 		/*
 		 * the driver's own value, its fraction counted (6.18); ERANGE where
 		 * the kernel wraps (PROTOCOL.md, CREAD)

@@ -57,6 +57,13 @@ int iio_channel_get_all(struct iio_registry *reg, const char *consumer,
 void iio_channel_release(struct iio_channel *chan);
 void iio_channel_release_all(struct iio_channel *chans);
 
+/**
+ * iio_channel_has_info() - whether @info is in any of @spec's masks, as the
+ * kernel's helper of that name. Any thread.
+ * Return: true if the channel has the attribute.
+ */
+bool iio_channel_has_info(const struct iio_chan_spec *spec, enum iio_chan_info_enum info);
+
 /* All accessors: -ENODEV once the provider is gone. */
 /** Return: the driver's IIO_VAL_* code (> 0), -EINVAL if RAW is in no mask. */
 int iio_read_channel_raw(struct iio_channel *chan, int *val);
