@@ -495,7 +495,7 @@ static void srv_iiod_write_begin(struct srv_session *s, const struct proto_iiod_
 
 /*
  * Answer one request line. Return: true for a WRITEBUF (always refused):
- * its caller must see that nothing follows it.
+ * its caller closes the connection, as samples may follow it.
  */
 static bool srv_iiod_line(struct srv_session *s, const char *line, size_t len)
 {
@@ -586,13 +586,13 @@ static size_t srv_iiod_feed(struct srv_session *s, const char *data, size_t len)
 			break;
 		/*
 		 * libiio sends a WRITEBUF's samples only once it has read a
-		 * 0 answer, which never comes: bytes already behind the line
-		 * are samples sent blind, not requests. Close, as iiod 0.24
-		 * would otherwise run them as commands.
+		 * 0 answer, which never comes: whatever follows, behind the
+		 * line or in a later packet, is samples sent blind, not
+		 * requests. Close after the answer, where iiod 0.24 runs them
+		 * as commands; libiio's buffer has a connection of its own.
 		 */
-		if (srv_iiod_line(s, line, line_len) && left) {
-			srv_session_log(SRV_LOG_INFO, s,
-					"data behind a refused WRITEBUF, closing");
+		if (srv_iiod_line(s, line, line_len)) {
+			srv_session_log(SRV_LOG_INFO, s, "refused WRITEBUF, closing");
 			srv_session_finish(s);
 			break;
 		}
