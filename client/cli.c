@@ -659,31 +659,6 @@ static void cli_watch_print(struct cli *c, const struct iiowire_event *ev, bool 
 	fflush(stdout);
 }
 
-/* A signalfd for SIGINT/SIGTERM (blocked), so the wait loop needs no global flag. */
-static int cli_signalfd_open(sigset_t *old)
-{
-	sigset_t set;
-	int fd;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &set, old) < 0)
-		return -errno;
-	fd = signalfd(-1, &set, SFD_CLOEXEC);
-	if (fd < 0) {
-		fd = -errno;
-		sigprocmask(SIG_SETMASK, old, NULL);
-	}
-	return fd;
-}
-
-static void cli_signalfd_close(int fd, const sigset_t *old)
-{
-	close(fd);
-	sigprocmask(SIG_SETMASK, old, NULL);
-}
-
 /*
  * Deliver events until @count (0: no limit) or a signal. A broken connection
  * is reconnected by the library; while the daemon stays away the loop tries
@@ -813,11 +788,11 @@ static int cli_cmd_watch(struct cli *c, int argc, char **argv)
 		if (ret < 0)
 			return cli_fail(c, "watch", ret);
 	}
-	sfd = cli_signalfd_open(&old);
+	sfd = tool_signalfd_open(&old);
 	if (sfd < 0)
 		return cli_fail(c, "watch", sfd);
 	ret = cli_watch_loop(c, sfd, count, nattrs == 1);
-	cli_signalfd_close(sfd, &old);
+	tool_signalfd_close(sfd, &old);
 	/* in the shell the connection lives on: stop the pushes */
 	iiowire_watch_stop(c->w, NULL, NULL);
 	return ret;

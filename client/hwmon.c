@@ -120,12 +120,6 @@ static void hwmon_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static const char *hwmon_errname(int err)
-{
-	const char *n = iiowire_errno_name(err);
-
-	return n ? n : "EIO";
-}
 
 /* What went wrong with @ret: the connection's message, a failed connect's, or strerror. */
 static const char *hwmon_errmsg(const struct hwmon *h, int ret)
@@ -670,7 +664,7 @@ static void hwmon_report(struct hwmon *h, int ret)
 	const char *msg = hwmon_errmsg(h, ret);
 
 	if (ret < 0 && !h->warned) {
-		hwmon_warn("%s: %s: %s%s", h->consumer, hwmon_errname(ret), msg,
+		hwmon_warn("%s: %s: %s%s", h->consumer, tool_errname(ret), msg,
 			   h->link_down ? "; values marked stale, reconnecting" : "");
 		h->warned = true;
 	} else if (ret == 0 && h->warned) {
@@ -683,21 +677,13 @@ static void hwmon_report(struct hwmon *h, int ret)
 static int hwmon_loop(struct hwmon *h)
 {
 	struct pollfd pfd = { .events = POLLIN };
-	struct signalfd_siginfo si;
-	sigset_t set, old;
+	sigset_t old;
 	int ret;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &set, &old) < 0)
-		return HWMON_EXIT_ERROR;
 	/* the signals wake the interval sleep; no handler, no global flag */
-	pfd.fd = signalfd(-1, &set, SFD_CLOEXEC);
-	if (pfd.fd < 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
+	pfd.fd = tool_signalfd_open(&old);
+	if (pfd.fd < 0)
 		return HWMON_EXIT_ERROR;
-	}
 	for (;;) {
 		ret = hwmon_pass(h);
 		hwmon_report(h, ret);
@@ -707,11 +693,7 @@ static int hwmon_loop(struct hwmon *h)
 		if (ret > 0)
 			break;
 	}
-	/* take the signal, or unblocking would deliver it and kill us before cleanup */
-	if (read(pfd.fd, &si, sizeof(si)) < 0)
-		si.ssi_signo = 0;
-	close(pfd.fd);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	tool_signalfd_close(pfd.fd, &old);
 	hwmon_tree_remove(h);
 	return HWMON_EXIT_OK;
 }
@@ -790,19 +772,6 @@ static int hwmon_set_name(char *out, size_t len, const char *name)
 	return 0;
 }
 
-static int hwmon_parse_ms(const char *s, int *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || *end || errno || v <= 0 || v > INT_MAX)
-		return -EINVAL;
-	*out = (int)v;
-	return 0;
-}
-
 /* Parsing went through: run. Any other parse result is the exit status. */
 #define HWMON_PARSED	(-1)
 
@@ -838,7 +807,7 @@ static int hwmon_parse_args(struct hwmon *h, int argc, char **argv)
 			h->root = optarg;
 			break;
 		case 'i':
-			if (hwmon_parse_ms(optarg, &h->interval_ms) < 0)
+			if (tool_parse_ms(optarg, &h->interval_ms) < 0)
 				return hwmon_usage_error("--interval needs a positive number "
 							 "of ms");
 			break;
@@ -849,7 +818,7 @@ static int hwmon_parse_args(struct hwmon *h, int argc, char **argv)
 			h->print = true;
 			break;
 		case 't':
-			if (hwmon_parse_ms(optarg, &h->timeout_ms) < 0)
+			if (tool_parse_ms(optarg, &h->timeout_ms) < 0)
 				return hwmon_usage_error("--timeout needs a positive number of ms");
 			break;
 		case 'k':
@@ -880,7 +849,7 @@ static int hwmon_once(struct hwmon *h)
 	int ret = hwmon_pass(h);
 
 	if (ret < 0)
-		hwmon_warn("%s: %s: %s", h->consumer, hwmon_errname(ret), hwmon_errmsg(h, ret));
+		hwmon_warn("%s: %s: %s", h->consumer, tool_errname(ret), hwmon_errmsg(h, ret));
 	if (h->print && h->nsensors > 0)
 		hwmon_print(h);
 	return ret < 0 ? HWMON_EXIT_ERROR : HWMON_EXIT_OK;

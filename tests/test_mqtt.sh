@@ -1,0 +1,264 @@
+#!/bin/sh
+# test_mqtt.sh - iiowire-mqtt against a real mosquitto broker (Debian's
+# package) on a free loopback port, checked with mosquitto_sub and
+# mosquitto_pub: retained Home Assistant discovery configs, state values
+# equal to the daemon's CREAD, a channel whose read fails published as
+# unavailable, command topics (an allowed write, one the daemon refuses, a
+# hostile payload refused and logged), removal on a board reload, a daemon
+# restart, a broker restart, the last will of a killed bridge, a broker down
+# at start and one refusing the credentials, and a wildcard prefix refused.
+# Usage: test_mqtt.sh BUILD_DIR SOURCE_DIR. Skips (exit 77) without mosquitto.
+set -u
+build=$1
+. "$2/tests/shtest.sh"
+mqtt=$build/client/iiowire-mqtt
+cli=$build/client/iiowire
+daemon=$build/server/iiowired
+for p in mosquitto mosquitto_sub mosquitto_pub mosquitto_passwd nc; do
+	command -v $p >/dev/null || { echo "test_mqtt: SKIPPED: $p is not installed"; exit 77; }
+done
+shtest_begin mqtt
+sock=$tmp/d.sock
+
+# free_port N: a loopback port nothing listens on, near 20000 + N + pid
+free_port() {
+	p=$((20000 + ($$ * 13 + $1) % 20000))
+	while nc -z 127.0.0.1 $p 2>/dev/null; do p=$((p + 1)); done
+	echo $p
+}
+
+# A MAX1238 at 1 mV per LSB with constant inputs, dummy0 for writes, and a
+# second MAX1238 whose every transfer fails (EIO): its channel cannot be read.
+board() { # board FILE WITH_TESTCHAN2(0|1)
+	extra=""
+	[ "$2" = 1 ] && extra='{"adc_dev_name": "0-0035", "adc_channel_label": "AIN2",
+	  "consumer_dev_name": "iio_hwmon.0", "consumer_channel": "testchan2"},'
+	cat >"$1" <<EOF
+{"board": "mqtttest", "buses": {"i2c-0": {"type": "i2c", "backend": "emulated"}},
+ "devices": [{"driver": "iio_dummy", "name": "dummy0"},
+  {"driver": "max1238", "bus": "i2c-0", "address": "0x35", "label": "stargate2-adc",
+   "emulate": {"AIN0": 3300, "AIN1": 1000, "AIN2": 2000, "AIN3": 1250}},
+  {"driver": "max1238", "bus": "i2c-0", "address": "0x36", "label": "broken-adc",
+   "fault": {"mode": "eio"}}],
+ "maps": [
+  {"adc_dev_name": "0-0035", "adc_channel_label": "AIN1", "consumer_dev_name": "iio_hwmon.0",
+   "consumer_channel": "testchan1"}, $extra
+  {"adc_dev_name": "0-0036", "adc_channel_label": "AIN0", "consumer_dev_name": "broken",
+   "consumer_channel": "dead"}]}
+EOF
+}
+
+start_daemon() {
+	"$daemon" --listen "unix:$sock" --board "$tmp/board.json" --log-level error \
+		--allow-write 'dummy0:out_voltage0_raw' &
+	dpid=$!
+	pids="$pids $dpid"
+	i=0
+	until "$cli" -a "unix:$sock" version >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || { echo "test_mqtt: the daemon did not start"; exit 1; }
+		sleep 0.05
+	done
+}
+
+# start_broker [CONF_LINES]: mosquitto on $bport (fixed across restarts)
+start_broker() {
+	# as root, mosquitto would drop to its own user, who cannot read $tmp
+	{ echo "listener $bport 127.0.0.1"; echo "persistence false"; echo "user $(id -un)"
+	  echo "${1:-allow_anonymous true}"; } >"$tmp/mosq.conf"
+	mosquitto -c "$tmp/mosq.conf" >"$tmp/mosq.log" 2>&1 &
+	mpid=$!
+	pids="$pids $mpid"
+	i=0
+	until nc -z 127.0.0.1 $bport 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { echo "test_mqtt: mosquitto did not start"; cat "$tmp/mosq.log"; exit 1; }
+		sleep 0.05
+	done
+}
+
+# sub TOPIC [SECONDS]: the retained (or first) messages of TOPIC, "topic payload" lines
+sub() {
+	mosquitto_sub -h 127.0.0.1 -p $bport -t "$1" -v -W "${2:-2}" 2>/dev/null
+}
+
+# get TOPIC: the first (retained) payload of TOPIC, waiting 1 s at most
+get() {
+	mosquitto_sub -h 127.0.0.1 -p $bport -t "$1" -C 1 -W 1 2>/dev/null
+}
+
+# wait_msg TOPIC PAYLOAD: until TOPIC's retained payload is PAYLOAD (10 s at most)
+wait_msg() {
+	n=0
+	while [ $n -lt 40 ]; do
+		[ "$(get "$1")" = "$2" ] && return 0
+		n=$((n + 1))
+		sleep 0.25
+	done
+	return 1
+}
+
+check() { # check NAME CONDITION-STATUS
+	if [ "$2" -eq 0 ]; then ok; else bad "$1"; fi
+}
+
+bport=$(free_port 0)
+board "$tmp/board.json" 1
+start_daemon
+
+# --- refused at start: wildcards, bad URLs ---
+for prefix in 'a/+/b' 'fleet/#' '/lead' 'x//y'; do
+	"$mqtt" -a "unix:$sock" --broker mqtt://127.0.0.1:$bport --prefix "$prefix" \
+		>"$tmp/out" 2>"$tmp/err"
+	st=$?
+	[ $st -eq 2 ] && grep -q -- "--prefix '$prefix'" "$tmp/err"
+	check "prefix '$prefix' refused (status $st: $(cat "$tmp/err"))" $?
+done
+grep -q "wildcards" "$tmp/err" || grep -q "empty topic level" "$tmp/err"
+check "the reason is given" $?
+"$mqtt" --broker http://x --board b >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "not mqtt://HOST" "$tmp/err"
+check "--broker http:// refused" $?
+"$mqtt" --broker mqtt://127.0.0.1:1 --board 'a/b' >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ]
+check "--board with '/' refused" $?
+
+# --- broker down at start: the bridge says so and connects once it is up ---
+"$mqtt" -a "unix:$sock" --broker mqtt://127.0.0.1:$bport --board b1 --interval 500 \
+	--command dummy0:out_voltage0_raw --command dummy0:in_voltage0_offset \
+	--attr stargate2-adc:name --consumer iio_hwmon.0 --consumer broken 2>"$tmp/bridge.err" &
+bpid=$!
+pids="$pids $bpid"
+sleep 0.7
+grep -q "broker 127.0.0.1:$bport: .*retrying" "$tmp/bridge.err"
+check "broker down at start reported ($(cat "$tmp/bridge.err"))" $?
+start_broker
+wait_msg iiowire/b1/status online
+check "connected once the broker is up: status online (retained)" $?
+
+# --- discovery and values ---
+sub 'homeassistant/#' >"$tmp/disc"
+n=$(grep -c '^homeassistant/sensor/iiowire_b1/' "$tmp/disc")
+[ "$n" -eq 4 ]
+check "4 retained sensor configs (3 channels, --attr), got $n" $?
+cfg=$(grep '^homeassistant/sensor/iiowire_b1/iiowire_b1_iio_hwmon_0_testchan1/config ' "$tmp/disc")
+for want in '"unique_id":"iiowire_b1_iio_hwmon_0_testchan1"' '"device_class":"voltage"' \
+	'"unit_of_measurement":"V"' '"state_topic":"iiowire/b1/iio_hwmon.0/testchan1"' \
+	'"identifiers":["iiowire_b1"]' '"topic":"iiowire/b1/status"' \
+	'"topic":"iiowire/b1/iio_hwmon.0/testchan1/availability"'; do
+	echo "$cfg" | grep -qF "$want"
+	check "testchan1 config has $want" $?
+done
+grep -q '^homeassistant/text/iiowire_b1/iiowire_b1_dummy0_out_voltage0_raw/config .*"command_topic":"iiowire/b1/dummy0/out_voltage0_raw/set"' "$tmp/disc"
+check "the writable --command has a text entity with its command_topic" $?
+for ch in testchan1 testchan2; do
+	uv=$("$cli" -a "unix:$sock" cread iio_hwmon.0 $ch processed 1000)
+	want=$(printf '%d.%06d' $((uv / 1000000)) $((uv % 1000000)))
+	got=$(get "iiowire/b1/iio_hwmon.0/$ch")
+	[ "$got" = "$want" ]
+	check "$ch state $got equals the daemon's CREAD ($want V)" $?
+done
+got=$(get iiowire/b1/stargate2-adc/name)
+[ "$got" = max1238 ]
+check "--attr stargate2-adc:name published as text ($got)" $?
+
+# --- a channel whose read fails: unavailable, no value ---
+got=$(get iiowire/b1/broken/dead/availability)
+[ "$got" = offline ]
+check "the failing channel's availability is offline ($got)" $?
+[ -z "$(sub iiowire/b1/broken/dead 1)" ]
+check "the failing channel has no (stale) value" $?
+grep -q "broken dead: EIO: .*published as unavailable" "$tmp/bridge.err"
+check "the failing read is logged with its errno" $?
+
+# --- commands: allowed, refused by the daemon, hostile ---
+cmd() { # cmd ATTR PAYLOAD: the result published for it
+	mosquitto_sub -h 127.0.0.1 -p $bport -t "iiowire/b1/dummy0/$1/result" -C 1 -W 5 \
+		>"$tmp/result" 2>/dev/null &
+	spid=$!
+	sleep 0.3
+	mosquitto_pub -h 127.0.0.1 -p $bport -q 1 -t "iiowire/b1/dummy0/$1/set" -m "$2"
+	wait $spid
+	cat "$tmp/result"
+}
+[ "$(cmd out_voltage0_raw 42)" = OK ] && [ "$("$cli" -a "unix:$sock" read dummy0 out_voltage0_raw)" = 42 ]
+check "an allowed command write: OK and the daemon has 42" $?
+wait_msg iiowire/b1/dummy0/out_voltage0_raw 42
+check "the written value is published on the state topic" $?
+cmd in_voltage0_offset 5 | grep -q '^EACCES .*--allow-write'
+check "a write the daemon refuses: its EACCES published back" $?
+for payload in '7
+WRITE dummy0 out_voltage0_raw 9' '1 2' "\"99\"" "$(printf 'x%.0s' $(seq 1 65))"; do
+	cmd out_voltage0_raw "$payload" | grep -q '^EINVAL payload refused'
+	check "hostile payload refused: $(echo "$payload" | head -c 20)" $?
+done
+[ "$("$cli" -a "unix:$sock" read dummy0 out_voltage0_raw)" = 42 ]
+check "no hostile payload was written" $?
+grep -q "payload refused" "$tmp/bridge.err"
+check "hostile payloads are logged" $?
+
+# --- removal on reload ---
+board "$tmp/board.json" 0
+kill -HUP $dpid
+wait_msg iiowire/b1/status online
+wait_msg 'homeassistant/sensor/iiowire_b1/iiowire_b1_iio_hwmon_0_testchan2/config' ""
+check "a channel gone after a reload: its retained config is removed" $?
+wait_msg 'iiowire/b1/iio_hwmon.0/testchan2' ""
+check "and its retained value" $?
+grep -q "iiowire_b1_iio_hwmon_0_testchan2: gone from the daemon" "$tmp/bridge.err"
+check "the removal is logged" $?
+[ -n "$(get 'homeassistant/sensor/iiowire_b1/iiowire_b1_iio_hwmon_0_testchan1/config')" ]
+check "the others stay" $?
+
+# --- daemon restart: offline, then back ---
+kill $dpid
+wait $dpid 2>/dev/null
+wait_msg iiowire/b1/status offline
+check "daemon gone: status offline" $?
+start_daemon
+wait_msg iiowire/b1/status online
+check "daemon back: status online" $?
+
+# --- broker restart: the bridge reconnects and publishes everything again ---
+kill $mpid
+wait $mpid 2>/dev/null
+sleep 0.5
+start_broker
+wait_msg iiowire/b1/status online
+check "broker restarted (no persistence): status online again" $?
+[ -n "$(get 'homeassistant/sensor/iiowire_b1/iiowire_b1_iio_hwmon_0_testchan1/config')" ]
+check "discovery configs published again" $?
+wait_msg iiowire/b1/iio_hwmon.0/testchan1 1.000000
+check "values published again" $?
+
+# --- the last will of a killed bridge ---
+kill -9 $bpid
+wait $bpid 2>/dev/null
+wait_msg iiowire/b1/status offline
+check "killed bridge: the broker publishes its will (offline)" $?
+
+# --- credentials ---
+kill $mpid
+wait $mpid 2>/dev/null
+mosquitto_passwd -b -c "$tmp/passwd" fleet s3cret >/dev/null 2>&1
+chmod 600 "$tmp/passwd"
+start_broker "allow_anonymous false
+password_file $tmp/passwd"
+"$mqtt" -a "unix:$sock" --broker mqtt://127.0.0.1:$bport --board b2 -u fleet -P wrong \
+	2>"$tmp/cred.err" &
+cpid=$!
+pids="$pids $cpid"
+sleep 1.5
+kill $cpid
+wait $cpid 2>/dev/null
+grep -q "broker 127.0.0.1:$bport: .*not authori[sz]ed" "$tmp/cred.err"
+check "refused credentials reported ($(head -1 "$tmp/cred.err"))" $?
+printf 'broker mqtt://127.0.0.1:%s\nusername fleet\n# a comment\npw s3cret\nboard b3\n' $bport \
+	>"$tmp/mqtt.conf"
+"$mqtt" -a "unix:$sock" --config "$tmp/mqtt.conf" 2>"$tmp/conf.err" &
+pids="$pids $!"
+mosquitto_sub -h 127.0.0.1 -p $bport -u fleet -P s3cret -t iiowire/b3/status -W 10 2>/dev/null |
+	grep -qx -m1 online
+check "right credentials from a --config file: connected" $?
+
+shtest_end
