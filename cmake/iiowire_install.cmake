@@ -3,6 +3,8 @@
 # before the folders, which add their files to the components named here:
 #   daemon  -> package iiowire         (iiowired, unit, /etc/iiowire, maps)
 #   tools   -> package iiowire-tools   (iiowire, iiowire-hwmon, iiowire-board)
+#   mqtt    -> package iiowire-mqtt    (iiowire-mqtt, its unit)
+#   exporter -> package iiowire-exporter (iiowire-exporter, its unit)
 #   lib     -> package libiiowire0     (the shared library)
 #   dev     -> package libiiowire-dev  (header, pkg-config, static library)
 
@@ -64,7 +66,7 @@ set(IIOWIRE_DEB_MAINTAINER "iiowire developers <iiowire@localhost>" CACHE STRING
 set(CPACK_PACKAGE_CONTACT "${IIOWIRE_DEB_MAINTAINER}")
 set(CPACK_PACKAGE_HOMEPAGE_URL "https://iiowire.invalid/")
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL daemon tools lib dev)
+set(CPACK_COMPONENTS_ALL daemon tools lib dev mqtt exporter)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_SECTION misc)
@@ -89,6 +91,17 @@ set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME iiowire-tools)
 set(CPACK_COMPONENT_TOOLS_DEPENDS lib)
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION
   "command line, hwmon bridge and board tool for iiowire\niiowire talks to iiowired; iiowire-hwmon presents a remote consumer as an\nhwmon device for lm-sensors and the node exporter; iiowire-board prints a\nboard file's devices as sysfs would.")
+
+set(CPACK_DEBIAN_MQTT_PACKAGE_NAME iiowire-mqtt)
+set(CPACK_DEBIAN_MQTT_PACKAGE_SECTION net)
+set(CPACK_COMPONENT_MQTT_DEPENDS lib)
+set(CPACK_COMPONENT_MQTT_DESCRIPTION
+  "MQTT bridge for iiowire, with Home Assistant discovery\niiowire-mqtt publishes the consumer channels of an iiowired to an MQTT\nbroker (values in their units, on change), with Home Assistant discovery\nconfigs and command topics for chosen writable attributes.")
+set(CPACK_DEBIAN_EXPORTER_PACKAGE_NAME iiowire-exporter)
+set(CPACK_DEBIAN_EXPORTER_PACKAGE_SECTION net)
+set(CPACK_COMPONENT_EXPORTER_DEPENDS lib)
+set(CPACK_COMPONENT_EXPORTER_DESCRIPTION
+  "Prometheus exporter for iiowire\niiowire-exporter serves the consumer channels of one iiowired on /metrics,\nor of any daemon on /probe (the multi-target exporter pattern).")
 
 set(CPACK_DEBIAN_LIB_PACKAGE_NAME libiiowire0)
 set(CPACK_DEBIAN_LIB_PACKAGE_SECTION libs)
@@ -118,5 +131,7 @@ iiowire_package_docs(daemon iiowire)
 iiowire_package_docs(tools iiowire-tools)
 iiowire_package_docs(lib libiiowire0)
 iiowire_package_docs(dev libiiowire-dev)
+iiowire_package_docs(mqtt iiowire-mqtt)
+iiowire_package_docs(exporter iiowire-exporter)
 
 include(CPack)

@@ -26,7 +26,7 @@ echo "package: building as README says"
 rm -rf build/pkg
 sh -ec "$host_cmds" >/tmp/$name.build 2>&1 || { tail -30 /tmp/$name.build; fail "package build"; }
 ls build/pkg/*.deb || fail "no packages in build/pkg"
-for p in iiowire iiowire-tools libiiowire0 libiiowire-dev; do
+for p in iiowire iiowire-tools libiiowire0 libiiowire-dev iiowire-mqtt iiowire-exporter; do
 	ls build/pkg/${p}_*.deb >/dev/null 2>&1 || fail "package $p missing"
 done
 

@@ -31,7 +31,8 @@ check() { # check WHAT COMMAND...: the command must succeed
 for prefix in "$tmp/opt/iiowire" "$tmp/home/.local"; do
 	check "install into $prefix" cmake --install "$build" --prefix "$prefix"
 	[ -n "$rpath" ] || continue
-	for prog in bin/iiowire bin/iiowire-hwmon bin/iiowire-board sbin/iiowired; do
+	for prog in bin/iiowire bin/iiowire-hwmon bin/iiowire-board bin/iiowire-mqtt \
+	    bin/iiowire-exporter sbin/iiowired; do
 		check "$prefix/$prog --version runs without LD_LIBRARY_PATH" \
 			$noenv "$prefix/$prog" --version
 	done
@@ -59,7 +60,8 @@ check "iiowired --list-drivers lists what iiowire-board --list-drivers lists" \
 	sh -c "$noenv '$prefix/sbin/iiowired' --list-drivers >'$tmp/l1' && $noenv '$prefix/bin/iiowire-board' --list-drivers >'$tmp/l2' && cmp '$tmp/l1' '$tmp/l2' && grep -q '^max1363 ' '$tmp/l1' && [ \$(wc -l <'$tmp/l1') -ge 60 ]"
 
 [ "$manpages" = OFF ] || for page in man1/iiowire.1 man1/iiowire-board.1 man3/libiiowire.3 man5/iiowire-board.5 \
-	man7/iiowire.7 man7/iiowire-iiod.7 man8/iiowired.8 man8/iiowire-hwmon.8; do
+	man7/iiowire.7 man7/iiowire-iiod.7 man8/iiowired.8 man8/iiowire-hwmon.8 \
+	man8/iiowire-mqtt.8 man8/iiowire-exporter.8; do
 	check "manual page $page is installed" test -s "$prefix/share/man/$page.gz"
 	if command -v man >/dev/null; then
 		check "man -l $page renders a NAME line whatis can read" \
@@ -85,6 +87,10 @@ check "iiowire-hwmon(8) has exactly iiowire-hwmon --help's options" \
 	same_options "$build/client/iiowire-hwmon" "$src/client/iiowire-hwmon.8.md"
 check "iiowire-board(1) has exactly iiowire-board --help's options" \
 	same_options "$build/drivers/iiowire-board" "$src/drivers/tools/iiowire-board.1.md"
+check "iiowire-mqtt(8) has exactly iiowire-mqtt --help's options" \
+	same_options "$build/client/iiowire-mqtt" "$src/client/iiowire-mqtt.8.md"
+check "iiowire-exporter(8) has exactly iiowire-exporter --help's options" \
+	same_options "$build/client/iiowire-exporter" "$src/client/iiowire-exporter.8.md"
 check "iiowire(1) has exactly iiowire --help's options" \
 	same_options "$build/client/iiowire" "$src/client/iiowire.1.md"
 

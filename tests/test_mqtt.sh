@@ -102,6 +102,15 @@ check() { # check NAME CONDITION-STATUS
 	if [ "$2" -eq 0 ]; then ok; else bad "$1"; fi
 }
 
+# --- README's fleet commands use only options the programs have ---
+for prog in iiowire-mqtt iiowire-exporter; do
+	"$build/client/$prog" --help >"$tmp/help"
+	for opt in $(grep -E "^$prog " "$2/README.md" | grep -oE -- ' --?[a-zA-Z][a-z-]*' | sort -u); do
+		grep -qE -- "(^|[ ,])$opt( |,|\$)" "$tmp/help"
+		check "README: $prog $opt is in --help" $?
+	done
+done
+
 bport=$(free_port 0)
 board "$tmp/board.json" 1
 start_daemon

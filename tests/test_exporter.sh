@@ -1,0 +1,162 @@
+#!/bin/sh
+# test_exporter.sh - iiowire-exporter with a real prometheus (Debian's
+# package) scraping three daemons through one exporter's /probe, values
+# checked through Prometheus's query API; then /metrics, OpenMetrics on
+# Accept, a channel whose read fails (iiowire_channel_up 0, no value), and
+# bad targets: nothing listening, not a daemon, a unix socket, none given;
+# the exporter keeps serving after each.
+# Usage: test_exporter.sh BUILD_DIR SOURCE_DIR. Skips (exit 77) without prometheus.
+set -u
+build=$1
+. "$2/tests/shtest.sh"
+exporter=$build/client/iiowire-exporter
+cli=$build/client/iiowire
+daemon=$build/server/iiowired
+for p in prometheus curl nc; do
+	command -v $p >/dev/null || { echo "test_exporter: SKIPPED: $p is not installed"; exit 77; }
+done
+shtest_begin exporter
+
+free_port() { # free_port N: a loopback port nothing listens on
+	p=$((20000 + ($$ * 17 + $1) % 20000))
+	while nc -z 127.0.0.1 $p 2>/dev/null; do p=$((p + 1)); done
+	echo $p
+}
+check() { if [ "$2" -eq 0 ]; then ok; else bad "$1"; fi; }
+
+# daemon N PORT: a board whose testchan1 reads N volts (a MAX1238 at 1 mV per LSB)
+daemon() {
+	cat >"$tmp/board$1.json" <<EOF
+{"board": "exp$1", "buses": {"i2c-0": {"type": "i2c", "backend": "emulated"}},
+ "devices": [{"driver": "max1238", "bus": "i2c-0", "address": "0x35", "label": "adc$1",
+   "emulate": {"AIN1": $(($1 * 1000))}},
+  {"driver": "max1238", "bus": "i2c-0", "address": "0x36", "label": "broken",
+   "fault": {"mode": "eio"}}],
+ "maps": [{"adc_dev_name": "0-0035", "adc_channel_label": "AIN1",
+   "consumer_dev_name": "iio_hwmon.0", "consumer_channel": "testchan1"},
+  {"adc_dev_name": "0-0036", "adc_channel_label": "AIN0",
+   "consumer_dev_name": "iio_hwmon.0", "consumer_channel": "dead"}]}
+EOF
+	"$daemon" --listen 127.0.0.1:$2 --board "$tmp/board$1.json" --log-level error &
+	pids="$pids $!"
+	i=0
+	until "$cli" -a 127.0.0.1:$2 version >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || { echo "test_exporter: daemon $1 did not start"; exit 1; }
+		sleep 0.05
+	done
+}
+
+wait_port() {
+	i=0
+	until nc -z 127.0.0.1 $1 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 400 ] || { echo "test_exporter: nothing on port $1"; exit 1; }
+		sleep 0.05
+	done
+}
+
+d1=$(free_port 1); daemon 1 $d1
+d2=$(free_port 2); daemon 2 $d2
+d3=$(free_port 3); daemon 3 $d3
+xp=$(free_port 4)
+"$exporter" --listen 127.0.0.1:$xp -a 127.0.0.1:$d1 --board one 2>"$tmp/exporter.err" &
+xpid=$!
+pids="$pids $xpid"
+wait_port $xp
+url=http://127.0.0.1:$xp
+
+# --- Prometheus: three daemons through /probe, relabeled as the blackbox exporter is ---
+pp=$(free_port 5)
+cat >"$tmp/prometheus.yml" <<EOF
+global: {scrape_interval: 1s, scrape_timeout: 1s}
+scrape_configs:
+  - job_name: iiowire
+    metrics_path: /probe
+    static_configs: [{targets: ['127.0.0.1:$d1', '127.0.0.1:$d2', '127.0.0.1:$d3']}]
+    relabel_configs:
+      - {source_labels: [__address__], target_label: __param_target}
+      - {source_labels: [__param_target], target_label: instance}
+      - {target_label: __address__, replacement: '127.0.0.1:$xp'}
+EOF
+prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
+	--web.listen-address=127.0.0.1:$pp >"$tmp/prometheus.log" 2>&1 &
+pids="$pids $!"
+wait_port $pp
+# query EXPR: the value of the single result, or "" (Prometheus's JSON, no jq needed)
+query() {
+	curl -s -G "http://127.0.0.1:$pp/api/v1/query" --data-urlencode "query=$1" |
+		sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p'
+}
+i=0
+while [ "$(query 'count(iiowire_up == 1)')" != 3 ] && [ $i -lt 60 ]; do
+	i=$((i + 1))
+	sleep 0.5
+done
+[ "$(query 'count(iiowire_up == 1)')" = 3 ]
+check "prometheus scraped three daemons through one exporter (iiowire_up 1 x3)" $?
+for n in 1 2 3; do
+	eval port=\$d$n
+	got=$(query "iiowire_voltage_volts{instance=\"127.0.0.1:$port\",channel=\"testchan1\"}")
+	[ "$got" = "$n" ]
+	check "daemon $n: testchan1 is $n V through prometheus (got '$got')" $?
+	got=$(query "iiowire_voltage_volts{instance=\"127.0.0.1:$port\",label=\"adc$n\",device=\"max1238\",hwid=\"0-0035\",consumer=\"iio_hwmon.0\",board=\"127.0.0.1:$port\"}")
+	[ "$got" = "$n" ]
+	check "daemon $n: labels board, device, label, hwid, consumer" $?
+	got=$(query "iiowire_channel_up{instance=\"127.0.0.1:$port\",channel=\"dead\"}")
+	[ "$got" = 0 ]
+	check "daemon $n: the failing channel has iiowire_channel_up 0" $?
+done
+[ -z "$(query 'iiowire_voltage_volts{channel="dead"}')" ]
+check "the failing channel has no value (not a stale one)" $?
+[ "$(query 'max(iiowire_scrape_errors)')" = 1 ]
+check "iiowire_scrape_errors counts the failed read" $?
+
+# --- /metrics, the text format and OpenMetrics ---
+curl -s -D "$tmp/h" "$url/metrics" >"$tmp/m"
+grep -qi '^content-type: text/plain; version=0.0.4' "$tmp/h"
+check "/metrics: text format 0.0.4" $?
+mv=$("$cli" -a 127.0.0.1:$d1 cread iio_hwmon.0 testchan1 processed 1000)
+grep -qx "iiowire_voltage_volts{board=\"one\",device=\"max1238\",label=\"adc1\",hwid=\"0-0035\",consumer=\"iio_hwmon.0\",channel=\"testchan1\"} $((mv / 1000000)).$(printf %06d $((mv % 1000000)))" "$tmp/m"
+check "/metrics: the -a daemon's value, equal to its CREAD, with --board" $?
+grep -q '^# TYPE iiowire_scrape_duration_seconds gauge' "$tmp/m"
+check "/metrics: scrape duration" $?
+curl -s -D "$tmp/h" -H 'Accept: application/openmetrics-text; version=1.0.0' "$url/metrics" >"$tmp/om"
+grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$tmp/h" &&
+	[ "$(tail -1 "$tmp/om")" = "# EOF" ] &&
+	grep -q '^# UNIT iiowire_voltage_volts volts' "$tmp/om"
+check "OpenMetrics on Accept: content type, UNIT, # EOF" $?
+
+# --- bad targets: a clear answer, and the exporter keeps serving ---
+nothing=$(free_port 6)
+curl -s "$url/probe?target=127.0.0.1:$nothing" | grep -q '^iiowire_up{board="127.0.0.1:'$nothing'"} 0$'
+check "nothing listening: iiowire_up 0" $?
+grep -q "127.0.0.1:$nothing: ECONNREFUSED" "$tmp/exporter.err"
+check "nothing listening: logged with its errno" $?
+curl -s "$url/probe?target=127.0.0.1:$pp" | grep -q '} 0$'
+grep -q "127.0.0.1:$pp: .*not an iiowired" "$tmp/exporter.err"
+check "an HTTP server is not a daemon: iiowire_up 0, logged" $?
+st=$(curl -s -o "$tmp/b" -w '%{http_code}' "$url/probe?target=unix:$tmp/x.sock")
+[ "$st" = 400 ] && grep -q "unix sockets are not probed" "$tmp/b"
+check "a unix socket target: 400" $?
+st=$(curl -s -o "$tmp/b" -w '%{http_code}' "$url/probe")
+[ "$st" = 400 ]
+check "no target: 400" $?
+st=$(curl -s -o /dev/null -w '%{http_code}' "$url/nope")
+[ "$st" = 404 ]
+check "another path: 404" $?
+st=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$url/metrics")
+[ "$st" = 405 ]
+check "POST: 405" $?
+curl -s "$url/probe?target=127.0.0.1:$d2" | grep -q '^iiowire_up{board="127.0.0.1:'$d2'"} 1$'
+check "still serving after the bad requests" $?
+
+# --- options ---
+"$exporter" --listen nonsense >/dev/null 2>&1
+[ $? -eq 2 ]
+check "--listen without a port: usage error" $?
+"$exporter" --listen 127.0.0.1:$xp 2>"$tmp/busy"
+[ $? -eq 1 ] && grep -q "cannot listen" "$tmp/busy"
+check "a port in use: exit 1, said so" $?
+
+shtest_end
