@@ -840,6 +840,8 @@ static void mq_shutdown(struct mq *m)
 
 	if (!m->broker_up)
 		return;
+	/* our own disconnect: mq_on_disconnect() must not take it for a lost broker */
+	m->broker_up = false;
 	mosquitto_publish(m->mosq, NULL, m->status, (int)strlen(mq_offline), mq_offline, MQ_QOS,
 			  true);
 	mosquitto_disconnect(m->mosq);

@@ -37,3 +37,21 @@ shtest_end() {
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
 }
+
+# shtest_clean_exit PID ERRFILE: SIGTERM the process; true if it exits 0 and
+# its stderr holds no sanitizer report (in an ASan build: no leak either)
+shtest_clean_exit() {
+	kill "$1" 2>/dev/null
+	wait "$1"
+	st=$?
+	[ $st -eq 0 ] && ! grep -qE 'Sanitizer|runtime error:' "$2"
+}
+
+# shtest_free_port N: a loopback TCP port nothing listens on, below the
+# kernel's ephemeral range (a client's local port there could take it back
+# between a server's restarts); N spreads the ports one test asks for
+shtest_free_port() {
+	p=$((20000 + ($$ * 13 + $1 * 7) % 12000))
+	while nc -z 127.0.0.1 $p 2>/dev/null; do p=$((p + 1)); done
+	echo $p
+}

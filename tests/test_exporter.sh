@@ -17,11 +17,6 @@ for p in prometheus curl nc; do
 done
 shtest_begin exporter
 
-free_port() { # free_port N: a loopback port nothing listens on
-	p=$((20000 + ($$ * 17 + $1) % 20000))
-	while nc -z 127.0.0.1 $p 2>/dev/null; do p=$((p + 1)); done
-	echo $p
-}
 check() { if [ "$2" -eq 0 ]; then ok; else bad "$1"; fi; }
 
 # daemon N PORT: a board whose testchan1 reads N volts (a MAX1238 at 1 mV per LSB)
@@ -56,10 +51,10 @@ wait_port() {
 	done
 }
 
-d1=$(free_port 1); daemon 1 $d1
-d2=$(free_port 2); daemon 2 $d2
-d3=$(free_port 3); daemon 3 $d3
-xp=$(free_port 4)
+d1=$(shtest_free_port 1); daemon 1 $d1
+d2=$(shtest_free_port 2); daemon 2 $d2
+d3=$(shtest_free_port 3); daemon 3 $d3
+xp=$(shtest_free_port 4)
 "$exporter" --listen 127.0.0.1:$xp -a 127.0.0.1:$d1 --board one 2>"$tmp/exporter.err" &
 xpid=$!
 pids="$pids $xpid"
@@ -67,7 +62,7 @@ wait_port $xp
 url=http://127.0.0.1:$xp
 
 # --- Prometheus: three daemons through /probe, relabeled as the blackbox exporter is ---
-pp=$(free_port 5)
+pp=$(shtest_free_port 5)
 cat >"$tmp/prometheus.yml" <<EOF
 global: {scrape_interval: 1s, scrape_timeout: 1s}
 scrape_configs:
@@ -128,7 +123,7 @@ grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$tmp/h" &
 check "OpenMetrics on Accept: content type, UNIT, # EOF" $?
 
 # --- bad targets: a clear answer, and the exporter keeps serving ---
-nothing=$(free_port 6)
+nothing=$(shtest_free_port 6)
 curl -s "$url/probe?target=127.0.0.1:$nothing" | grep -q '^iiowire_up{board="127.0.0.1:'$nothing'"} 0$'
 check "nothing listening: iiowire_up 0" $?
 grep -q "127.0.0.1:$nothing: ECONNREFUSED" "$tmp/exporter.err"
@@ -158,5 +153,7 @@ check "--listen without a port: usage error" $?
 "$exporter" --listen 127.0.0.1:$xp 2>"$tmp/busy"
 [ $? -eq 1 ] && grep -q "cannot listen" "$tmp/busy"
 check "a port in use: exit 1, said so" $?
+shtest_clean_exit $xpid "$tmp/exporter.err"
+check "SIGTERM after all of it: exit 0, no sanitizer report" $?
 
 shtest_end

@@ -20,12 +20,6 @@ done
 shtest_begin mqtt
 sock=$tmp/d.sock
 
-# free_port N: a loopback port nothing listens on, near 20000 + N + pid
-free_port() {
-	p=$((20000 + ($$ * 13 + $1) % 20000))
-	while nc -z 127.0.0.1 $p 2>/dev/null; do p=$((p + 1)); done
-	echo $p
-}
 
 # A MAX1238 at 1 mV per LSB with constant inputs, dummy0 for writes, and a
 # second MAX1238 whose every transfer fails (EIO): its channel cannot be read.
@@ -111,7 +105,7 @@ for prog in iiowire-mqtt iiowire-exporter; do
 	done
 done
 
-bport=$(free_port 0)
+bport=$(shtest_free_port 0)
 board "$tmp/board.json" 1
 start_daemon
 
@@ -258,16 +252,24 @@ password_file $tmp/passwd"
 cpid=$!
 pids="$pids $cpid"
 sleep 1.5
-kill $cpid
-wait $cpid 2>/dev/null
+shtest_clean_exit $cpid "$tmp/cred.err"
+check "SIGTERM: exit 0, no sanitizer report" $?
 grep -q "broker 127.0.0.1:$bport: .*not authori[sz]ed" "$tmp/cred.err"
 check "refused credentials reported ($(head -1 "$tmp/cred.err"))" $?
 printf 'broker mqtt://127.0.0.1:%s\nusername fleet\n# a comment\npw s3cret\nboard b3\n' $bport \
 	>"$tmp/mqtt.conf"
 "$mqtt" -a "unix:$sock" --config "$tmp/mqtt.conf" 2>"$tmp/conf.err" &
-pids="$pids $!"
-mosquitto_sub -h 127.0.0.1 -p $bport -u fleet -P s3cret -t iiowire/b3/status -W 10 2>/dev/null |
-	grep -qx -m1 online
+fpid=$!
+pids="$pids $fpid"
+n=0
+until [ "$(mosquitto_sub -h 127.0.0.1 -p $bport -u fleet -P s3cret -t iiowire/b3/status -C 1 \
+	-W 1 2>/dev/null)" = online ] || [ $n -ge 20 ]; do n=$((n + 1)); sleep 0.25; done
+[ $n -lt 20 ]
 check "right credentials from a --config file: connected" $?
+shtest_clean_exit $fpid "$tmp/conf.err"
+check "a clean exit after commands, reloads and restarts: 0, no sanitizer report" $?
+[ "$(mosquitto_sub -h 127.0.0.1 -p $bport -u fleet -P s3cret -t iiowire/b3/status -C 1 -W 1 \
+	2>/dev/null)" = offline ]
+check "a clean exit publishes offline itself (no will is sent then)" $?
 
 shtest_end
