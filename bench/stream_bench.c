@@ -8,7 +8,7 @@
  * iiowired and stream-floor (the bare libuv floor) alike in the same run;
  * it measures, it never judges. One thread and epoll. Each reader sends its
  * request lines once, then only reads: a native block is a header line
- * (BLOCK ... followed by its byte count) and that many bytes; other lines
+ * ("BLOCK <stream> <scans> <bytes> <lost>") and that many bytes; other lines
  * (replies, status) are counted and skipped. In iiod mode each reader
  * answers the replies to its set-up lines, then keeps one READBUF in
  * flight. -S adds stalled readers that open the stream and never read
@@ -191,20 +191,18 @@ static void sb_dump(struct sb *b, const char *p, size_t n, bool header)
 }
 
 /*
- * Native: a header line "BLOCK ..." carries the payload's byte count and the
- * scans lost before it. Return: true for a block header, with *nbytes and *lost.
+ * Native: a block header, "BLOCK <stream> <scans> <bytes> <lost>" (PROTOCOL.md
+ * S-4, text spelling). Return: true for one, with *nbytes and *lost.
  */
 static bool sb_native_header(const char *line, uint64_t *nbytes, uint64_t *lost)
 {
-	unsigned long long id, scans, bytes;
-	const char *l;
+	unsigned long long id, scans, bytes, l;
 
-	if (strncmp(line, "BLOCK ", 6) || sscanf(line + 6, "%llu %llu %llu", &id, &scans,
-						  &bytes) != 3)
+	if (strncmp(line, "BLOCK ", 6) ||
+	    sscanf(line + 6, "%llu %llu %llu %llu", &id, &scans, &bytes, &l) != 4)
 		return false;
 	*nbytes = bytes;
-	l = strstr(line, " lost=");
-	*lost = l ? strtoull(l + 6, NULL, 10) : 0;
+	*lost = l;
 	return true;
 }
 

@@ -51,6 +51,7 @@ struct floor {
 	char *batch;		/* flat: blocks back to back; iiod: scan bytes */
 	size_t batch_len;
 	char mask[72];		/* iiod: the mask line, '\n' included */
+	char header[64];	/* the default synthetic header */
 	uv_loop_t *loop;
 	char rbuf[64 * 1024];
 };
@@ -203,6 +204,10 @@ static void floor_iiod_line(struct floor_client *c, const char *line)
 
 	if (sscanf(line, "READBUF %127s %llu", dev, &n) != 2) {
 		floor_queue(c, "0\n", 2, NULL);
+		return;
+	}
+	if (n > FLOOR_BLOCK_MAX_BYTES) {
+		floor_queue(c, "-22\n", 4, NULL);
 		return;
 	}
 	n -= n % f->scan_bytes;
@@ -361,7 +366,7 @@ static void floor_usage(FILE *out)
 "  -p PORT      listen on 127.0.0.1:PORT (default 30592)\n"
 "  -f FILE      the block to send: a header line and its scans, as iiowired sent them\n"
 "  -b SCANS     a synthetic block of SCANS scans instead (bytes 0, 1, 2, ...)\n"
-"  -H HEADER    the synthetic block's header line (default 'BLOCK')\n"
+"  -H HEADER    the synthetic block's header line (default 'BLOCK 1 SCANS BYTES 0')\n"
 "  -s BYTES     bytes per scan\n"
 "  -r HZ        one block per tick at HZ (whole ms), CLOCK_REALTIME in each scan's last 8 bytes\n"
 "  -i           answer iiod READBUF lines (other lines get '0')\n"
@@ -370,7 +375,7 @@ static void floor_usage(FILE *out)
 
 static int floor_parse(struct floor *f, int argc, char **argv)
 {
-	const char *file = NULL, *header = "BLOCK", *mask = "0000000f";
+	const char *file = NULL, *header = NULL, *mask = "0000000f";
 	unsigned long scans = 0;
 	int c;
 
@@ -394,6 +399,11 @@ static int floor_parse(struct floor *f, int argc, char **argv)
 	    !file == !scans || strlen(mask) + 2 > sizeof(f->mask))
 		return -1;
 	snprintf(f->mask, sizeof(f->mask), "%s\n", mask);
+	if (!file && !header) {
+		snprintf(f->header, sizeof(f->header), "BLOCK 1 %lu %lu 0", scans,
+			 scans * f->scan_bytes);
+		header = f->header;
+	}
 	if (file ? floor_load_block(f, file) : floor_make_block(f, header, scans))
 		return -1;
 	return floor_make_batch(f);
