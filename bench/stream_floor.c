@@ -10,7 +10,7 @@
  * iiowired sent it, header line and scans, captured by `stream-bench -D`)
  * or a synthetic block of -s SCAN bytes x -b SCANS behind a header line.
  * Three ways of sending: flat out once a client sent its first line (the
- * throughput floor), one block per timer tick with a CLOCK_REALTIME
+ * throughput floor), HZ blocks a second on a 1 ms timer with a CLOCK_REALTIME
  * timestamp in the last 8 bytes of every scan (-r HZ, the latency floor),
  * or iiod READBUF replies (-i, the floor of the iiod listener: every
  * "READBUF dev N" gets "N\n", the mask line and N bytes; any other line
@@ -36,7 +36,7 @@
 
 enum floor_mode {
 	FLOOR_FLAT,	/* write blocks as fast as the client reads */
-	FLOOR_PACED,	/* one block per timer tick, timestamps filled in */
+	FLOOR_PACED,	/* HZ blocks a second, timestamps filled in */
 	FLOOR_IIOD,	/* answer READBUF lines */
 };
 
@@ -61,7 +61,9 @@ struct floor_client {
 	struct floor *f;
 	bool started;		/* flat/paced: the first line came */
 	bool writing;		/* flat: a uv_write is in flight */
-	uv_timer_t timer;	/* paced */
+	uv_timer_t timer;	/* paced: ticks every ms */
+	uint64_t start_ns;	/* paced: uv_hrtime() of the first line */
+	uint64_t sent;		/* paced: blocks sent */
 	char line[FLOOR_LINE_MAX_BYTES];
 	size_t line_len;
 	uint64_t owed;		/* iiod: READBUF bytes not yet queued */
@@ -157,9 +159,8 @@ static uint64_t floor_realtime_ns(void)
 }
 
 /* Paced: one block, every scan's last 8 bytes the time now, little-endian as the kernel's. */
-static void floor_tick(uv_timer_t *t)
+static void floor_paced_block(struct floor_client *c)
 {
-	struct floor_client *c = t->data;
 	struct floor *f = c->f;
 	char *copy = malloc(f->block_len);
 	uint64_t now = floor_realtime_ns();
@@ -177,6 +178,21 @@ static void floor_tick(uv_timer_t *t)
 	floor_queue(c, copy, f->block_len, copy);
 }
 
+/*
+ * A tick: the blocks due since the start at the rate (a late tick sends the
+ * ones it missed), so the rate holds where libuv's repeat would drift.
+ */
+static void floor_tick(uv_timer_t *t)
+{
+	struct floor_client *c = t->data;
+	uint64_t due = (uint64_t)((double)(uv_hrtime() - c->start_ns) / 1e9 * c->f->rate_hz);
+
+	while (c->sent < due && !uv_is_closing((uv_handle_t *)&c->tcp)) {
+		floor_paced_block(c);
+		c->sent++;
+	}
+}
+
 static void floor_start(struct floor_client *c)
 {
 	struct floor *f = c->f;
@@ -187,8 +203,9 @@ static void floor_start(struct floor_client *c)
 		floor_flat_more(c);
 		return;
 	}
-	/* libuv timers tick in whole milliseconds: -r 1000 is every 1 ms */
-	period_ms = (uint64_t)(1000.0 / f->rate_hz + 0.5);
+	/* libuv timers tick in whole milliseconds; each tick sends what is due */
+	period_ms = (uint64_t)(1000.0 / f->rate_hz);
+	c->start_ns = uv_hrtime();
 	uv_timer_init(f->loop, &c->timer);
 	c->timer.data = c;
 	uv_timer_start(&c->timer, floor_tick, period_ms ? period_ms : 1, period_ms ? period_ms : 1);
@@ -368,7 +385,8 @@ static void floor_usage(FILE *out)
 "  -b SCANS     a synthetic block of SCANS scans instead (bytes 0, 1, 2, ...)\n"
 "  -H HEADER    the synthetic block's header line (default 'BLOCK 1 SCANS BYTES 0')\n"
 "  -s BYTES     bytes per scan\n"
-"  -r HZ        one block per tick at HZ (whole ms), CLOCK_REALTIME in each scan's last 8 bytes\n"
+"  -r HZ        HZ blocks a second (timer ticks of whole ms), CLOCK_REALTIME in each scan's\n"
+"               last 8 bytes\n"
 "  -i           answer iiod READBUF lines (other lines get '0')\n"
 "  -M MASK      the mask line of READBUF replies (default 0000000f)\n");
 }
