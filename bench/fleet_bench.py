@@ -14,7 +14,8 @@ every 5 s. Prints, side by side with a floor measured in the same run:
   * exporter: /probe duration p50/p99 over every scrape and its CPU; floor:
     GET / of the same exporter (HTTP alone, no daemon read).
 
-Usage: bench/fleet_bench.py BUILD_DIR [N] [SECONDS]   (default 50 daemons, 30 s)
+Usage: bench/fleet_bench.py BUILD_DIR [N] [SECONDS] [WATCH_MS]
+       (default 50 daemons, 30 s, the bridges' default --watch-interval)
 """
 import os
 import pwd
@@ -29,6 +30,7 @@ import urllib.request
 BUILD = sys.argv[1] if len(sys.argv) > 1 else "build/release"
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 50
 SECONDS = int(sys.argv[3]) if len(sys.argv) > 3 else 30
+WATCH = ["--watch-interval", sys.argv[4]] if len(sys.argv) > 4 else []
 CHANGES = 200          # latency samples, spread over the daemons
 SCRAPE_EVERY_S = 5
 HZ = os.sysconf("SC_CLK_TCK")
@@ -141,7 +143,7 @@ def mqtt_part(tmp, ports):
     wait_port(bport)
     bridges = [subprocess.Popen([f"{BUILD}/client/iiowire-mqtt", "-a", f"127.0.0.1:{p}",
                                  "--broker", f"mqtt://127.0.0.1:{bport}", "--board", f"b{i}",
-                                 "--attr", "dummy0:out_voltage0_raw", "--no-discovery"],
+                                 "--attr", "dummy0:out_voltage0_raw", "--no-discovery"] + WATCH,
                                 stderr=subprocess.DEVNULL)
                for i, p in enumerate(ports)]
     time.sleep(3)
@@ -185,7 +187,8 @@ def mqtt_part(tmp, ports):
         p.wait()
     broker.terminate()
     broker.wait()
-    print(f"mqtt: {N} daemons, {N} bridges, one broker, {dt:.0f} s")
+    print(f"mqtt: {N} daemons, {N} bridges, one broker, {dt:.0f} s"
+          f"{', --watch-interval ' + WATCH[1] if WATCH else ''}")
     print(f"  messages into the broker: {msgs / dt:.0f}/s ({msgs / dt / N:.1f}/s per bridge)")
     print(f"  CPU per daemon: mean {sum(dcpu) / N:.2f} %, max {max(dcpu):.2f} %")
     print(f"  CPU per bridge: mean {sum(bcpu) / N:.2f} %, max {max(bcpu):.2f} %;"

@@ -76,17 +76,7 @@ struct exp_scrape {
 	int64_t *milli;			/* per channel: its value */
 };
 
-static void exp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void exp_log(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("iiowire-exporter: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+#define exp_log(...)	tool_log("iiowire-exporter", __VA_ARGS__)
 
 /* ---- the exposition ------------------------------------------------------ */
 
@@ -434,18 +424,7 @@ static void exp_usage(FILE *out)
 		IIOWIRE_DEFAULT_TIMEOUT_MS, IIOWIRE_TOKEN_FILE_ENV, EXP_CONNECTIONS_MAX);
 }
 
-static int exp_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int exp_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("iiowire-exporter: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (try --help)\n", stderr);
-	return EXP_EXIT_USAGE;
-}
+#define exp_usage_error(...)	tool_usage_error("iiowire-exporter", __VA_ARGS__)
 
 #define EXP_PARSED	(-1)
 

@@ -108,17 +108,7 @@ struct hwmon {
 	bool warned;			/* the current trouble was reported */
 };
 
-static void hwmon_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void hwmon_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("iiowire-hwmon: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+#define hwmon_warn(...)	tool_log("iiowire-hwmon", __VA_ARGS__)
 
 
 /* What went wrong with @ret: the connection's message, a failed connect's, or strerror. */
@@ -735,18 +725,7 @@ static void hwmon_usage(FILE *out)
 		HWMON_DEFAULT_INTERVAL_MS, IIOWIRE_DEFAULT_TIMEOUT_MS, IIOWIRE_TOKEN_FILE_ENV);
 }
 
-static int hwmon_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int hwmon_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("iiowire-hwmon: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (try --help)\n", stderr);
-	return HWMON_EXIT_USAGE;
-}
+#define hwmon_usage_error(...)	tool_usage_error("iiowire-hwmon", __VA_ARGS__)
 
 /*
  * The hwmon core warns about names that are empty or hold '-', '*' or

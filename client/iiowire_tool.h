@@ -8,7 +8,8 @@
  * Not part of libiiowire's API and not installed; each tool still owns its
  * parsing (a getopt_long switch), so a tool may add options but spells
  * these the same as the others: -a/--address, -t/--timeout,
- * -k/--token-file, -h/--help. Nothing here prints: callers report.
+ * -k/--token-file, -h/--help. Nothing here prints but tool_log() and
+ * tool_usage_error(), the tools' one way to say things on stderr.
  */
 #ifndef IIOWIRE_TOOL_H
 #define IIOWIRE_TOOL_H
@@ -33,6 +34,18 @@ struct iiowire;
 #define TOOL_OPTFILE_MAX_OPTIONS	256
 /* Longest message tool_connect() leaves in its buffer. */
 #define TOOL_MSG_MAX_BYTES		512
+
+/* The exit status of a usage error, the same for every tool. */
+#define TOOL_EXIT_USAGE			2
+
+/** tool_log() - "PROG: MESSAGE\n" on stderr. */
+void tool_log(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * tool_usage_error() - "PROG: MESSAGE (try --help)\n" on stderr.
+ * Return: TOOL_EXIT_USAGE, for the caller to exit with.
+ */
+int tool_usage_error(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /**
  * tool_parse_ms() - a positive int (milliseconds, a count) from @s.

@@ -146,17 +146,8 @@ struct mq {
 	int64_t next_tick;
 };
 
-static void mq_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void mq_log(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("iiowire-mqtt: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+/* Everything goes to stderr (the journal under systemd), named. */
+#define mq_log(...)	tool_log("iiowire-mqtt", __VA_ARGS__)
 
 /* ---- broker side -------------------------------------------------------- */
 
@@ -554,6 +545,8 @@ static int mq_probe(struct mq *m, char *msg, size_t len)
 
 	m->chans = NULL;
 	fleet_release(&m->set);
+	/* a reload may have taken channels away: watch only what is there now */
+	iiowire_watch_stop(m->w, NULL, NULL);
 	m->gen = iiowire_reconnect_count(m->w);
 	ret = mq_reloads(m, &m->reloads);
 	if (ret < 0) {
@@ -998,18 +991,7 @@ static void mq_usage(FILE *out)
 		MQ_RETRY_MIN_MS, MQ_RETRY_MAX_MS);
 }
 
-static int mq_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int mq_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("iiowire-mqtt: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (try --help)\n", stderr);
-	return MQ_EXIT_USAGE;
-}
+#define mq_usage_error(...)	tool_usage_error("iiowire-mqtt", __VA_ARGS__)
 
 /*
  * A topic prefix: levels split by '/', none empty, no wildcard ('+', '#'),

@@ -4,13 +4,14 @@
  * SIGINT/SIGTERM signalfd, reconnect backoff and option files.
  *
  * Place in the flow: a tool's main loop -> *tool.c* -> libiiowire's public
- * API. It is linked into the tools, not into libiiowire; like the library it
- * never prints (messages go to the caller's buffer) and keeps no state of
- * its own.
+ * API. It is linked into the tools, not into libiiowire; but for tool_log()
+ * and tool_usage_error() it never prints (messages go to the caller's
+ * buffer), and it keeps no state of its own.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,32 @@
 
 #include "iiowire.h"
 #include "iiowire_tool.h"
+
+static void tool_vlog(const char *prog, const char *fmt, va_list ap, const char *tail)
+{
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "%s\n", tail);
+}
+
+void tool_log(const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tool_vlog(prog, fmt, ap, "");
+	va_end(ap);
+}
+
+int tool_usage_error(const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tool_vlog(prog, fmt, ap, " (try --help)");
+	va_end(ap);
+	return TOOL_EXIT_USAGE;
+}
 
 int tool_parse_ms(const char *s, int *out)
 {

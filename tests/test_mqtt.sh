@@ -105,6 +105,13 @@ for prog in iiowire-mqtt iiowire-exporter; do
 	done
 done
 
+"$mqtt" --config "$2/client/mqtt.conf.example" --version >/dev/null 2>"$tmp/err"
+check "the shipped mqtt.conf.example parses ($(cat "$tmp/err"))" $?
+printf 'broker mqtt://h\nprefix a/#\n' >"$tmp/bad.conf"
+"$mqtt" --config "$tmp/bad.conf" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "wildcards" "$tmp/err"
+check "a wildcard prefix in a --config file is refused too" $?
+
 bport=$(shtest_free_port 0)
 board "$tmp/board.json" 1
 start_daemon
