@@ -134,6 +134,12 @@ check "an HTTP server is not a daemon: iiowire_up 0, logged" $?
 st=$(curl -s -o "$tmp/b" -w '%{http_code}' "$url/probe?target=unix:$tmp/x.sock")
 [ "$st" = 400 ] && grep -q "unix sockets are not probed" "$tmp/b"
 check "a unix socket target: 400" $?
+long=$(printf '%256s' '' | tr ' ' h)
+curl -s "$url/probe?target=$long" | grep -q '^iiowire_up{.*} 0$'
+check "a 256-byte target is probed (and fails to resolve)" $?
+st=$(curl -s -o "$tmp/b" -w '%{http_code}' "$url/probe?target=${long}h")
+[ "$st" = 400 ] && grep -q "too long" "$tmp/b"
+check "a 257-byte target: 400" $?
 st=$(curl -s -o "$tmp/b" -w '%{http_code}' "$url/probe")
 [ "$st" = 400 ]
 check "no target: 400" $?

@@ -112,6 +112,37 @@ printf 'broker mqtt://h\nprefix a/#\n' >"$tmp/bad.conf"
 [ $? -eq 2 ] && grep -q "wildcards" "$tmp/err"
 check "a wildcard prefix in a --config file is refused too" $?
 
+# --- limits at N and N+1 (usage errors happen before any connection) ---
+rep() { printf "%${2}s" "" | tr ' ' "$1"; } # rep CHAR N: CHAR N times
+limit() { # limit NAME WANT_STATUS ARGS...: --version after ARGS, so a pass exits 0
+	name=$1 want=$2
+	shift 2
+	"$mqtt" --broker mqtt://127.0.0.1:1 --board b "$@" --version >/dev/null 2>"$tmp/err"
+	st=$?
+	[ $st -eq "$want" ]
+	check "$name: status $st, want $want ($(head -c 100 "$tmp/err"))" $?
+}
+limit "--prefix of 128 bytes" 0 --prefix "$(rep p 128)"
+limit "--prefix of 129 bytes" 2 --prefix "$(rep p 129)"
+many() { i=0; while [ $i -lt $2 ]; do printf '%s c%d ' "$1" $i; i=$((i + 1)); done; }
+# shellcheck disable=SC2046
+limit "32 --consumer" 0 $(many --consumer 32)
+# shellcheck disable=SC2046
+limit "33 --consumer" 2 $(many --consumer 33)
+many_attr() { i=0; while [ $i -lt $1 ]; do printf -- '--attr d:a%d ' $i; i=$((i + 1)); done; }
+# shellcheck disable=SC2046
+limit "32 --attr" 0 $(many_attr 32)
+# shellcheck disable=SC2046
+limit "33 --attr" 2 $(many_attr 33)
+printf 'board %s\n' "$(rep b 1018)" >"$tmp/line.conf"	# "board " + 1018 = 1024 bytes
+limit "a 1024-byte --config line" 2 --config "$tmp/line.conf"
+grep -q -- "--board: 1 to 63 bytes" "$tmp/err"
+check "  ...is read, then its board refused for its own length" $?
+printf 'board %s\n' "$(rep b 1019)" >"$tmp/line.conf"
+limit "a 1025-byte --config line" 2 --config "$tmp/line.conf"
+grep -q "over the limit" "$tmp/err"
+check "  ...is refused as over the line limit" $?
+
 bport=$(shtest_free_port 0)
 board "$tmp/board.json" 1
 start_daemon
@@ -204,6 +235,9 @@ WRITE dummy0 out_voltage0_raw 9' '1 2' "\"99\"" "$(printf 'x%.0s' $(seq 1 65))";
 done
 [ "$("$cli" -a "unix:$sock" read dummy0 out_voltage0_raw)" = 42 ]
 check "no hostile payload was written" $?
+[ "$(cmd out_voltage0_raw "$(rep 0 62)43")" = OK ] &&
+	[ "$("$cli" -a "unix:$sock" read dummy0 out_voltage0_raw)" = 43 ]
+check "a 64-byte payload is taken (the 65-byte one above was refused)" $?
 grep -q "payload refused" "$tmp/bridge.err"
 check "hostile payloads are logged" $?
 
