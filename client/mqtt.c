@@ -334,6 +334,23 @@ static void mq_broker_connect(struct mq *m)
 
 /* ---- topics ------------------------------------------------------------- */
 
+/*
+ * mq_fmt() for topics and ids: the inputs' limits (prefix 128 bytes,
+ * names 63 and 95) keep every topic under MQ_TOPIC_MAX_BYTES, which a
+ * va_list hides from the compiler's truncation guesses; a cut would still
+ * end in a NUL.
+ */
+static void mq_fmt(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void mq_fmt(char *out, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out, len, fmt, ap);
+	va_end(ap);
+}
+
 /* One topic level from a daemon's name: '/', '+', '#' and controls become '_'. */
 static void mq_level(char *out, size_t len, const char *in)
 {
@@ -353,7 +370,7 @@ static void mq_topic(const struct mq *m, char *out, size_t len, const char *a, c
 
 	mq_level(la, sizeof(la), a);
 	mq_level(lb, sizeof(lb), b);
-	snprintf(out, len, "%s/%s/%s/%s", m->prefix, m->board, la, lb);
+	mq_fmt(out, len, "%s/%s/%s/%s", m->prefix, m->board, la, lb);
 }
 
 /* unique_id and discovery topic: DISC/@component/iiowire_BOARD/ID/config. */
@@ -362,18 +379,18 @@ static void mq_disc_names(const struct mq *m, char *uid, char *config, const cha
 {
 	char raw[MQ_TOPIC_MAX_BYTES], node[FLEET_NAME_MAX_BYTES + 16];
 
-	snprintf(raw, sizeof(raw), "iiowire_%s_%s_%s", m->board, a, b);
+	mq_fmt(raw, sizeof(raw), "iiowire_%s_%s_%s", m->board, a, b);
 	fleet_ident(uid, MQ_TOPIC_MAX_BYTES, raw);
-	snprintf(raw, sizeof(raw), "iiowire_%s", m->board);
+	mq_fmt(raw, sizeof(raw), "iiowire_%s", m->board);
 	fleet_ident(node, sizeof(node), raw);
-	snprintf(config, MQ_TOPIC_MAX_BYTES, "%s/%s/%s/%s/config", m->disc_prefix, component,
+	mq_fmt(config, MQ_TOPIC_MAX_BYTES, "%s/%s/%s/%s/config", m->disc_prefix, component,
 		 node, uid);
 }
 
 static void mq_chan_topics(const struct mq *m, struct mq_chan *c)
 {
 	mq_topic(m, c->state, sizeof(c->state), c->fc->consumer, c->fc->channel);
-	snprintf(c->avail, sizeof(c->avail), "%.*s/availability", MQ_TOPIC_MAX_BYTES - 14,
+	mq_fmt(c->avail, sizeof(c->avail), "%.*s/availability", MQ_TOPIC_MAX_BYTES - 14,
 		 c->state);
 	mq_disc_names(m, c->uid, c->config, "sensor", c->fc->consumer, c->fc->channel);
 }
@@ -381,8 +398,8 @@ static void mq_chan_topics(const struct mq *m, struct mq_chan *c)
 static void mq_attr_topics(const struct mq *m, struct mq_attr *a)
 {
 	mq_topic(m, a->state, sizeof(a->state), a->device, a->attr);
-	snprintf(a->set, sizeof(a->set), "%.*s/set", MQ_TOPIC_MAX_BYTES - 5, a->state);
-	snprintf(a->result, sizeof(a->result), "%.*s/result", MQ_TOPIC_MAX_BYTES - 8, a->state);
+	mq_fmt(a->set, sizeof(a->set), "%.*s/set", MQ_TOPIC_MAX_BYTES - 5, a->state);
+	mq_fmt(a->result, sizeof(a->result), "%.*s/result", MQ_TOPIC_MAX_BYTES - 8, a->state);
 	mq_disc_names(m, a->uid, a->config, a->command ? "text" : "sensor", a->device, a->attr);
 }
 
@@ -430,11 +447,15 @@ static int mq_chan_publish(struct mq *m, struct mq_chan *c)
 /* Publish an --attr's text if it is not what was published last (@force: anyway). */
 static void mq_attr_send(struct mq *m, struct mq_attr *a, const char *text, bool force)
 {
+	size_t n;
+
 	if (!force && a->have_last && strcmp(a->last, text) == 0)
 		return;
-	snprintf(a->last, sizeof(a->last), "%s", text);
+	n = strlen(text);
 	/* a longer text than last[] holds is never taken for unchanged */
-	a->have_last = strlen(text) < sizeof(a->last);
+	a->have_last = n < sizeof(a->last);
+	if (a->have_last)
+		memcpy(a->last, text, n + 1);
 	mq_pub(m, a->state, text, true);
 }
 
@@ -457,7 +478,10 @@ static int mq_attr_publish(struct mq *m, struct mq_attr *a)
 	return 0;
 }
 
-/* The daemon's count of board reloads (STATS reloads) into *@out (-1 if absent). Return: 0, -errno. */
+/*
+ * The daemon's count of board reloads (STATS reloads) into *@out (-1 if absent).
+ * Return: 0, or -errno.
+ */
 static int mq_reloads(struct mq *m, long long *out)
 {
 	struct iiowire_stat *st = NULL;
