@@ -4,10 +4,12 @@
  *
  * Start: load the board (before anything listens, so a bad board is exit 2
  * with nothing bound), bind the listeners, install the signal handles.
- * SIGHUP loads the board file again on the thread pool (probing chips may
- * wait on a bus: never on the loop) and swaps it in on the loop only if it
- * loaded whole; the old board is destroyed on the pool too, because
+ * SIGHUP loads the board file again on a thread of its own (probing chips
+ * may wait on a bus: never on the loop) and swaps it in on the loop only if
+ * it loaded whole; the old board is destroyed on such a thread too, because
  * unregistering a device takes its lock, which a hung bus worker may hold.
+ * Not libuv's pool: a probe stuck in a transfer would hold a pool thread
+ * that libuv joins at exit, and SIGTERM must end the daemon regardless.
  * These are the daemon's only signal handles, for every protocol: the iiod
  * listeners and sessions are ordinary ones of srv->listeners/sessions.
  * SIGTERM/SIGINT: stop accepting, let every session answer what it has in
@@ -142,9 +144,11 @@ static void srv_stop_final(struct srv *srv)
 	int left;
 
 	left = srv_busq_close_all(srv);
-	srv->workers_left = left;
+	srv->workers_left += left;
 	if (left)
 		srv_warn(&srv->log, "%d bus worker(s) never returned from a transfer", left);
+	uv_close((uv_handle_t *)&srv->reload_done, srv_handle_close_noop);
+	uv_close((uv_handle_t *)&srv->reload_wait, srv_handle_close_noop);
 	uv_close((uv_handle_t *)&srv->sig_term, srv_handle_close_noop);
 	uv_close((uv_handle_t *)&srv->sig_int, srv_handle_close_noop);
 	uv_close((uv_handle_t *)&srv->sig_hup, srv_handle_close_noop);
@@ -185,6 +189,8 @@ static void srv_grace_cb(uv_timer_t *timer)
 	srv_close_sessions(srv);
 }
 
+static void srv_reload_wait_start(struct srv *srv);
+
 void srv_stop(struct srv *srv)
 {
 	struct srv_list *pos, *tmp;
@@ -202,6 +208,8 @@ void srv_stop(struct srv *srv)
 	srv->mdns = NULL;
 	srv_listener_close_all(srv);
 	uv_timer_start(&srv->grace, srv_grace_cb, SRV_SHUTDOWN_GRACE_MS, 0);
+	if (srv->reload_busy)
+		srv_reload_wait_start(srv);
 	srv_list_for_each_safe(pos, tmp, &srv->sessions) {
 		s = srv_container_of(pos, struct srv_session, node);
 		if (srv_session_closing(s))
@@ -235,28 +243,66 @@ static bool srv_reload_retire(struct srv *srv)
 	return true;
 }
 
-/* Pool thread: only the members the loop left to this work. */
-static void srv_reload_work_cb(uv_work_t *work)
+/* The reload thread: only the members the loop left to this work. */
+static void *srv_reload_thread(void *arg)
 {
-	struct srv *srv = work->data;
+	struct srv *srv = arg;
 
 	if (srv->reload_old) {
 		board_destroy(srv->reload_old);
 		srv->reload_old = NULL;
-		return;
+	} else {
+		srv->reload_err[0] = '\0';
+		srv->reload_new = board_load(srv->cfg.board_path, srv->reload_err,
+					     sizeof(srv->reload_err));
 	}
-	srv->reload_err[0] = '\0';
-	srv->reload_new = board_load(srv->cfg.board_path, srv->reload_err,
-				     sizeof(srv->reload_err));
+	/* a daemon that stopped waiting has closed @reload_done, or is about to */
+	pthread_mutex_lock(&srv->reload_lock);
+	if (!srv->reload_abandoned)
+		uv_async_send(&srv->reload_done);
+	pthread_mutex_unlock(&srv->reload_lock);
+	return NULL;
 }
 
-static void srv_reload_after_cb(uv_work_t *work, int status)
+/*
+ * SIGTERM came with a reload in flight and it has not returned within
+ * SRV_BUSQ_JOIN_TIMEOUT_MS, the bound a bus worker gets: a probe stuck in a
+ * transfer. Leave the thread and what it holds (as srv_destroy() leaves a
+ * stuck worker's board) and go on stopping.
+ */
+static void srv_reload_wait_cb(uv_timer_t *timer)
 {
-	struct srv *srv = work->data;
+	struct srv *srv = srv_container_of(timer, struct srv, reload_wait);
+
+	if (!srv->reload_busy)
+		return;
+	pthread_mutex_lock(&srv->reload_lock);
+	srv->reload_abandoned = true;
+	pthread_mutex_unlock(&srv->reload_lock);
+	pthread_detach(srv->reload_thread);
+	srv->reload_busy = false;
+	srv->workers_left++;
+	srv_warn(&srv->log, "shutdown: the reload has not returned after %d ms (a probe stuck "
+		 "on its bus); leaving it", SRV_BUSQ_JOIN_TIMEOUT_MS);
+	srv_stop_check(srv);
+}
+
+static void srv_reload_wait_start(struct srv *srv)
+{
+	uv_timer_start(&srv->reload_wait, srv_reload_wait_cb, SRV_BUSQ_JOIN_TIMEOUT_MS, 0);
+}
+
+static void srv_reload_done_cb(uv_async_t *async)
+{
+	struct srv *srv = srv_container_of(async, struct srv, reload_done);
 	struct board *old;
 
+	if (!srv->reload_busy)
+		return;
+	/* it has signalled, so it is returning: the join is short */
+	pthread_join(srv->reload_thread, NULL);
 	srv->reload_busy = false;
-	(void)status;	/* a started work is never cancelled */
+	uv_timer_stop(&srv->reload_wait);
 	if (srv->reload_new) {
 		if (srv->stopping) {
 			/* too late to serve it; the loop is closing anyway */
@@ -300,14 +346,17 @@ static void srv_reload_after_cb(uv_work_t *work, int status)
 
 static void srv_reload_start(struct srv *srv, enum srv_reload_phase phase)
 {
+	sigset_t all, old;
 	int ret;
 
-	(void)phase;	/* the work tells the phases apart by reload_old */
-	srv->reload_work.data = srv;
-	ret = uv_queue_work(&srv->loop, &srv->reload_work, srv_reload_work_cb,
-			    srv_reload_after_cb);
+	(void)phase;	/* the thread tells the phases apart by reload_old */
+	/* signals are the loop's: the thread starts with all of them blocked */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = -pthread_create(&srv->reload_thread, NULL, srv_reload_thread, srv);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret < 0) {
-		srv_err(&srv->log, "reload: %s", uv_strerror(ret));
+		srv_err(&srv->log, "reload: %s", strerror(-ret));
 		if (srv->reload_old) {
 			/* cannot hand it off: better a short wait now than a leak */
 			board_destroy(srv->reload_old);
@@ -316,6 +365,8 @@ static void srv_reload_start(struct srv *srv, enum srv_reload_phase phase)
 		return;
 	}
 	srv->reload_busy = true;
+	if (srv->stopping)
+		srv_reload_wait_start(srv);
 }
 
 static void srv_reload(struct srv *srv)
@@ -381,6 +432,7 @@ int srv_create(const struct srv_config *cfg, struct srv **out, char *err, size_t
 	srv_list_init(&srv->sessions);
 	srv_list_init(&srv->busqs);
 	srv_list_init(&srv->yielded);
+	pthread_mutex_init(&srv->reload_lock, NULL);
 	srv->rdbuf = malloc(SRV_READ_CHUNK_BYTES);
 	if (!srv->rdbuf) {
 		ret = -ENOMEM;
@@ -410,6 +462,7 @@ err_destroy_board:
 err_free_rdbuf:
 	free(srv->rdbuf);
 err_free_srv:
+	pthread_mutex_destroy(&srv->reload_lock);
 	free(srv);
 	return ret;
 }
@@ -526,6 +579,9 @@ int srv_start(struct srv *srv)
 	}
 	uv_timer_init(&srv->loop, &srv->sweep);
 	uv_timer_init(&srv->loop, &srv->grace);
+	uv_timer_init(&srv->loop, &srv->reload_wait);
+	uv_async_init(&srv->loop, &srv->reload_done, srv_reload_done_cb);
+	uv_unref((uv_handle_t *)&srv->reload_done);
 	uv_idle_init(&srv->loop, &srv->yield);
 	uv_timer_start(&srv->sweep, srv_sweep_cb, SRV_SWEEP_INTERVAL_MS, SRV_SWEEP_INTERVAL_MS);
 	/* the sweep must not keep the loop alive on its own, nor the grace timer */
@@ -573,6 +629,7 @@ void srv_destroy(struct srv *srv)
 	board_destroy(srv->board);
 	board_destroy(srv->reload_new);
 	board_destroy(srv->reload_old);
+	pthread_mutex_destroy(&srv->reload_lock);
 	free(srv->rdbuf);
 	free(srv);
 }

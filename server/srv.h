@@ -16,6 +16,7 @@
 #ifndef IIOWIRE_SRV_H
 #define IIOWIRE_SRV_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -141,7 +142,12 @@ struct srv {
 	uv_signal_t sig_term, sig_int, sig_hup;
 	uv_timer_t sweep;
 	uv_timer_t grace;		/* shutdown deadline */
-	uv_work_t reload_work;		/* board load / destroy off the loop */
+	/* board load / destroy on a thread of its own, done through @reload_done */
+	pthread_t reload_thread;
+	uv_async_t reload_done;
+	uv_timer_t reload_wait;		/* SIGTERM: how long a stuck reload is waited for */
+	pthread_mutex_t reload_lock;	/* @reload_abandoned against @reload_done's close */
+	bool reload_abandoned;		/* the thread never returned: it must not signal */
 	bool reload_busy;
 	bool reload_again;		/* SIGHUP came during a reload */
 	struct board *reload_new;	/* result of the load in flight */
