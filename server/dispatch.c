@@ -958,12 +958,13 @@ static bool srv_dispatch_token_eq(const char *want, size_t wlen, const char *got
 	return diff == 0;
 }
 
-/* A wrong token's answer, held back (srv_dispatch_auth_delay()). */
+/* An AUTH answer held back: a wrong token's, or a right one's while its source is on hold. */
 struct srv_authfail {
 	uv_timer_t timer;
 	struct srv_session *s;		/* valid while @slot is set */
 	struct srv_slot *slot;
 	struct proto_request req;	/* owned copy */
+	bool ok;			/* the token was right */
 	bool last;			/* attempts used up: close after the answer */
 };
 
@@ -981,7 +982,10 @@ static void srv_authfail_timer_cb(uv_timer_t *timer)
 	struct srv_session *s = af->s;
 	struct srv_slot *slot = af->slot;
 
-	if (slot) {
+	if (slot && af->ok) {
+		srv_session_check(s, proto_reply_ok(&slot->text, &af->req));
+		srv_session_slot_done(s, slot);
+	} else if (slot) {
 		srv_session_check(s, srv_dispatch_error_to(s->srv, &slot->text, &af->req, -EACCES,
 							   af->last ? "wrong token; closing" :
 							   "wrong token"));
@@ -995,38 +999,51 @@ static void srv_authfail_timer_cb(uv_timer_t *timer)
 }
 
 /*
- * When to answer a wrong AUTH from @peer: SRV_AUTH_FAIL_DELAY_MS after now or
- * after that source's last refusal, whichever is later, and
- * SRV_AUTH_FAIL_GLOBAL_MS after anyone's. Reconnecting buys a guesser nothing.
- * Return: the delay in ms from now.
+ * The penalty entry of @peer's source (its address without the port). A
+ * source not in the table gets one only for a wrong token (@create): the
+ * one whose hold ended longest ago makes room. Return: the entry, or NULL.
  */
-static uint64_t srv_dispatch_auth_delay(struct srv *srv, const char *peer)
+static struct srv_authsrc *srv_dispatch_auth_source(struct srv *srv, const char *peer,
+						    bool create)
 {
-	struct srv_authsrc *src = NULL, *old = &srv->authsrc[0];
+	struct srv_authsrc *src, *old = &srv->authsrc[0];
 	const char *colon = strrchr(peer, ':');
 	size_t alen = colon ? (size_t)(colon - peer) : strlen(peer), i;
-	uint64_t now = uv_now(&srv->loop), at;
 
 	if (alen >= sizeof(old->addr))
 		alen = sizeof(old->addr) - 1;
-	for (i = 0; i < SRV_AUTH_SOURCES_MAX && !src; i++) {
-		if (!strncmp(srv->authsrc[i].addr, peer, alen) && !srv->authsrc[i].addr[alen] &&
-		    srv->authsrc[i].addr[0])
-			src = &srv->authsrc[i];
-		else if (srv->authsrc[i].next_ms < old->next_ms)
-			old = &srv->authsrc[i];
+	for (i = 0; i < SRV_AUTH_SOURCES_MAX; i++) {
+		src = &srv->authsrc[i];
+		if (src->addr[0] && !strncmp(src->addr, peer, alen) && !src->addr[alen])
+			return src;
+		if (src->next_ms < old->next_ms)
+			old = src;
 	}
-	if (!src) {
-		/* the source whose last refusal is oldest makes room */
-		src = old;
-		memcpy(src->addr, peer, alen);
-		src->addr[alen] = '\0';
-		src->next_ms = 0;
-	}
-	at = (src->next_ms > now ? src->next_ms : now) + SRV_AUTH_FAIL_DELAY_MS;
+	if (!create)
+		return NULL;
+	memset(old, 0, sizeof(*old));
+	memcpy(old->addr, peer, alen);
+	return old;
+}
+
+/*
+ * When to answer an AUTH from @peer, right or wrong (authpen.h): a wrong one
+ * SRV_AUTH_FAIL_DELAY_MS after it is decided and SRV_AUTH_FAIL_GLOBAL_MS
+ * after anyone's. Reconnecting buys a guesser nothing. Return: ms from now.
+ */
+static uint64_t srv_dispatch_auth_delay(struct srv *srv, const char *peer, bool wrong)
+{
+	struct srv_authsrc *src = srv_dispatch_auth_source(srv, peer, wrong);
+	uint64_t now = uv_now(&srv->loop), at;
+
+	if (!src)
+		return 0;
+	at = srv_authpen_decide(src, now, wrong);
+	if (!wrong)
+		return at - now;
+	at += SRV_AUTH_FAIL_DELAY_MS;
 	if (at < srv->auth_next_ms + SRV_AUTH_FAIL_GLOBAL_MS)
 		at = srv->auth_next_ms + SRV_AUTH_FAIL_GLOBAL_MS;
-	src->next_ms = at;
 	srv->auth_next_ms = at;
 	return at - now;
 }
@@ -1049,19 +1066,28 @@ static void srv_dispatch_auth_log(struct srv_session *s)
 	srv->auth_log_quiet = 0;
 }
 
+/*
+ * A right token is in at once (what follows it is answered as authorized)
+ * but its OK waits for its source's hold, as a wrong token's answer does.
+ */
 static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
 {
 	struct srv *srv = s->srv;
 	struct srv_authfail *af;
+	bool ok = !srv->auth_token_len ||
+		  srv_dispatch_token_eq(srv->auth_token, srv->auth_token_len, req->token);
+	uint64_t delay = srv->auth_token_len ? srv_dispatch_auth_delay(srv, s->peer, !ok) : 0;
 
-	if (!srv->auth_token_len ||
-	    srv_dispatch_token_eq(srv->auth_token, srv->auth_token_len, req->token)) {
+	if (ok) {
 		s->native.authed = true;
-		srv_dispatch_check(s, proto_reply_ok(srv_session_out(s), req));
-		return;
+		if (!delay) {
+			srv_dispatch_check(s, proto_reply_ok(srv_session_out(s), req));
+			return;
+		}
+	} else {
+		s->native.auth_failures++;
+		srv_dispatch_auth_log(s);
 	}
-	s->native.auth_failures++;
-	srv_dispatch_auth_log(s);
 	af = calloc(1, sizeof(*af));
 	if (!af) {
 		srv_dispatch_error(s, req, -ENOMEM, NULL);
@@ -1069,7 +1095,8 @@ static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
 	}
 	uv_timer_init(&srv->loop, &af->timer);
 	af->s = s;
-	af->last = s->native.auth_failures >= SRV_AUTH_ATTEMPTS_MAX;
+	af->ok = ok;
+	af->last = !ok && s->native.auth_failures >= SRV_AUTH_ATTEMPTS_MAX;
 	memcpy(&af->req, req, sizeof(*req));
 	req->store = NULL;
 	if (!srv_session_slot_new(s, &af->slot)) {
@@ -1077,7 +1104,7 @@ static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
 		uv_close((uv_handle_t *)&af->timer, srv_authfail_close_cb);
 		return;
 	}
-	uv_timer_start(&af->timer, srv_authfail_timer_cb, srv_dispatch_auth_delay(srv, s->peer), 0);
+	uv_timer_start(&af->timer, srv_authfail_timer_cb, delay, 0);
 	if (af->last) {
 		/* no further requests: the answer comes, then the connection ends */
 		srv_session_finish(s);

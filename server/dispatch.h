@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "authpen.h"
 #include "list.h"
 #include "proto.h"
 
@@ -28,12 +29,7 @@ struct srv_memo;
 
 /* Wrong AUTH tokens a connection may send before it is closed. */
 #define SRV_AUTH_ATTEMPTS_MAX		3
-/*
- * How long a wrong AUTH waits before its answer (guessing costs time), and
- * the least time between two refusals to one source (address; all Unix-socket
- * clients are one), however many connections it opens.
- */
-#define SRV_AUTH_FAIL_DELAY_MS		1000
+/* SRV_AUTH_FAIL_DELAY_MS and the per-source penalties: authpen.h */
 /* The least time between two refusals to anyone (at most 20 wrong AUTHs answered a second). */
 #define SRV_AUTH_FAIL_GLOBAL_MS		50
 /* Wrong AUTHs are logged at most once in this interval, with a count of the rest. */

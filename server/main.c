@@ -63,7 +63,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "Limits: request line %d bytes (E2BIG, then close); output queued per client: reading\n"
 "stops at %d bytes, closed above %d bytes for %d ms or above %d bytes; %d requests per\n"
 "client waiting on a bus; %d queued per bus; listen backlog %d; wrong AUTH: %d per\n"
-"connection, answered %d ms apart per address (Unix sockets: one), %d ms apart in all.\n"
+"connection, answered after %d ms, %d ms apart in all; each holds its address (Unix\n"
+"sockets: one) %d ms, from the %dth on twice as long each time, at most %d ms.\n"
 "Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board.\n"
 "systemd: sockets it passes (iiowired.socket; FileDescriptorName=iiod for libiio's)\n"
 "replace the default listeners; readiness is notified (Type=notify).\n",
@@ -74,7 +75,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 		SRV_DEFAULT_IDLE_TIMEOUT_MS, PROTO_LINE_MAX_BYTES, SRV_OUT_PAUSE_BYTES,
 		SRV_OUT_SOFT_BYTES, SRV_OUT_SOFT_MS, SRV_OUT_HARD_BYTES, SRV_SESSION_INFLIGHT_MAX,
 		SRV_BUSQ_DEPTH_MAX, SRV_LISTEN_BACKLOG, SRV_AUTH_ATTEMPTS_MAX, SRV_AUTH_FAIL_DELAY_MS,
-		SRV_AUTH_FAIL_GLOBAL_MS);
+		SRV_AUTH_FAIL_GLOBAL_MS, SRV_AUTH_FAIL_DELAY_MS, SRV_AUTH_PENALTY_FREE + 1,
+		SRV_AUTH_PENALTY_MAX_MS);
 }
 
 /* Parse a whole decimal number in [@min, @max]. Return: 0 or -EINVAL. */

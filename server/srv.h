@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "authpen.h"
 #include "list.h"
 #include "log.h"
 
@@ -44,15 +45,6 @@ struct srv_iiod_ctx;
 /* Shortest --auth-token-file token: a shorter one is refused at start (exit 2). */
 #define SRV_AUTH_TOKEN_MIN_BYTES	16
 
-/**
- * struct srv_authsrc - when a source's next wrong AUTH may be answered.
- * @addr: the peer without its port ("unix" for Unix sockets); "" when unused.
- * @next_ms: uv_now of its last scheduled refusal.
- */
-struct srv_authsrc {
-	char addr[56];
-	uint64_t next_ms;
-};
 #define SRV_MAX_CLIENTS_LIMIT		1000000
 /* a request may wait this long for its bus, queueing included */
 #define SRV_DEFAULT_IO_TIMEOUT_MS	1000

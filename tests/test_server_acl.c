@@ -22,6 +22,7 @@
 #include "srvtest.h"
 #include "srvvectors.h"
 #include "testutil.h"
+#include "../server/authpen.h"
 
 #define VERSION_LINE	"OK iiowire " IIOWIRE_VERSION " proto 1.0"
 #define NOT_ALLOWED(dev, attr)	"ERR EACCES " dev " " attr ": not writable here (--allow-write)"
@@ -425,6 +426,69 @@ static void test_auth_wrong(void)
 	unlink(path);
 }
 TEST_CASE(test_auth_wrong, "--auth-token-file: wrong tokens, delay, attempt limit");
+
+/*
+ * Per-source penalties (server/authpen.h), live: twelve wrong tokens from
+ * one address on four connections at once, and a right one on a fifth. The
+ * first SRV_AUTH_PENALTY_FREE are decided 1 s apart, the 11th holds the
+ * address 2 s and the 12th 4 s, so the right token's OK comes 16 s after
+ * the start, not at once (a guesser learns nothing sooner by opening more
+ * connections), while a client already in is served at once throughout.
+ */
+static void test_auth_penalty(void)
+{
+	const long ok_at = (SRV_AUTH_PENALTY_FREE + 6) * 1000L;
+	char path[128], got[512];
+	struct srvc *c[4], *right, *other;
+	struct srvtest t;
+	long t0, took;
+	size_t i;
+	int k;
+
+	CU_ASSERT_FATAL(acl_start_auth(&t, path, sizeof(path)));
+	other = srvc_open(t.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(other);
+	CU_ASSERT(srvc_req(other, "AUTH " TOKEN, got, sizeof(got)) > 0);
+	t0 = srvtest_now_ms();
+	for (i = 0; i < 4; i++) {
+		c[i] = srvc_open(t.port);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c[i]);
+		srvc_sends(c[i], "AUTH a\nAUTH b\nAUTH c\n");
+	}
+	srvtest_sleep_ms(200);
+	right = srvc_open(t.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(right);
+	srvc_sends(right, "AUTH " TOKEN "\nREAD adc in_voltage0_raw\n");
+	/* the held OK: read in pieces, as a 10 s receive timeout is shorter */
+	srvc_timeout(right, 1000);
+	while (srvc_line(right, got, sizeof(got)) == -EAGAIN &&
+	       srvtest_now_ms() - t0 < ok_at + srvtest_ms(3000)) {
+		/* meanwhile the authorized client is answered at once */
+		CU_ASSERT(srvc_req(other, "VERSION", got, sizeof(got)) > 0);
+	}
+	took = srvtest_now_ms() - t0;
+	CU_ASSERT_STRING_EQUAL(got, "OK");
+	CU_ASSERT(took >= ok_at - 300);
+	CU_ASSERT(took < ok_at + srvtest_ms(3000));
+	if (took < ok_at - 300)
+		fprintf(stderr, "penalty: right token answered after %ld ms, want %ld\n", took,
+			ok_at);
+	srvc_timeout(right, SRVTEST_REPLY_MS);
+	CU_ASSERT(srvc_line(right, got, sizeof(got)) > 0);
+	CU_ASSERT_STRING_EQUAL(got, "OK 3300");
+	/* every guesser got its three refusals, the third closing */
+	for (i = 0; i < 4; i++) {
+		for (k = 0; k < 3; k++)
+			CU_ASSERT(srvc_line(c[i], got, sizeof(got)) > 0 &&
+				  strncmp(got, "ERR EACCES wrong token", 22) == 0);
+		srvc_close(c[i]);
+	}
+	srvc_close(right);
+	srvc_close(other);
+	acl_stop(&t);
+	unlink(path);
+}
+TEST_CASE(test_auth_penalty, "--auth-token-file: per-source penalties grow; a right token waits");
 
 /* ---- --allow-write ---- */
 
