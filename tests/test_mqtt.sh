@@ -313,4 +313,46 @@ check "a clean exit after commands, reloads and restarts: 0, no sanitizer report
 	2>/dev/null)" = offline ]
 check "a clean exit publishes offline itself (no will is sent then)" $?
 
+# --- TLS: mqtts:// with --cafile against a listener whose certificate the test's CA signed ---
+if command -v openssl >/dev/null; then
+	(cd "$tmp" &&
+	 openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 \
+		-subj "/CN=iiowire test CA" &&
+	 openssl req -newkey rsa:2048 -nodes -keyout srv.key -out srv.csr -subj /CN=127.0.0.1 &&
+	 printf 'subjectAltName=IP:127.0.0.1\n' >ext.cnf &&
+	 openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out srv.pem \
+		-days 2 -extfile ext.cnf) >/dev/null 2>&1
+	kill $mpid
+	wait $mpid 2>/dev/null
+	start_broker "allow_anonymous true
+cafile $tmp/ca.pem
+certfile $tmp/srv.pem
+keyfile $tmp/srv.key"
+	"$mqtt" -a "unix:$sock" --broker mqtts://127.0.0.1:$bport --cafile "$tmp/ca.pem" \
+		--board tls1 2>"$tmp/tls.err" &
+	tpid=$!
+	pids="$pids $tpid"
+	n=0
+	until [ "$(mosquitto_sub -h 127.0.0.1 -p $bport --cafile "$tmp/ca.pem" -t iiowire/tls1/status \
+		-C 1 -W 1 2>/dev/null)" = online ] || [ $n -ge 20 ]; do n=$((n + 1)); sleep 0.25; done
+	[ $n -lt 20 ]
+	check "mqtts:// with --cafile: connected over TLS ($(head -c 200 "$tmp/tls.err"))" $?
+	shtest_clean_exit $tpid "$tmp/tls.err"
+	check "TLS bridge: clean exit" $?
+	"$mqtt" -a "unix:$sock" --broker mqtts://127.0.0.1:$bport --board tls2 2>"$tmp/tls2.err" &
+	tpid=$!
+	pids="$pids $tpid"
+	sleep 1
+	grep -q "broker 127.0.0.1:$bport: .*retrying" "$tmp/tls2.err"
+	check "a certificate no CA of ours signed: refused, reported ($(head -c 200 "$tmp/tls2.err"))" $?
+	[ -z "$(mosquitto_sub -h 127.0.0.1 -p $bport --cafile "$tmp/ca.pem" -t iiowire/tls2/status \
+		-C 1 -W 1 2>/dev/null)" ]
+	check "  ...and nothing published" $?
+else
+	echo "test_mqtt: TLS rows skipped: no openssl"
+fi
+"$mqtt" --broker mqtt://127.0.0.1:1 --board b --cafile x >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "TLS options need an mqtts:// broker" "$tmp/err"
+check "TLS options with mqtt://: usage error" $?
+
 shtest_end
