@@ -152,6 +152,27 @@ check "POST: 405" $?
 curl -s "$url/probe?target=127.0.0.1:$d2" | grep -q '^iiowire_up{board="127.0.0.1:'$d2'"} 1$'
 check "still serving after the bad requests" $?
 
+# --- a daemon with --auth-token-file: the token options ---
+printf 'fleet-token-0123456789\n' >"$tmp/token"
+chmod 600 "$tmp/token"
+dt=$(shtest_free_port 8)
+"$daemon" --listen 127.0.0.1:$dt --board "$tmp/board1.json" --log-level error \
+	--auth-token-file "$tmp/token" &
+pids="$pids $!"
+wait_port $dt
+curl -s "$url/probe?target=127.0.0.1:$dt" | grep -q '^iiowire_up{.*} 0$' &&
+	grep -q "127.0.0.1:$dt: EACCES" "$tmp/exporter.err"
+check "a daemon wanting a token, none given: iiowire_up 0, EACCES logged" $?
+xk=$(shtest_free_port 9)
+"$exporter" --listen 127.0.0.1:$xk -k "$tmp/token" 2>"$tmp/exporter-k.err" &
+kpid=$!
+pids="$pids $kpid"
+wait_port $xk
+curl -s "http://127.0.0.1:$xk/probe?target=127.0.0.1:$dt" | grep -q '^iiowire_up{.*} 1$'
+check "--token-file: the daemon answers (iiowire_up 1)" $?
+shtest_clean_exit $kpid "$tmp/exporter-k.err"
+check "token exporter: clean exit" $?
+
 # --- options ---
 "$exporter" --listen nonsense >/dev/null 2>&1
 [ $? -eq 2 ]
