@@ -204,6 +204,10 @@ static void test_errors(void)
 			"\"excitation_current_microamp\": 1000, \"alpha_ppm_per_celsius\": 3908"),
 		  "needs positive excitation_current_microamp, alpha_ppm_per_celsius and "
 		  "r_naught_ohms" },
+		/* r0 * iexc * alpha / 10^6 is 0: the kernel's message */
+		{ "rtd ratio zero", RT_AFE("temperature-sense-rtd", "adc", "AIN0",
+			"\"excitation_current_microamp\": 10, \"alpha_ppm_per_celsius\": 1, "
+			"\"r_naught_ohms\": 100"), "invalid scaling factor 1/0" },
 		/* the kernel's u32 r0 * iexc * alpha: 65536^2 is one past it, so it would wrap */
 		{ "rtd product past u32", RT_AFE("temperature-sense-rtd", "adc", "AIN0",
 			"\"excitation_current_microamp\": 65536, \"alpha_ppm_per_celsius\": 1, "

@@ -131,7 +131,7 @@ static int rescale_shunt_props(const struct iio_probe *p, struct rescale_state *
 	return 0;
 }
 
-/* output <= full is iiowire's own check: a divider never gains. */
+/* output <= full is iiowire's own check, a divider never gains: deviation K-30. */
 static int rescale_divider_props(const struct iio_probe *p, struct rescale_state *st)
 {
 	uint32_t full, output, factor;
@@ -163,8 +163,10 @@ static int rescale_rtd_props(const struct iio_probe *p, struct rescale_state *st
 	if (tmp > UINT32_MAX)
 		return -ERANGE;
 	tmp /= RESCALE_MICRO;
-	if (!tmp)
-		return -EINVAL;	/* the kernel: "invalid scaling factor" */
+	if (!tmp) {
+		st->denominator = 0;	/* below 10^6: the probe's "invalid scaling factor" */
+		return 0;
+	}
 	factor = rescale_gcd((uint32_t)tmp, RESCALE_MICRO);
 	st->numerator = (int32_t)(RESCALE_MICRO / factor);
 	st->denominator = (int32_t)(tmp / factor);
@@ -474,8 +476,11 @@ static int rescale_ratio(const struct iio_probe *p, struct rescale_state *st,
 	if (ret == -ERANGE)
 		return iio_probe_err(p, err, errlen, ret, "ratio does not fit the kernel's "
 				     "32-bit numerator and denominator");
-	if (ret || !st->numerator || !st->denominator)
+	if (ret)
 		return iio_probe_err(p, err, errlen, -EINVAL, "needs %s", cfg->needs);
+	if (!st->numerator || !st->denominator)
+		return iio_probe_err(p, err, errlen, -EINVAL, "invalid scaling factor %d/%d",
+				     st->numerator, st->denominator);
 	return 0;
 }
 
