@@ -26,6 +26,7 @@
 #include "emu/emu.h"
 #include "iio.h"
 #include "iio_core.h"
+#include "kernel/iio_kernel.h"
 
 /* ---- buses ---- */
 
@@ -364,14 +365,14 @@ static int board_device_client(struct board_ctx *ctx, const char *path, struct b
  * the device when the probe succeeds; everything else unwinds here.
  */
 static int board_device_bind(struct board_ctx *ctx, const cJSON *obj, const char *path,
-			     int idx, const struct board_device_spec *ds)
+			     const struct board_device_spec *ds)
 {
 	static const char *const known[] = {
 		"driver", "bus", "address", "cs", "label", "name", "vref_mv", "emulate", "fault",
 		NULL,
 	};
 	struct board_priv *bp = ctx->bp;
-	struct board_dev *bd = &bp->devs[idx];
+	struct board_dev *bd = &bp->devs[bp->ndevs];
 	struct bus *bus = ds->pl.bus >= 0 ? bp->b.buses[ds->pl.bus] : NULL;
 	struct board_props props = { .obj = obj };
 	struct iio_probe probe = {
@@ -419,15 +420,60 @@ static int board_device_bind(struct board_ctx *ctx, const cJSON *obj, const char
 	return 0;
 }
 
-static int board_add_device(struct board_ctx *ctx, const cJSON *obj, const char *path, int idx)
+/*
+ * A kernel device the board names while --kernel mirrors every one: it is
+ * there already (iio_kernel_register_all() ran first); check that it
+ * exists and that the entry holds nothing else. Return: 0 or -EINVAL.
+ */
+static int board_kernel_named(struct board_ctx *ctx, const cJSON *obj, const char *path)
+{
+	static const char *const known[] = { "driver", "device", NULL };
+	char p[BOARD_PATH_MAX], dir[64], why[BOARD_ERR_MAX / 2];
+	const char *key;
+	int ret;
+
+	ret = board_check_keys(ctx, obj, path, known, NULL);
+	if (!ret)
+		ret = board_get_string(ctx, obj, path, "device", true, 0, &key);
+	if (ret)
+		return ret;
+	board_path_key(p, sizeof(p), path, "device");
+	if (iio_kernel_find(key, dir, sizeof(dir), why, sizeof(why)))
+		return board_err(ctx, p, "%s", why);
+	return 0;
+}
+
+/*
+ * @kernel_pass: kernel devices are bound in a first pass, so that they get
+ * their kernel numbers (iio:deviceN) before userspace devices take the
+ * lowest free ones.
+ */
+static int board_add_device(struct board_ctx *ctx, const cJSON *obj, const char *path,
+			    bool kernel_pass)
 {
 	struct board_device_spec ds = { 0 };
 	int ret;
 
 	ret = board_device_read(ctx, obj, path, &ds);
-	if (ret)
+	if (ret || iio_kernel_is_driver(ds.drv) != kernel_pass)
 		return ret;
-	return board_device_bind(ctx, obj, path, idx, &ds);
+	if (kernel_pass && iio_kernel_all())
+		return board_kernel_named(ctx, obj, path);
+	return board_device_bind(ctx, obj, path, &ds);
+}
+
+/* --kernel: every kernel device, before the board's own (see board_add_device()). */
+static int board_add_kernel_all(struct board_ctx *ctx)
+{
+	char why[BOARD_ERR_MAX / 2];
+	int ret;
+
+	if (!iio_kernel_all())
+		return 0;
+	ret = iio_kernel_register_all(ctx->bp->b.reg, why, sizeof(why));
+	if (ret < 0)
+		return board_err(ctx, "--kernel", "%s", why[0] ? why : strerror(-ret));
+	return 0;
 }
 
 static int board_add_devices(struct board_ctx *ctx, const cJSON *root)
@@ -436,6 +482,11 @@ static int board_add_devices(struct board_ctx *ctx, const cJSON *root)
 	char path[BOARD_PATH_MAX];
 	int i = 0, ret;
 
+	int pass;
+
+	ret = board_add_kernel_all(ctx);
+	if (ret)
+		return ret;
 	ret = board_get_array(ctx, root, "devices", BOARD_DEVICES_MAX, &devices);
 	if (ret == -ENOENT)
 		return 0;
@@ -444,12 +495,15 @@ static int board_add_devices(struct board_ctx *ctx, const cJSON *root)
 	ctx->bp->devs = calloc((size_t)cJSON_GetArraySize(devices) + 1, sizeof(*ctx->bp->devs));
 	if (!ctx->bp->devs)
 		return board_err(ctx, "devices", "%s", strerror(ENOMEM));
-	cJSON_ArrayForEach(it, devices) {
-		board_path_index(path, sizeof(path), "devices", i);
-		ret = board_add_device(ctx, it, path, i);
-		if (ret)
-			return ret;
-		i++;
+	for (pass = 0; pass < 2; pass++) {
+		i = 0;
+		cJSON_ArrayForEach(it, devices) {
+			board_path_index(path, sizeof(path), "devices", i);
+			ret = board_add_device(ctx, it, path, pass == 0);
+			if (ret)
+				return ret;
+			i++;
+		}
 	}
 	return 0;
 }
@@ -658,6 +712,8 @@ struct board *board_load(const char *path, char *err, size_t errlen)
 
 	if (err && errlen)
 		err[0] = '\0';
+	if (!path && iio_kernel_all())
+		return board_load_string(BOARD_KERNEL_ONLY, "--kernel", err, errlen);
 	if (!path)
 		return NULL;
 	f = fopen(path, "re");

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "iio_types.h"	/* the ABI leaf: types, modifiers, IIO_VAL_*, info bits */
 
 #define BIT(n)	(1UL << (n))
@@ -46,6 +47,7 @@ struct iio_scan_type {
 
 struct iio_dev;
 struct iio_chan_spec;
+struct iio_attr;
 
 /*
  * Extended channel attribute with its own postfix and sharing level, as the
@@ -110,6 +112,13 @@ struct iio_chan_spec {
  *	absent means IIO_VAL_INT_PLUS_MICRO.
  * @read_label: write the channel's label (with '\n') to @label, which holds
  *	IIO_LABEL_MAX bytes; return its length or -errno.
+ * @read_text: a device whose attributes are text already (a mirrored kernel
+ *	device, drivers/kernel/): the core hands every attribute read to it and
+ *	passes the text through, instead of formatting what read_raw gives.
+ *	Fill @buf (NUL-terminated, fewer than @len bytes) and return the
+ *	length, or -errno.
+ * @write_text: likewise for writes: the user's text as written, not parsed;
+ *	return 0 or -errno.
  */
 struct iio_info {
 	int (*read_raw)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
@@ -124,6 +133,10 @@ struct iio_info {
 				 const struct iio_chan_spec *chan, long mask);
 	int (*read_label)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
 			  char *label);
+	ssize_t (*read_text)(struct iio_dev *indio_dev, const struct iio_attr *attr,
+			     char *buf, size_t len);
+	int (*write_text)(struct iio_dev *indio_dev, const struct iio_attr *attr,
+			  const char *buf, size_t len);
 };
 
 #define IIO_LABEL_MAX		256

@@ -401,6 +401,42 @@ static int iio_core_add_dev_attr(struct iio_core_attr_set *set, enum iio_attr_ki
 	return ret;
 }
 
+void iio_device_set_attrs(struct iio_dev *indio_dev, const struct iio_attr *attrs, int n)
+{
+	struct iio_dev_opaque *op = to_iio_dev_opaque(indio_dev);
+
+	op->preset = attrs;
+	op->npreset = n;
+}
+
+void iio_device_request_id(struct iio_dev *indio_dev, int id)
+{
+	to_iio_dev_opaque(indio_dev)->want_id = id;
+}
+
+/* A given attribute set (iio_device_set_attrs()): copied, with the duplicate check. */
+static int iio_core_attrs_copy(struct iio_dev *indio_dev, char *err, size_t errlen)
+{
+	struct iio_dev_opaque *op = to_iio_dev_opaque(indio_dev);
+	struct iio_core_attr_set set = { NULL, 0, 0 };
+	int i, ret;
+
+	for (i = 0; i < op->npreset; i++) {
+		ret = iio_core_set_add(&set, &op->preset[i]);
+		if (ret < 0) {
+			iio_core_seterr(err, errlen, "%s attribute %s",
+					ret == -EBUSY ? "duplicate" : "out of memory adding",
+					op->preset[i].name);
+			free(set.attrs);
+			return ret;
+		}
+	}
+	iio_device_attrs_free(indio_dev);
+	op->attrs = set.attrs;
+	op->nattrs = set.n;
+	return 0;
+}
+
 int iio_device_attrs_build(struct iio_dev *indio_dev, char *err, size_t errlen)
 {
 	struct iio_dev_opaque *op = to_iio_dev_opaque(indio_dev);
@@ -408,6 +444,8 @@ int iio_device_attrs_build(struct iio_dev *indio_dev, char *err, size_t errlen)
 	bool has_timestamp = false;
 	int i, ret;
 
+	if (op->preset)
+		return iio_core_attrs_copy(indio_dev, err, errlen);
 	for (i = 0; i < indio_dev->num_channels; i++) {
 		const struct iio_chan_spec *chan = &indio_dev->channels[i];
 
@@ -548,6 +586,11 @@ static ssize_t iio_core_read_locked(struct iio_dev *indio_dev, const struct iio_
 	const int *avail_vals;
 	int ret, n, type, length;
 
+	if (indio_dev->info && indio_dev->info->read_text) {
+		if (!len)
+			return -EFBIG;
+		return indio_dev->info->read_text(indio_dev, attr, buf, len);
+	}
 	switch (attr->kind) {
 	case IIO_ATTR_INFO:
 		ret = iio_core_read_raw_locked(indio_dev, attr, vals,
@@ -586,6 +629,8 @@ static ssize_t iio_core_read_locked(struct iio_dev *indio_dev, const struct iio_
 		    !iio_core_clock_names[op->clock_id])
 			return -EINVAL;
 		return iio_core_emit_line(buf, len, iio_core_clock_names[op->clock_id]);
+	case IIO_ATTR_TEXT:
+		break;	/* only a device with read_text has these */
 	}
 	return -EINVAL;
 }
@@ -694,6 +739,10 @@ int iio_attr_write(struct iio_dev *indio_dev, const struct iio_attr *attr,
 	}
 	if (!(attr->mode & IIO_CORE_MODE_WRITE)) {
 		ret = -EACCES;
+		goto out_unlock;
+	}
+	if (indio_dev->info && indio_dev->info->write_text) {
+		ret = indio_dev->info->write_text(indio_dev, attr, text, len);
 		goto out_unlock;
 	}
 	switch (attr->kind) {

@@ -50,6 +50,7 @@ enum iio_attr_kind {
 	IIO_ATTR_DEV_NAME,	/* device "name" */
 	IIO_ATTR_DEV_LABEL,	/* device "label" */
 	IIO_ATTR_TS_CLOCK,	/* current_timestamp_clock */
+	IIO_ATTR_TEXT,		/* known only by its file: a mirrored kernel device's */
 };
 
 /**
@@ -86,6 +87,28 @@ int iio_attr_name_build(char *buf, size_t len, const struct iio_chan_spec *chan,
  * for an info bit past the table, -ENOMEM.
  */
 int iio_device_attrs_build(struct iio_dev *indio_dev, char *err, size_t errlen);
+
+/**
+ * iio_device_set_attrs() - give @indio_dev its attribute set instead of
+ * having registration build it from the channel specs: a mirrored kernel
+ * device's files (drivers/kernel/), whose names and modes are what sysfs
+ * holds. @attrs is borrowed until registration copies it; every @chan in it
+ * points into indio_dev->channels.
+ */
+void iio_device_set_attrs(struct iio_dev *indio_dev, const struct iio_attr *attrs, int n);
+
+/**
+ * iio_device_request_id() - ask registration for iio:device@id (a kernel
+ * device keeps its number); a number already taken gets the lowest free one.
+ */
+void iio_device_request_id(struct iio_dev *indio_dev, int id);
+
+/**
+ * iio_device_set_own_queue() - the device does its own I/O that may block
+ * (file reads of a kernel device): iio_device_may_block() is true and the
+ * device itself is its iio_device_bus_key(), so it has a worker of its own.
+ */
+void iio_device_set_own_queue(struct iio_dev *indio_dev);
 
 /**
  * iio_device_attr_count()/iio_device_attr_at() - walk the attributes;

@@ -26,6 +26,7 @@ struct iio_dev *iio_device_alloc(size_t sizeof_priv)
 	atomic_init(&op->refs, 1);
 	pthread_mutex_init(&op->lock, NULL);
 	op->id = -1;
+	op->want_id = -1;
 	op->priv_size = sizeof_priv;
 	return &op->dev;
 }
@@ -148,13 +149,19 @@ void iio_device_set_io_source(struct iio_dev *indio_dev, struct iio_dev *source)
 	to_iio_dev_opaque(indio_dev)->io_source = source;
 }
 
-static struct bus *iio_device_bus(const struct iio_dev *indio_dev)
+/* The device at the bottom of a stack of front ends: the one doing the I/O (depth < 8). */
+static const struct iio_dev_opaque *iio_device_bottom(const struct iio_dev *indio_dev)
 {
 	const struct iio_dev_opaque *op = to_iio_dev_opaque(indio_dev);
 
-	/* front ends stack on ADCs: the bus is the one at the bottom (depth < 8) */
-	while (op->io_source && !op->i2c && !op->spi)
+	while (op->io_source && !op->i2c && !op->spi && !op->own_queue)
 		op = to_iio_dev_opaque(op->io_source);
+	return op;
+}
+
+static struct bus *iio_device_bus(const struct iio_dev *indio_dev)
+{
+	const struct iio_dev_opaque *op = iio_device_bottom(indio_dev);
 
 	if (op->i2c)
 		return op->i2c->bus;
@@ -163,14 +170,26 @@ static struct bus *iio_device_bus(const struct iio_dev *indio_dev)
 	return NULL;
 }
 
+void iio_device_set_own_queue(struct iio_dev *indio_dev)
+{
+	to_iio_dev_opaque(indio_dev)->own_queue = true;
+}
+
 bool iio_device_may_block(const struct iio_dev *indio_dev)
 {
 	struct bus *bus = iio_device_bus(indio_dev);
 
+	if (iio_device_bottom(indio_dev)->own_queue)
+		return true;
 	return bus && __atomic_load_n(&bus->may_block, __ATOMIC_RELAXED);
 }
 
 const void *iio_device_bus_key(const struct iio_dev *indio_dev)
 {
+	const struct iio_dev_opaque *op = iio_device_bottom(indio_dev);
+
+	/* a device that queues its own I/O is its own key */
+	if (op->own_queue)
+		return &op->dev;
 	return iio_device_bus(indio_dev);
 }

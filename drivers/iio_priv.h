@@ -27,6 +27,10 @@ struct iio_dev_opaque {
 	struct iio_dev *io_source;	/* borrowed: the device our I/O goes through */
 	struct iio_attr *attrs;		/* built by iio_device_attrs_build() */
 	int nattrs;
+	const struct iio_attr *preset;	/* borrowed: iio_device_set_attrs() */
+	int npreset;
+	int want_id;			/* iio_device_request_id(), -1 for none */
+	bool own_queue;			/* iio_device_set_own_queue() */
 	/* current_timestamp_clock; 0 is CLOCK_REALTIME, the default, so calloc() sets it */
 	clockid_t clock_id;
 	size_t priv_size;

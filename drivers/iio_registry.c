@@ -120,7 +120,7 @@ static int iio_registry_index(const struct iio_registry *reg, const struct iio_d
 int iio_device_register(struct iio_registry *reg, struct iio_dev *indio_dev,
 			char *err, size_t errlen)
 {
-	int ret;
+	int ret, id;
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -147,7 +147,10 @@ int iio_device_register(struct iio_registry *reg, struct iio_dev *indio_dev,
 	ret = iio_device_attrs_build(indio_dev, err, errlen);
 	if (ret)
 		return ret;
-	iio_device_set_id(indio_dev, iio_registry_lowest_free_id(reg));
+	id = to_iio_dev_opaque(indio_dev)->want_id;
+	if (id < 0 || iio_registry_id_used(reg, id))
+		id = iio_registry_lowest_free_id(reg);
+	iio_device_set_id(indio_dev, id);
 	reg->devs[reg->ndevs++] = indio_dev;	/* the caller's reference is ours now */
 	return 0;
 }

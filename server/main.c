@@ -18,9 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "acl.h"
 #include "board.h"
+#include "kernel/iio_kernel.h"
 #include "busq.h"
 #include "iio.h"
 #include "iiod_proto.h"
@@ -56,6 +58,11 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "      --idle-timeout-ms MS  close a connection with no request for MS (default %d: never)\n"
 "      --log-level LEVEL     error, warn, info (default) or debug\n"
 "      --no-announce         do not announce the listeners over DNS-SD (avahi-daemon)\n"
+"      --kernel              serve every kernel IIO device (%s/%s) too; with no\n"
+"                            --board, only those; a board names one with\n"
+"                            {\"driver\": \"kernel\", \"device\": NAME|LABEL|iio:deviceN}\n"
+"      --sysfs-root DIR      where sysfs is, for kernel devices (default /sys)\n"
+"      --dev-root DIR        where their device nodes are (default /dev)\n"
 "      --list-drivers        print every chip name a board file may use, and exit\n"
 "  -V, --version             print the version and exit\n"
 "  -h, --help                print this help and exit\n"
@@ -65,18 +72,22 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "client waiting on a bus; %d queued per bus; listen backlog %d; wrong AUTH: %d per\n"
 "connection, answered after %d ms, %d ms apart in all; each holds its address (Unix\n"
 "sockets: one) %d ms, from the %dth on twice as long each time, at most %d ms.\n"
-"Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board.\n"
+"kernel devices: at most %d, each with at most %d files and %d channels.\n"
+"Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board\n"
+"(and rescans the kernel's devices; a kernel uevent does too).\n"
 "systemd: sockets it passes (iiowired.socket; FileDescriptorName=iiod for libiio's)\n"
 "replace the default listeners; readiness is notified (Type=notify).\n",
 		SRV_DEFAULT_PORT, SRV_DEFAULT_PORT, default_board, SRV_ALLOW_WRITE_MAX,
 		SRV_DEFAULT_MAX_CLIENTS,
 		SRV_MAIN_FD_RESERVE, SRV_AUTH_TOKEN_MIN_BYTES, SRV_DEFAULT_IO_TIMEOUT_MS,
 		SRV_DEFAULT_LINE_TIMEOUT_MS,
-		SRV_DEFAULT_IDLE_TIMEOUT_MS, PROTO_LINE_MAX_BYTES, SRV_OUT_PAUSE_BYTES,
+		SRV_DEFAULT_IDLE_TIMEOUT_MS, iio_kernel_sysfs_root(), IIO_KERNEL_BUS_DIR,
+		PROTO_LINE_MAX_BYTES, SRV_OUT_PAUSE_BYTES,
 		SRV_OUT_SOFT_BYTES, SRV_OUT_SOFT_MS, SRV_OUT_HARD_BYTES, SRV_SESSION_INFLIGHT_MAX,
 		SRV_BUSQ_DEPTH_MAX, SRV_LISTEN_BACKLOG, SRV_AUTH_ATTEMPTS_MAX, SRV_AUTH_FAIL_DELAY_MS,
 		SRV_AUTH_FAIL_GLOBAL_MS, SRV_AUTH_FAIL_DELAY_MS, SRV_AUTH_PENALTY_FREE + 1,
-		SRV_AUTH_PENALTY_MAX_MS);
+		SRV_AUTH_PENALTY_MAX_MS, IIO_KERNEL_DEVICES_MAX, IIO_KERNEL_FILES_MAX,
+		IIO_KERNEL_CHANNELS_MAX);
 }
 
 /* Parse a whole decimal number in [@min, @max]. Return: 0 or -EINVAL. */
@@ -197,6 +208,43 @@ static int srv_main_set_no_announce(struct srv_config *cfg, const char *arg)
 	return 0;
 }
 
+static int srv_main_set_kernel(struct srv_config *cfg, const char *arg)
+{
+	(void)arg;
+	cfg->kernel = true;
+	iio_kernel_set_all(true);
+	return 0;
+}
+
+/* --sysfs-root / --dev-root: an existing directory, kept by the kernel backend. */
+static int srv_main_root(const char *opt, const char *arg, const char *sysfs, const char *dev)
+{
+	struct stat st;
+
+	if (stat(arg, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "iiowired: --%s: '%s' is not a directory\n", opt, arg);
+		return -EINVAL;
+	}
+	if (iio_kernel_set_roots(sysfs, dev)) {
+		fprintf(stderr, "iiowired: --%s: longer than %d bytes\n", opt,
+			IIO_KERNEL_ROOT_MAX - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int srv_main_set_sysfs_root(struct srv_config *cfg, const char *arg)
+{
+	(void)cfg;
+	return srv_main_root("sysfs-root", arg, arg, NULL);
+}
+
+static int srv_main_set_dev_root(struct srv_config *cfg, const char *arg)
+{
+	(void)cfg;
+	return srv_main_root("dev-root", arg, NULL, arg);
+}
+
 static int srv_main_set_iiod_unauth(struct srv_config *cfg, const char *arg)
 {
 	(void)arg;
@@ -223,6 +271,9 @@ static const struct srv_main_opt srv_main_opts[] = {
 	{ "iiod-listen", required_argument, 0, srv_main_set_iiod_listen },
 	{ "iiod-unauthenticated", no_argument, 0, srv_main_set_iiod_unauth },
 	{ "no-announce", no_argument, 0, srv_main_set_no_announce },
+	{ "kernel", no_argument, 0, srv_main_set_kernel },
+	{ "sysfs-root", required_argument, 0, srv_main_set_sysfs_root },
+	{ "dev-root", required_argument, 0, srv_main_set_dev_root },
 	{ "list-drivers", no_argument, 'L', NULL },
 	{ "version", no_argument, 'V', NULL },
 	{ "help", no_argument, 'h', NULL },
@@ -359,7 +410,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "iiowired: %s\n", err);
 		return SRV_MAIN_EXIT_USAGE;
 	}
-	if (!cfg.board_path)
+	/* --kernel alone serves the kernel's devices only, not the demo board */
+	if (!cfg.board_path && !cfg.kernel)
 		cfg.board_path = default_board;
 	srv_main_nofile(&cfg, cfg.max_clients != SRV_DEFAULT_MAX_CLIENTS);
 	/* a peer that vanishes mid-write is an error return, not a signal */

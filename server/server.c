@@ -33,6 +33,7 @@
 #include "iiod_proto.h"
 #include "iio_registry.h"
 #include "listener.h"
+#include "kwatch.h"
 #include "mdns.h"
 #include "sd.h"
 #include "session.h"
@@ -206,6 +207,7 @@ void srv_stop(struct srv *srv)
 	srv_sd_stopping();
 	srv_mdns_stop(srv->mdns);
 	srv->mdns = NULL;
+	srv_kwatch_close(srv);
 	srv_listener_close_all(srv);
 	uv_timer_start(&srv->grace, srv_grace_cb, SRV_SHUTDOWN_GRACE_MS, 0);
 	if (srv->reload_busy)
@@ -221,6 +223,11 @@ void srv_stop(struct srv *srv)
 }
 
 /* ---- board reload ---- */
+
+const char *srv_board_origin(const struct srv *srv)
+{
+	return srv->cfg.board_path ? srv->cfg.board_path : "--kernel";
+}
 
 enum srv_reload_phase {
 	SRV_RELOAD_LOAD,
@@ -317,7 +324,7 @@ static void srv_reload_done_cb(uv_async_t *async)
 		srv->board_gen++;
 		srv->stats.reloads++;
 		srv_info(&srv->log, "board reloaded from %s: %s, %d device(s)",
-			 srv->cfg.board_path, srv->board->name,
+			 srv_board_origin(srv), srv->board->name,
 			 iio_registry_count(srv->board->reg));
 		srv_acl_report(srv);
 		srv_sd_reloading(true, "serving the reloaded board");
@@ -369,7 +376,7 @@ static void srv_reload_start(struct srv *srv, enum srv_reload_phase phase)
 		srv_reload_wait_start(srv);
 }
 
-static void srv_reload(struct srv *srv)
+void srv_reload(struct srv *srv)
 {
 	if (srv->stopping)
 		return;
@@ -380,7 +387,7 @@ static void srv_reload(struct srv *srv)
 			srv_warn(&srv->log, "SIGHUP: waiting for the previous board's bus workers");
 		return;
 	}
-	srv_info(&srv->log, "SIGHUP: reloading %s", srv->cfg.board_path);
+	srv_info(&srv->log, "SIGHUP: reloading %s", srv_board_origin(srv));
 	srv_sd_reloading(false, NULL);
 	srv_reload_start(srv, SRV_RELOAD_LOAD);
 }
@@ -411,7 +418,7 @@ static void srv_sweep_cb(uv_timer_t *timer)
 		return;
 	if (srv->reload_again && !srv->reload_old && !srv->stopping) {
 		srv->reload_again = false;
-		srv_info(&srv->log, "SIGHUP: reloading %s", srv->cfg.board_path);
+		srv_info(&srv->log, "SIGHUP: reloading %s", srv_board_origin(srv));
 		srv_reload_start(srv, SRV_RELOAD_LOAD);
 	}
 }
@@ -590,10 +597,12 @@ int srv_start(struct srv *srv)
 	srv->start_ms = uv_now(&srv->loop);
 	srv_info(&srv->log, "iiowired %s (protocol %d.%d): board %s from %s, %d device(s)%s",
 		 IIOWIRE_VERSION, PROTO_VERSION_MAJOR, PROTO_VERSION_MINOR, srv->board->name,
-		 srv->cfg.board_path, iio_registry_count(srv->board->reg),
+		 srv_board_origin(srv), iio_registry_count(srv->board->reg),
 		 srv->cfg.read_only ? ", read-only" : "");
 	srv_acl_report(srv);
 	srv_announce(srv);
+	if (srv_kwatch_start(srv) < 0)
+		srv_warn(&srv->log, "kernel uevents: %s", strerror(ENOMEM));
 	srv_sd_ready("serving");
 	return 0;
 }

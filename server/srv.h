@@ -91,6 +91,7 @@ struct srv_config {
 	int niiod_listen;		/* 0: no iiod listener */
 	bool iiod_unauthenticated;	/* iiod clients may bypass --auth-token-file */
 	bool no_announce;		/* --no-announce: no DNS-SD through avahi-daemon */
+	bool kernel;			/* --kernel: every kernel IIO device (drivers/kernel/) */
 };
 
 /** struct srv_stats - counters for STATS; loop thread only. */
@@ -157,6 +158,7 @@ struct srv {
 	char *rdbuf;			/* SRV_READ_CHUNK_BYTES, shared by all reads */
 	struct srv_stats stats;
 	struct srv_mdns *mdns;		/* DNS-SD announcements (mdns.c); NULL: none */
+	struct srv_kwatch *kwatch;	/* kernel IIO uevents (kwatch.c); NULL: none */
 };
 
 /* ---- server.c ---- */
@@ -195,6 +197,15 @@ void srv_destroy(struct srv *srv);
  * second call closes the remaining sessions at once. Idempotent otherwise.
  */
 void srv_stop(struct srv *srv);
+
+/**
+ * srv_reload() - reload the board (and rescan the kernel's devices), as
+ * SIGHUP does; one at a time, a request during one runs after it. Loop thread.
+ */
+void srv_reload(struct srv *srv);
+
+/** srv_board_origin() - where the board came from, for logs: its file, or "--kernel". */
+const char *srv_board_origin(const struct srv *srv);
 
 /** srv_session_gone() - a session's memory was freed (session.c tells shutdown). */
 void srv_session_gone(struct srv *srv);

@@ -1,0 +1,139 @@
+/*
+ * iio_kernel.h - the host's kernel IIO devices mirrored into a registry.
+ *
+ * A kernel device (/sys/bus/iio/devices/iio:deviceN) becomes an iio_dev
+ * whose attributes are its sysfs files, with their modes, and whose
+ * channels are recovered from the file names as libiio's local backend
+ * does (in_voltage0_raw is "raw" of input channel voltage0; in_voltage_scale
+ * is shared by the voltage inputs), plus scan_elements/ for the scan layout.
+ * Reads and writes are file I/O passed through as text (iio_info.read_text),
+ * on a worker of the device's own (iio_device_set_own_queue()), so a hung
+ * attribute delays only that device. Place in the flow: sysfs -> *kernel
+ * backend* -> core -> server. No sockets, no logging.
+ *
+ * The roots (--sysfs-root, --dev-root) and --kernel are process-wide
+ * settings, made once by main() before any board is loaded.
+ */
+#ifndef IIOWIRE_IIO_KERNEL_H
+#define IIOWIRE_IIO_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "iio.h"
+#include "iio_core.h"
+
+struct iio_registry;
+
+/* Files of one kernel device mirrored (top level and scan_elements/ together). */
+#define IIO_KERNEL_FILES_MAX		1024
+/* Channels recovered from one device's file names. */
+#define IIO_KERNEL_CHANNELS_MAX		256
+/* Kernel devices served at once. */
+#define IIO_KERNEL_DEVICES_MAX		256
+/* Longest root directory (--sysfs-root, --dev-root). */
+#define IIO_KERNEL_ROOT_MAX		512
+/* Longest device name or label kept (the kernel's are far shorter). */
+#define IIO_KERNEL_NAME_MAX		128
+/* Where kernel IIO devices are, below the sysfs root. */
+#define IIO_KERNEL_BUS_DIR		"bus/iio/devices"
+/* The board "driver" that names a kernel device. */
+#define IIO_KERNEL_DRIVER_NAME		"kernel"
+
+/**
+ * iio_kernel_set_roots() - where sysfs and the device nodes are (defaults
+ * "/sys" and "/dev"). Copied. Call before loading a board.
+ * Return: 0, or -ENAMETOOLONG (IIO_KERNEL_ROOT_MAX).
+ */
+int iio_kernel_set_roots(const char *sysfs_root, const char *dev_root);
+/** iio_kernel_sysfs_root()/iio_kernel_dev_root() - the roots in use; static strings. */
+const char *iio_kernel_sysfs_root(void);
+const char *iio_kernel_dev_root(void);
+
+/**
+ * iio_kernel_set_all() - --kernel: every board load mirrors every kernel
+ * device (iio_kernel_register_all()), besides what the board names.
+ */
+void iio_kernel_set_all(bool all);
+bool iio_kernel_all(void);
+
+/**
+ * iio_kernel_find() - the kernel device @key names: its directory
+ * ("iio:device3"), else its name, else its label.
+ * @dir: gets the directory name.
+ * @err: why not ("no kernel IIO device ads1015 under /sys/bus/iio/devices").
+ * Return: 0, -ENODEV, -ENOTUNIQ (a name or label of several; @err lists them).
+ */
+int iio_kernel_find(const char *key, char *dir, size_t dirlen, char *err, size_t errlen);
+
+/**
+ * iio_kernel_mirror() - a device for the kernel device in directory @dir
+ * ("iio:device3"), not registered: attributes as found, iio:device3 asked
+ * for (iio_device_request_id()), its own I/O queue.
+ * @out: the new device with one reference.
+ * Return: 0, or -ENODEV (no such directory, or it vanished while read),
+ * -E2BIG (more than IIO_KERNEL_FILES_MAX files or IIO_KERNEL_CHANNELS_MAX
+ * channels), -ENOMEM; @err says which.
+ */
+int iio_kernel_mirror(const char *dir, struct iio_dev **out, char *err, size_t errlen);
+
+/**
+ * iio_kernel_dir() - the sysfs directory name a mirrored device came from,
+ * or NULL for a device that is not a kernel one. Borrowed from the device.
+ */
+const char *iio_kernel_dir(const struct iio_dev *indio_dev);
+
+/**
+ * iio_kernel_register_all() - mirror and register every kernel device not
+ * in @reg yet, in the order of their numbers. A device that vanishes while
+ * read is skipped (the next rescan sees the tree as it is).
+ * Return: the number registered, or -errno with @err set (-E2BIG past
+ * IIO_KERNEL_DEVICES_MAX, -ENOMEM).
+ */
+int iio_kernel_register_all(struct iio_registry *reg, char *err, size_t errlen);
+
+/**
+ * iio_kernel_is_driver() - is @drv the kernel backend's board driver
+ * ("driver": "kernel", "device": KEY)?
+ */
+bool iio_kernel_is_driver(const struct iio_driver *drv);
+
+/* ---- kernel_names.c: channels from file names (libiio's rules) ---- */
+
+/**
+ * struct iio_kernel_name - what a file name says.
+ * @chan: the channel fields it names (type, index, modifier, direction).
+ * @postfix: what follows the channel part ("raw", "scale_available").
+ * @has_chan: false for a device attribute (no in_/out_ with a known type).
+ * @bare: no index and no modifier: a non-indexed channel's, or shared by type.
+ */
+struct iio_kernel_name {
+	struct iio_chan_spec chan;
+	const char *postfix;
+	bool has_chan;
+	bool bare;
+};
+
+/**
+ * iio_kernel_name_parse() - split @name (borrowed by @out->postfix).
+ * Return: true when it names a channel.
+ */
+bool iio_kernel_name_parse(const char *name, struct iio_kernel_name *out);
+
+/**
+ * iio_kernel_scan_type_parse() - "le:s12/16>>4" (and "be:", "X2" repeats)
+ * into @st, as a scan element's _type file prints it.
+ * Return: 0, or -EINVAL.
+ */
+int iio_kernel_scan_type_parse(const char *text, struct iio_scan_type *st);
+
+/**
+ * iio_kernel_text_value() - a value as the kernel printed it ("123",
+ * "0.500000", "-1.250000000") as IIO_VAL_INT, INT_PLUS_MICRO (up to six
+ * decimals) or INT_PLUS_NANO, for consumers that compute with it.
+ * Return: the IIO_VAL_* code, or -EINVAL for other text.
+ */
+int iio_kernel_text_value(const char *text, int *val, int *val2);
+
+#endif /* IIOWIRE_IIO_KERNEL_H */

@@ -1,0 +1,185 @@
+/*
+ * kernel_names.c - what a kernel IIO file name and value say: the channel
+ * of in_voltage0_raw, the scan layout of a _type file, a printed
+ * number as IIO_VAL_* for consumers.
+ *
+ * The rules are libiio's local backend's (a channel attribute starts with
+ * in_ or out_ and a known type, then an optional index, differential
+ * partner and modifier), with the type and modifier names taken from the
+ * ABI leaf's tables, never spelled here. Pure functions, no I/O.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iio_kit.h"
+#include "iio_value.h"
+#include "kernel/iio_kernel.h"
+
+static const char *const kernel_names_dir[] = { "in_", "out_" };
+
+static bool kernel_names_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The longest type name @s starts with, followed by a digit, '_' or '-'. Return: its length. */
+static size_t kernel_names_type(const char *s, enum iio_chan_type *type)
+{
+	size_t best = 0, n;
+	const char *tn;
+	int i;
+
+	for (i = 0; i < IIOWIRE_IIO_CHAN_TYPE_COUNT; i++) {
+		tn = iio_chan_type_name((enum iio_chan_type)i);
+		if (!tn)
+			continue;
+		n = strlen(tn);
+		if (n <= best || strncmp(s, tn, n) != 0)
+			continue;
+		if (kernel_names_digit(s[n]) || s[n] == '_' || s[n] == '-') {
+			best = n;
+			*type = (enum iio_chan_type)i;
+		}
+	}
+	return best;
+}
+
+/* The longest modifier name @s starts with, followed by '_'. Return: its length. */
+static size_t kernel_names_modifier(const char *s, int *mod)
+{
+	size_t best = 0, n;
+	const char *mn;
+	int i;
+
+	for (i = 1; i < IIOWIRE_IIO_MODIFIER_COUNT; i++) {
+		mn = iio_modifier_name((enum iio_modifier)i);
+		if (!mn)
+			continue;
+		n = strlen(mn);
+		if (n > best && strncmp(s, mn, n) == 0 && s[n] == '_') {
+			best = n;
+			*mod = i;
+		}
+	}
+	return best;
+}
+
+/* Digits at *@s into *@v, moving *@s past them. Return: true if there were any. */
+static bool kernel_names_index(const char **s, int *v)
+{
+	long n = 0;
+
+	if (!kernel_names_digit(**s))
+		return false;
+	while (kernel_names_digit(**s) && n < INT_MAX / 10)
+		n = n * 10 + (*(*s)++ - '0');
+	*v = (int)n;
+	return true;
+}
+
+/* After the type: "-voltage1" of a differential pair, or "-voltage" of a shared one. */
+static bool kernel_names_partner(const char **s, struct iio_chan_spec *c)
+{
+	enum iio_chan_type t2;
+	size_t n;
+
+	if (**s != '-')
+		return true;
+	n = kernel_names_type(*s + 1, &t2);
+	if (!n || t2 != c->type)
+		return false;
+	*s += 1 + n;
+	c->differential = 1;
+	if (!kernel_names_index(s, &c->channel2))
+		return !c->indexed;	/* in_voltage-voltage_scale: shared by the pairs */
+	return c->indexed;
+}
+
+bool iio_kernel_name_parse(const char *name, struct iio_kernel_name *out)
+{
+	struct iio_chan_spec *c = &out->chan;
+	const char *s = name;
+	size_t n;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	out->postfix = name;
+	for (i = 0; i < (int)ARRAY_SIZE(kernel_names_dir); i++) {
+		n = strlen(kernel_names_dir[i]);
+		if (strncmp(s, kernel_names_dir[i], n) == 0)
+			break;
+	}
+	if (i == (int)ARRAY_SIZE(kernel_names_dir))
+		return false;
+	c->output = i == 1;
+	s += n;
+	n = kernel_names_type(s, &c->type);
+	if (!n)
+		return false;
+	s += n;
+	c->indexed = kernel_names_index(&s, &c->channel);
+	if (!kernel_names_partner(&s, c) || *s != '_' || !s[1])
+		return false;
+	s++;
+	n = kernel_names_modifier(s, &c->channel2);
+	if (n && !c->differential && s[n + 1]) {
+		c->modified = 1;
+		s += n + 1;
+	} else {
+		c->channel2 = c->differential ? c->channel2 : 0;
+	}
+	out->postfix = s;
+	out->bare = !c->indexed && !c->modified;
+	out->has_chan = true;
+	return true;
+}
+
+int iio_kernel_scan_type_parse(const char *text, struct iio_scan_type *st)
+{
+	unsigned int bits, storage, shift, repeat = 0;
+	char e, sign;
+	int n = 0;
+
+	/* "le:s12/16>>4" or "le:s12/16X2>>4" */
+	if (sscanf(text, "%ce:%c%u/%u>>%u%n", &e, &sign, &bits, &storage, &shift, &n) != 5 &&
+	    sscanf(text, "%ce:%c%u/%uX%u>>%u%n", &e, &sign, &bits, &storage, &repeat, &shift,
+		   &n) != 6)
+		return -EINVAL;
+	if ((e != 'l' && e != 'b') || (sign != 's' && sign != 'u' && sign != 'S' && sign != 'U') ||
+	    !bits || bits > 64 || !storage || storage > 64 || shift >= 64 || repeat > 255 ||
+	    (text[n] && strcmp(text + n, "\n") != 0))
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	st->endianness = e == 'b' ? IIO_BE : IIO_LE;
+	st->sign = (char)(sign == 'S' || sign == 's' ? 's' : 'u');
+	st->realbits = (uint8_t)bits;
+	st->storagebits = (uint8_t)storage;
+	st->shift = (uint8_t)shift;
+	st->repeat = (uint8_t)repeat;
+	return 0;
+}
+
+int iio_kernel_text_value(const char *text, int *val, int *val2)
+{
+	const char *dot = strchr(text, '.');
+	size_t decimals = 0;
+
+	if (dot)
+		decimals = strspn(dot + 1, "0123456789");
+	if (!dot) {
+		if (iio_parse_value(text, IIO_VAL_INT, val, val2) < 0)
+			return -EINVAL;
+		return IIO_VAL_INT;
+	}
+	if (decimals <= 6) {
+		if (iio_parse_value(text, IIO_VAL_INT_PLUS_MICRO, val, val2) < 0)
+			return -EINVAL;
+		return IIO_VAL_INT_PLUS_MICRO;
+	}
+	if (iio_parse_value(text, IIO_VAL_INT_PLUS_NANO, val, val2) < 0)
+		return -EINVAL;
+	return IIO_VAL_INT_PLUS_NANO;
+}
