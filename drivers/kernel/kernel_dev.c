@@ -32,7 +32,11 @@
 #define KERNEL_AVAIL_SUFFIX	"_available"
 #define KERNEL_DEV_PREFIX	"iio:device"
 
-/* Top-level files libiio skips too: not attributes of the device. */
+/*
+ * Top-level files libiio skips too: not attributes of the device. The
+ * subdirectories (buffer/, trigger/, events/, power/) are left out with
+ * every directory: K-40 in maps/README.md.
+ */
 static const char *const kernel_dev_skip[] = { "dev", "uevent" };
 
 /* Device attributes the core knows by kind (iiod shows name and label on the element). */
