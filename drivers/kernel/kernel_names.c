@@ -25,46 +25,68 @@ static bool kernel_names_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* The longest type name @s starts with, followed by a digit, '_' or '-'. Return: its length. */
-static size_t kernel_names_type(const char *s, enum iio_chan_type *type)
+static const char *kernel_names_type_name(int i)
+{
+	return iio_chan_type_name((enum iio_chan_type)i);
+}
+
+static const char *kernel_names_mod_name(int i)
+{
+	return iio_modifier_name((enum iio_modifier)i);
+}
+
+/* After a type name: a digit, '_' or '-'. After a modifier: '_'. */
+static bool kernel_names_after_type(char c)
+{
+	return kernel_names_digit(c) || c == '_' || c == '-';
+}
+
+static bool kernel_names_after_mod(char c)
+{
+	return c == '_';
+}
+
+/*
+ * The longest name of table @name (entries @first to @count - 1) that @s
+ * starts with, followed by a character @after accepts.
+ * Return: its length (0: none), with its index in *@which.
+ */
+static size_t kernel_names_longest(const char *s, const char *(*name)(int), int first,
+				   int count, bool (*after)(char), int *which)
 {
 	size_t best = 0, n;
-	const char *tn;
+	const char *nm;
 	int i;
 
-	for (i = 0; i < IIOWIRE_IIO_CHAN_TYPE_COUNT; i++) {
-		tn = iio_chan_type_name((enum iio_chan_type)i);
-		if (!tn)
+	for (i = first; i < count; i++) {
+		nm = name(i);
+		if (!nm)
 			continue;
-		n = strlen(tn);
-		if (n <= best || strncmp(s, tn, n) != 0)
-			continue;
-		if (kernel_names_digit(s[n]) || s[n] == '_' || s[n] == '-') {
+		n = strlen(nm);
+		if (n > best && strncmp(s, nm, n) == 0 && after(s[n])) {
 			best = n;
-			*type = (enum iio_chan_type)i;
+			*which = i;
 		}
 	}
 	return best;
 }
 
-/* The longest modifier name @s starts with, followed by '_'. Return: its length. */
+static size_t kernel_names_type(const char *s, enum iio_chan_type *type)
+{
+	int i = 0;
+	size_t n = kernel_names_longest(s, kernel_names_type_name, 0, IIOWIRE_IIO_CHAN_TYPE_COUNT,
+					kernel_names_after_type, &i);
+
+	if (n)
+		*type = (enum iio_chan_type)i;
+	return n;
+}
+
 static size_t kernel_names_modifier(const char *s, int *mod)
 {
-	size_t best = 0, n;
-	const char *mn;
-	int i;
-
-	for (i = 1; i < IIOWIRE_IIO_MODIFIER_COUNT; i++) {
-		mn = iio_modifier_name((enum iio_modifier)i);
-		if (!mn)
-			continue;
-		n = strlen(mn);
-		if (n > best && strncmp(s, mn, n) == 0 && s[n] == '_') {
-			best = n;
-			*mod = i;
-		}
-	}
-	return best;
+	/* from 1: IIO_NO_MOD has no name */
+	return kernel_names_longest(s, kernel_names_mod_name, 1, IIOWIRE_IIO_MODIFIER_COUNT,
+				    kernel_names_after_mod, mod);
 }
 
 /* Digits at *@s into *@v, moving *@s past them. Return: true if there were any. */
