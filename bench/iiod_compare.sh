@@ -3,7 +3,9 @@
 # through Debian's iiod, side by side, with bench/iiod_bench.py.
 #
 # iiod serves /sys/bus/iio, so it runs on a fake sysfs tree holding the
-# same devices and values as the iiowired board (iio_dummy and a MAX1238);
+# same devices and values as the iiowired board (iio_dummy and a MAX1238),
+# and a second iiowired mirrors that tree (--kernel), so a kernel device's
+# READ is measured against iiod's on the same files and against the board's;
 # both servers and the client run in one private network and mount
 # namespace (unshare -m -n: root, or user namespaces), so iiod, which binds
 # every address, is reachable from loopback of that namespace only, and the
@@ -21,6 +23,7 @@ py=/usr/bin/python3
 daemon="$build/server/iiowired"
 port_w=30441
 port_i=30442
+port_k=30443
 board=
 
 # The board iiowired serves: the same devices as the fake sysfs tree below.
@@ -62,11 +65,15 @@ inner() {
 	wpid=$!
 	iiod -p "$port_i" >/dev/null 2>&1 &
 	ipid=$!
+	# the same tree mirrored by iiowired --kernel: a READ is a file read on the device's worker
+	"$daemon" --log-level warn --kernel --listen 127.0.0.1:0 --iiod-listen "$port_k" &
+	kpid=$!
 	sleep 1
 	eval "$py \"$here/iiod_bench.py\" --port $port_w $reads --write 'dummy0 OUTPUT voltage0 raw 5' -n $n --runs $runs --label iiowired"
+	eval "$py \"$here/iiod_bench.py\" --port $port_k $reads --write 'dummy0 OUTPUT voltage0 raw 5' -n $n --runs $runs --label iiowired-kernel"
 	eval "$py \"$here/iiod_bench.py\" --port $port_i $reads --write 'dummy0 OUTPUT voltage0 raw 5' -n $n --runs $runs --label iiod-0.24"
-	kill "$wpid" "$ipid"
-	wait "$wpid" "$ipid" 2>/dev/null || true
+	kill "$wpid" "$ipid" "$kpid"
+	wait "$wpid" "$ipid" "$kpid" 2>/dev/null || true
 }
 
 if [ "${IIOD_COMPARE_INNER:-}" = 1 ]; then

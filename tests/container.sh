@@ -2,7 +2,8 @@
 # container.sh - build the iiowire image with podman, run it, and check what a
 # deployment needs: the healthcheck, values over the published port, a fast
 # clean stop on SIGTERM, the Debian packages installed in a fresh container
-# (package.sh), and the compose file (daemon, hwmon bridge, node exporter)
+# (package.sh), the host's kernel IIO devices served from a read-only /sys
+# (a fake tree), and the compose file (daemon, hwmon bridge, node exporter)
 # serving the bridge's channels as Prometheus metrics.
 # Skips (exit 0 with a message) only where podman cannot run containers.
 set -u
@@ -12,6 +13,7 @@ fail() { echo "container: FAIL: $*" >&2; cleanup; exit 1; }
 skip() { echo "container: SKIPPED: $*" >&2; exit 0; }
 port=${IIOWIRE_CONTAINER_PORT:-30532}
 eport=${IIOWIRE_CONTAINER_EXPORTER_PORT:-30533}
+kport=${IIOWIRE_CONTAINER_KERNEL_PORT:-30534}
 name=iiowire-ctest-$$
 project=iiowirectest$$
 cleanup() {
@@ -62,6 +64,30 @@ code=$(podman inspect "$name" --format '{{.State.ExitCode}}')
 [ "$ms" -lt 5000 ] || fail "stop took $ms ms"
 echo "container: SIGTERM stop in $ms ms, exit status 0"
 podman rm -f "$name" >/dev/null 2>&1
+
+# The host's kernel IIO devices, as README's "Run in a container" says, with a fake
+# tree (tests/kernel_tree.sh) standing in for the host's /sys: read-only, no
+# --privileged, the image's own user.
+kt=$(mktemp -d /tmp/iiowire-ctest-sys-XXXXXX)
+# shellcheck disable=SC1091
+KT_SYS=$kt . "$top/tests/kernel_tree.sh"
+kt_ads1015
+chmod -R a+rX "$kt"
+podman run -d --init --name "$name" -p 127.0.0.1:$kport:30432 -v "$kt:/host/sys:ro" \
+	--entrypoint iiowired iiowire:latest --listen 0.0.0.0:30432 --kernel \
+	--sysfs-root /host/sys >/dev/null || fail "podman run --kernel"
+reply=""
+for i in $(seq 1 50); do
+	reply=$(printf 'read adc0 in_voltage1_raw\nwrite ads1015 in_voltage0_raw 1\nquit\n' |
+		nc -q 2 127.0.0.1 "$kport" 2>/dev/null) && [ -n "$reply" ] && break
+	sleep 0.2
+done
+podman rm -f -t 1 "$name" >/dev/null 2>&1
+rm -rf "$kt"
+case "$reply" in
+"OK 664"*"ERR EROFS"*) echo "container: a kernel device read through -v SYS:/host/sys:ro (writes: EROFS)";;
+*) fail "kernel devices in the container: got '$reply'";;
+esac
 
 "$top/tests/package.sh" || fail "the Debian packages (tests/package.sh)"
 

@@ -67,7 +67,8 @@ start_daemon
 have_iiod=0
 if command -v iiod >/dev/null 2>&1; then
 	iiod -p "$dport" >/dev/null 2>&1 &
-	pids="$pids $!"
+	ipid=$!
+	pids="$pids $ipid"
 	have_iiod=1
 	sleep 0.5
 fi
@@ -101,6 +102,9 @@ if [ $have_iiod = 1 ]; then
 	check "iio_attr write" "250" \
 		iio_attr -u "ip:127.0.0.1:$iport" -c ads1015 voltage2 sampling_frequency 250
 	check "... reaches the file" "250" cat "/sys/bus/iio/devices/iio:device0/in_voltage2_sampling_frequency"
+	# iiod takes ~50 s to end on SIGTERM (its client threads): it has done its part
+	kill -KILL "$ipid"
+	wait "$ipid" 2>/dev/null
 else
 	echo "note: no iiod (Debian: iiod) - the side-by-side rows are not run"
 fi
