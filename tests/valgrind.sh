@@ -1,5 +1,6 @@
 #!/bin/sh
-# valgrind.sh - the daemon's live suites (tests/test_server_*.c) with every
+# valgrind.sh - the daemon's live suites (tests/test_server_*.c, and
+# tests/test_kernel.sh's kernel devices on a fake tree) with every
 # iiowired they start running under valgrind memcheck, through srvtest.h's
 # $IIOWIRE_TEST_WRAPPER. A failing suite, or any memory error or leak
 # (definite, indirect or possible) in any daemon run, fails the whole run;
@@ -12,7 +13,7 @@
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$top/build/release}
-filter=${2:-^test_server_}
+filter=${2:-^test_server_|^test_kernel_sh\$}
 if ! command -v valgrind >/dev/null; then
 	echo "valgrind: SKIPPED: valgrind is not installed" >&2
 	exit 0
