@@ -71,6 +71,12 @@ inner() {
 	sleep 1
 	eval "$py \"$here/iiod_bench.py\" --port $port_w $reads --write 'dummy0 OUTPUT voltage0 raw 5' -n $n --runs $runs --label iiowired"
 	eval "$py \"$here/iiod_bench.py\" --port $port_k $reads --write 'dummy0 OUTPUT voltage0 raw 5' -n $n --runs $runs --label iiowired-kernel"
+	# the floor of a kernel READ: the file read alone (open, read, close), in one process
+	$py -c 'import os,sys,time
+n=int(sys.argv[1]); p="/sys/bus/iio/devices/iio:device0/in_voltage0_raw"; t=time.perf_counter()
+for i in range(n):
+    fd=os.open(p,os.O_RDONLY); os.read(fd,4096); os.close(fd)
+print("floor | open+read+close of %s | %.1f us" % (p,(time.perf_counter()-t)/n*1e6))' "$n"
 	eval "$py \"$here/iiod_bench.py\" --port $port_i $reads --write 'dummy0 OUTPUT voltage0 raw 5' -n $n --runs $runs --label iiod-0.24"
 	kill "$wpid" "$ipid" "$kpid"
 	wait "$wpid" "$ipid" "$kpid" 2>/dev/null || true
