@@ -180,6 +180,30 @@ kt_remove 5
 kill -HUP "$dpid"
 settle "a device that left" "iiowire: read: ENODEV: no device ads1115" $a read ads1115 in_voltage0_raw
 check "the others stay" "564" $a read ads1015 in_voltage0_raw
+# a kernel uevent (SUBSYSTEM=iio) on the netlink socket rescans without SIGHUP; in this
+# network namespace the test plays the kernel (root may send to the uevent group)
+if command -v python3 >/dev/null 2>&1; then
+	kt_dev 7 0-004b ads1115
+	kt_attr 7 in_voltage0_raw 78
+	python3 -c 'import socket
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, 15)
+s.bind((0, 0))
+s.sendto(b"add@/devices/platform/i2c-0/0-004b/iio:device7\0ACTION=add\0SUBSYSTEM=iio\0", (0, 1))'
+	settle "a uevent rescans" "78" $a read iio:device7 in_voltage0_raw
+	kt_remove 7
+	python3 -c 'import socket
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, 15)
+s.bind((0, 0))
+s.sendto(b"remove@/devices/platform/i2c-0/0-004b/iio:device7\0ACTION=remove\0SUBSYSTEM=input\0", (0, 1))'
+	sleep 0.5
+	# not rescanned: still listed, its file gone (ENODEV)
+	check "a uevent of another subsystem does not" "iio:device7 ads1115 0-004b -" \
+		sh -c "$a devices | grep device7"
+	kill -HUP "$dpid"
+	settle "... SIGHUP does" "" sh -c "$a devices | grep device7"
+else
+	echo "note: no python3 - the uevent rows are not run"
+fi
 
 # ---- faults: each a clear error, and the daemon goes on serving ----
 d0=/sys/bus/iio/devices/iio:device0
