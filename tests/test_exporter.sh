@@ -76,7 +76,8 @@ scrape_configs:
 EOF
 prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
 	--web.listen-address=127.0.0.1:$pp >"$tmp/prometheus.log" 2>&1 &
-pids="$pids $!"
+prom=$!
+pids="$pids $prom"
 wait_port $pp
 # query EXPR: the value of the single result, or "" (Prometheus's JSON, no jq needed)
 query() {
@@ -172,6 +173,52 @@ curl -s "http://127.0.0.1:$xk/probe?target=127.0.0.1:$dt" | grep -q '^iiowire_up
 check "--token-file: the daemon answers (iiowire_up 1)" $?
 shtest_clean_exit $kpid "$tmp/exporter-k.err"
 check "token exporter: clean exit" $?
+
+# --- the HTTP connection limit (64) at N and N+1: idle clients hold connections,
+# each time on a fresh exporter (one that has counted no connection yet) ---
+if command -v ss >/dev/null; then
+	# limit_run HOLD: a fresh exporter, HOLD idle connections it has accepted, then
+	# one GET; $st is its HTTP status (000: closed unanswered); the exporter stays
+	# up for the next step as $lpid on $lp, the holders as $hpids
+	limit_run() {
+		lp=$(shtest_free_port 10)
+		"$exporter" --listen 127.0.0.1:$lp 2>"$tmp/limit.err" &
+		lpid=$!
+		pids="$pids $lpid"
+		wait_port $lp
+		hpids=""
+		i=0
+		while [ $i -lt $1 ]; do nc -d 127.0.0.1 $lp & hpids="$hpids $!"; i=$((i + 1)); done
+		i=0
+		while [ "$(ss -Htn state established "( sport = :$lp )" | wc -l)" -lt $1 ] &&
+			[ $i -lt 200 ]; do i=$((i + 1)); sleep 0.05; done
+		st=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$lp/")
+	}
+	limit_end() {
+		kill $hpids 2>/dev/null
+		wait $hpids 2>/dev/null
+		shtest_clean_exit $lpid "$tmp/limit.err"
+	}
+	limit_run 63
+	[ "$st" = 200 ]
+	check "63 connections held: the 64th is served ($st)" $?
+	limit_end
+	check "  ...and that exporter exits cleanly" $?
+	limit_run 64
+	[ "$st" = 000 ] && grep -q "connection limit" "$tmp/limit.err"
+	check "64 connections held: the 65th is closed unanswered ($st), and logged" $?
+	kill $hpids 2>/dev/null
+	wait $hpids 2>/dev/null
+	i=0
+	until [ "$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$lp/")" = 200 ] ||
+		[ $i -ge 50 ]; do i=$((i + 1)); sleep 0.1; done
+	[ $i -lt 50 ]
+	check "once they close, it serves again" $?
+	shtest_clean_exit $lpid "$tmp/limit.err"
+	check "and exits cleanly" $?
+else
+	echo "test_exporter: connection-limit rows skipped: no ss"
+fi
 
 # --- options ---
 "$exporter" --listen nonsense >/dev/null 2>&1
