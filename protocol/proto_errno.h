@@ -44,7 +44,9 @@
 	XX(ETIMEDOUT, "device timed out")					\
 	XX(ECANCELED, "operation canceled")					\
 	XX(EREMOTEIO, "remote I/O error")					\
-	XX(ESHUTDOWN, "server shutting down")
+	XX(ESHUTDOWN, "server shutting down")					\
+	XX(EROFS, "read-only file system")					\
+	XX(ENOSPC, "no space left on device")
 
 /**
  * proto_errno_name() - the wire name of an errno ("ENOENT").

@@ -235,5 +235,25 @@ start_daemon --read-only
 check "--read-only" "iiowire: write: EACCES: server is read-only (--read-only)" \
 	$a write bmp280 in_temp_oversampling_ratio 8
 stop_daemon
+# as in a container: the tree mounted read-only elsewhere (--sysfs-root), an unprivileged user
+mkdir -p "$tmp/hostsys"
+if mount --bind /sys "$tmp/hostsys" && mount -o remount,bind,ro "$tmp/hostsys" &&
+   command -v setpriv >/dev/null 2>&1; then
+	chmod 755 "$tmp"
+	# not under valgrind: its log directory is root's
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$daemon" --kernel \
+		--sysfs-root "$tmp/hostsys" --listen "127.0.0.1:$port" --log-level warn 2>>"$tmp/log" &
+	dpid=$!
+	pids="$pids $dpid"
+	settle "read-only sysfs, user nobody: a read" "1000" \
+		$cli -a "127.0.0.1:$port" read tsl2563 in_intensity_both_raw
+	check "... a write" "iiowire: write: EROFS: bmp280 in_temp_oversampling_ratio: read-only file system" \
+		$cli -a "127.0.0.1:$port" write bmp280 in_temp_oversampling_ratio 8
+	kill "$dpid"
+	wait "$dpid" 2>/dev/null
+	umount "$tmp/hostsys"
+else
+	echo "note: no read-only bind mount or setpriv - the container-like rows are not run"
+fi
 if grep -q "ERROR\|AddressSanitizer" "$tmp/log"; then bad "daemon log: $(cat "$tmp/log")"; else ok; fi
 shtest_end
