@@ -318,4 +318,29 @@ static void test_register_and_consume(void)
 }
 TEST_CASE(test_register_and_consume, "registered as iio:device2; consumers read raw, scale, processed");
 
+/* The tree changes during the scan: a device listed whose directory is gone, one without a name. */
+static void test_changing_tree(void)
+{
+	struct iio_registry *reg = iio_registry_create();
+	char gone[512], noname[512], err[256];
+	struct iio_dev *dev;
+
+	snprintf(gone, sizeof(gone), "%s/" IIO_KERNEL_BUS_DIR "/iio:device9", root);
+	CU_ASSERT_EQUAL(symlink("../../../devices/vanished/iio:device9", gone), 0);
+	snprintf(noname, sizeof(noname), "%s/" IIO_KERNEL_BUS_DIR "/iio:device4", root);
+	CU_ASSERT_EQUAL(mkdir(noname, 0755), 0);
+	CU_ASSERT_EQUAL(iio_kernel_register_all(reg, err, sizeof(err)), 2);
+	CU_ASSERT_EQUAL_FATAL(iio_registry_count(reg), 2);
+	dev = iio_registry_at(reg, 1);
+	CU_ASSERT_EQUAL(iio_device_id(dev), 4);
+	CU_ASSERT_PTR_NULL(dev->name);
+	CU_ASSERT_EQUAL(iio_device_attr_count(dev), 0);
+	CU_ASSERT_EQUAL(iio_kernel_mirror("iio:device9", &dev, err, sizeof(err)), -ENODEV);
+	CU_ASSERT_EQUAL(iio_kernel_mirror("../x", &dev, err, sizeof(err)), -ENODEV);
+	iio_registry_destroy(reg);
+	unlink(gone);
+	rmdir(noname);
+}
+TEST_CASE(test_changing_tree, "a device gone between listing and scan is skipped; one without a name stays");
+
 TEST_MAIN("kernel", tree_init, tree_fini)
