@@ -241,12 +241,16 @@ if mount --bind /sys "$tmp/hostsys" && mount -o remount,bind,ro "$tmp/hostsys" &
    command -v setpriv >/dev/null 2>&1; then
 	chmod 755 "$tmp"
 	# not under valgrind: its log directory is root's
+	# given through a link: hardware ids still come from the resolved paths
+	ln -s hostsys "$tmp/sys-link"
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$daemon" --kernel \
-		--sysfs-root "$tmp/hostsys" --listen "127.0.0.1:$port" --log-level warn 2>>"$tmp/log" &
+		--sysfs-root "$tmp/sys-link" --listen "127.0.0.1:$port" --log-level warn 2>>"$tmp/log" &
 	dpid=$!
 	pids="$pids $dpid"
 	settle "read-only sysfs, user nobody: a read" "1000" \
 		$cli -a "127.0.0.1:$port" read tsl2563 in_intensity_both_raw
+	check "... hardware ids through a linked root" "iio:device2 tsl2563 0-0039 light" \
+		sh -c "$cli -a 127.0.0.1:$port devices | grep device2"
 	check "... a write" "iiowire: write: EROFS: bmp280 in_temp_oversampling_ratio: read-only file system" \
 		$cli -a "127.0.0.1:$port" write bmp280 in_temp_oversampling_ratio 8
 	kill "$dpid"

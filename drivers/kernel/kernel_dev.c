@@ -483,17 +483,18 @@ static int kernel_scan_elements(struct kernel_scan *sc)
  */
 static void kernel_scan_hwid(const char *path, char *hwid, size_t len)
 {
-	char real[PATH_MAX], *slash;
+	char real[PATH_MAX], root[PATH_MAX], *slash;
 
 	hwid[0] = '\0';
-	if (!realpath(path, real))
+	/* both resolved: a --sysfs-root given through a link or relative still matches */
+	if (!realpath(path, real) || !realpath(kernel_sysfs_root, root))
 		return;
 	slash = strrchr(real, '/');
 	if (!slash || slash == real)
 		return;
 	*slash = '\0';
 	slash = strrchr(real, '/');
-	if (!slash || strncmp(real, kernel_sysfs_root, strlen(kernel_sysfs_root)) != 0 ||
+	if (!slash || strncmp(real, root, strlen(root)) != 0 ||
 	    strstr(real, "/devices/") == NULL)
 		return;
 	snprintf(hwid, len, "%s", slash + 1);
