@@ -176,6 +176,10 @@ kt_dev 5 0-0049 ads1115
 kt_attr 5 in_voltage0_raw 77
 kill -HUP "$dpid"
 settle "a device that appeared" "77" $a read iio:device5 in_voltage0_raw
+if command -v iio_info >/dev/null 2>&1; then
+	check "... and libiio sees it (the XML is rebuilt)" "	iio:device5: ads1115" \
+		sh -c "iio_info -u ip:127.0.0.1:$iport 2>/dev/null | grep 'iio:device5:'"
+fi
 kt_remove 5
 kill -HUP "$dpid"
 settle "a device that left" "iiowire: read: ENODEV: no device ads1115" $a read ads1115 in_voltage0_raw
