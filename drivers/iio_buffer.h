@@ -3,17 +3,22 @@
  * buffers with their demux, triggers, and the push path from a driver (or a
  * kernel backend) to the readers.
  *
- * The userspace twin of the kernel's industrialio-buffer.c and
- * industrialio-trigger.c. A device that can capture declares
- * INDIO_BUFFER_TRIGGERED, its trigger handler (the pollfunc's bottom half)
- * and, optionally, available_scan_masks. Each reader is a struct iio_buffer
- * with its own mask; the core runs the union (first superset in
- * available_scan_masks, as iio_verify_update) and a demux hands each buffer
- * its own record, laid out as iio_compute_scan_bytes. Scans travel from the
- * producer (the thread running the handler: the loop for a chip that cannot
- * block, the bus worker for real buses, a kernel backend's reader thread)
- * through one single-producer ring per device to the consumer thread, which
- * calls iio_device_buffers_drain(); no lock is taken per scan.
+ * The userspace twin of the kernel's industrialio-buffer.c,
+ * industrialio-trigger.c and industrialio-triggered-buffer.c. A device that
+ * can capture calls iio_triggered_buffer_setup() in probe with its trigger
+ * handler (the pollfunc's bottom half) and, optionally, its
+ * available_scan_masks. Each reader is a struct iio_buffer with its own mask;
+ * the core runs the union (the first superset in available_scan_masks, as
+ * iio_verify_update) and a demux hands each buffer its own record, laid out
+ * as iio_compute_scan_bytes. Buffer 0 is the sysfs one (scan_elements/,
+ * buffer/, buffer0/), a kfifo nobody reads over the network.
+ *
+ * Threads: configuration (attach, detach, attributes) and the handler run
+ * under the device lock. Scans go from the producer (whoever runs the
+ * handler: the loop for a chip that cannot block, the bus worker for real
+ * buses, a kernel backend's reader thread) through one single-producer ring
+ * per device to the consumer thread, which calls iio_device_buffers_drain()
+ * and takes only a short list lock, once per drain, never per scan.
  * Place in the flow: driver -> *core* -> server (server/stream.c).
  */
 #ifndef IIOWIRE_IIO_BUFFER_H
@@ -24,62 +29,128 @@
 #include <stdint.h>
 #include "iio.h"
 
-/* iio_dev modes, as the kernel's INDIO_* bits */
-#define INDIO_DIRECT_MODE		0x01
-#define INDIO_BUFFER_TRIGGERED		0x02
-
 /* Scan indices must be below this: masks are one 64-bit word. */
 #define IIO_SCAN_INDEX_MAX		64
-/* Largest record (active mask) a device may have; adis16400's is 32. */
+/* Largest record a device may have (adis16400's is 32 bytes). */
 #define IIO_SCAN_BYTES_MAX		256
-/* Scans the per-device ring holds between producer and consumer. */
-#define IIO_SCAN_RING_SCANS		8192
-/* kfifo defaults (kfifo_buf.c): buffer/length starts at 2 and never goes below. */
+/* Scans the per-device ring holds between producer and consumer (a power of two). */
+#define IIO_SCAN_RING_SCANS		4096
+/* kfifo_buf.c: buffer/length starts at 2 and a smaller write becomes 2. */
 #define IIO_KFIFO_LENGTH_MIN		2
+/*
+ * Devices one trigger drives at once. The kernel's
+ * CONFIG_IIO_CONSUMERS_PER_TRIGGER defaults to 2 and a third attach fails
+ * silently; here it is a larger limit with -EBUSY (maps/README.md K-13).
+ */
+#define IIO_TRIGGER_CONSUMERS_MAX	16
+/* Longest trigger name ("adis16400-dev6", "sysfstrig12", an hrtimer's). */
+#define IIO_TRIGGER_NAME_MAX		64
 
 struct iio_buffer;
 struct iio_trigger;
+struct iio_registry;
 
 /**
  * struct iio_scan_layout - where each enabled element sits in a record.
  * @bytes: the record size (iio_compute_scan_bytes).
  * @n: elements, in record order (ascending scan_index, timestamp last).
- * @chan/@offset: the element's channel and byte offset.
+ * @chan/@offset: each element's channel and byte offset.
  */
 struct iio_scan_layout {
 	int bytes;
 	int n;
-	const struct iio_chan_spec *chan[IIO_SCAN_INDEX_MAX];
-	int offset[IIO_SCAN_INDEX_MAX];
+	const struct iio_chan_spec *chan[IIO_SCAN_INDEX_MAX + 1];
+	int offset[IIO_SCAN_INDEX_MAX + 1];
 };
 
 /**
- * iio_scan_layout_compute() - lay out @mask (+ the timestamp when @ts) of
- * @indio_dev's channels by the kernel's rules.
- * Return: 0, or -EINVAL (empty mask, an index the device lacks), -E2BIG
- * (over IIO_SCAN_BYTES_MAX).
+ * iio_scan_layout_compute() - lay out @mask (bits are scan_index) plus the
+ * timestamp when @ts, by the kernel's rules: each element at the next
+ * multiple of its size, timestamp last, the total a multiple of the largest.
+ * Return: 0, -EINVAL (empty mask, a bit no channel has), -E2BIG (over
+ * IIO_SCAN_BYTES_MAX).
  */
 int iio_scan_layout_compute(const struct iio_dev *indio_dev, uint64_t mask, bool ts,
 			    struct iio_scan_layout *out);
 
+/** iio_chan_scan_bytes() - storagebits / 8 x repeat of one element. */
+int iio_chan_scan_bytes(const struct iio_chan_spec *chan);
+
 /**
- * iio_scan_type_format() - a channel's scan_elements _type text,
- * "be:u12/16>>0\n" (repeat > 1: "...X<r>>>..."), IIO_CPU printed as the
- * host's order. Return: length, or -ENOSPC.
+ * iio_scan_type_format() - a channel's scan_elements _type text with its
+ * '\n': "be:u12/16>>0" (repeat > 1: "be:u12/16X2>>0"); IIO_CPU is printed
+ * as the host's order. Return: the length, or -ENOSPC.
  */
 int iio_scan_type_format(const struct iio_chan_spec *chan, char *buf, size_t len);
 
 /**
+ * iio_scan_element_value() - one element of a record as a number: byte
+ * order of @chan's _type undone, shifted, realbits kept, sign-extended.
+ */
+int64_t iio_scan_element_value(const struct iio_chan_spec *chan, const uint8_t *p);
+
+/**
+ * struct iio_buffer_setup - a driver's capture, as iio_triggered_buffer_setup.
+ * @handler: the trigger's bottom half, device lock held: read one scan of
+ *	the active mask and hand it to iio_push_to_buffers_with_timestamp()
+ *	with @ts. Return: 0 or -errno (a bus error ends the capture).
+ * @update_scan_mode: the active mask changed (device lock held; may do
+ *	bus I/O). NULL: nothing to tell the chip.
+ * @postenable/@predisable: first buffer attached / last one leaving.
+ * @validate_trigger: may the device use @trig (-EINVAL if not)? NULL: any.
+ */
+struct iio_buffer_setup {
+	int (*handler)(struct iio_dev *indio_dev, int64_t ts);
+	int (*update_scan_mode)(struct iio_dev *indio_dev, uint64_t active_mask);
+	int (*postenable)(struct iio_dev *indio_dev);
+	int (*predisable)(struct iio_dev *indio_dev);
+	int (*validate_trigger)(struct iio_dev *indio_dev, struct iio_trigger *trig);
+};
+
+/**
+ * iio_triggered_buffer_setup() - make @indio_dev buffer capable (before
+ * registration): buffer 0's attributes, trigger/current_trigger.
+ * @masks: available_scan_masks, ended by 0, in the driver's order (the first
+ *	superset wins); borrowed for the device's life; NULL: any mask.
+ * Return: 0 or -ENOMEM.
+ */
+int iio_triggered_buffer_setup(struct iio_dev *indio_dev, const struct iio_buffer_setup *setup,
+			       const uint64_t *masks);
+
+/**
+ * iio_device_trigger_setup() - the device has a data-ready trigger of its
+ * own: at registration the core adds "<name>-dev<N>" (adis_trigger.c's
+ * name), polled every @period() ns while a device uses it, and removes it at
+ * unregistration. Call after iio_triggered_buffer_setup().
+ * Return: 0, -EINVAL without a buffer.
+ */
+int iio_device_trigger_setup(struct iio_dev *indio_dev,
+			     int (*period)(struct iio_dev *indio_dev, uint64_t *period_ns));
+
+/** iio_buffer_active_mask() - the scan the handler must produce (device lock held). */
+uint64_t iio_buffer_active_mask(const struct iio_dev *indio_dev);
+
+/** iio_device_has_buffer() - did the driver set up a buffer? */
+bool iio_device_has_buffer(const struct iio_dev *indio_dev);
+/** iio_buffer_enabled() - is the device capturing (buffered mode)? Device lock held. */
+bool iio_buffer_enabled(const struct iio_dev *indio_dev);
+
+/**
+ * iio_device_claim_direct() - for read_raw paths the kernel guards: -EBUSY
+ * while the device captures. Device lock held (every driver callback is).
+ */
+int iio_device_claim_direct(const struct iio_dev *indio_dev);
+
+/**
  * struct iio_buffer_ops - what a reader does with its records.
  * @store: consumer thread; @rec is one record of buf->layout.bytes bytes,
- *	borrowed for the call; @lost counts scans lost since the last call
- *	(ring overrun). Return: 0 or -errno (counted, never stops the capture).
- * @end: consumer thread, once, when the capture ends on its own (device
- *	gone, bus error, trigger removed) with the -errno; the buffer is then
- *	detached and the owner frees it.
+ *	borrowed for the call; @lost counts scans lost just before it.
+ * @end: consumer thread, once, when the capture ends without the reader
+ *	asking (device gone, bus error, trigger removed): the buffer is
+ *	already detached, the owner frees it.
  */
 struct iio_buffer_ops {
-	int (*store)(struct iio_buffer *buf, const void *rec, uint64_t lost);
+	void (*store)(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost);
 	void (*end)(struct iio_buffer *buf, int err);
 };
 
@@ -87,7 +158,7 @@ struct iio_buffer_ops {
  * struct iio_buffer - one reader of a device's capture (a kernel buffer).
  * @mask/@timestamp: the channels it wants (bits are scan_index).
  * @layout: its record, filled by iio_buffer_attach().
- * @priv: the owner's.
+ * @priv: the owner's. The rest is the core's.
  */
 struct iio_buffer {
 	const struct iio_buffer_ops *ops;
@@ -97,41 +168,47 @@ struct iio_buffer {
 	void *priv;
 	/* core-private */
 	struct iio_buffer *next;
+	bool attached;
 	int ndemux;
-	struct { uint16_t from, to, len; } demux[IIO_SCAN_INDEX_MAX];
+	struct { uint16_t from, to, len; } demux[IIO_SCAN_INDEX_MAX + 1];
+	uint8_t rec[IIO_SCAN_BYTES_MAX];
 };
 
 /**
- * iio_buffer_attach() - iio_update_buffers(dev, buf, NULL): add @buf to the
- * capture of @indio_dev, recomputing the active mask (union, first
- * superset in available_scan_masks), calling update_scan_mode when it
- * changed and attaching the device to its current trigger when it is the
- * first buffer. May do bus I/O: run it where the device may block.
- * Return: 0; -EINVAL (empty mask, no trigger, no mask fits: @err says
- * which), -EBUSY, -ENODEV, or the driver's -errno; on failure nothing
- * changed.
+ * iio_buffer_attach() - iio_update_buffers(dev, buf, NULL): add @buf,
+ * recompute the active mask, tell the driver when it changed, attach the
+ * device to its current trigger when @buf is the first buffer. May do bus
+ * I/O: run it where the device may block. Takes the device lock.
+ * Return: 0; -EINVAL (empty mask, no trigger, no scan mask fits: @err says
+ * which), -EBUSY (the trigger's consumers are full), -ENODEV, the driver's
+ * -errno; on failure nothing changed.
  */
 int iio_buffer_attach(struct iio_dev *indio_dev, struct iio_buffer *buf, char *err,
 		      size_t errlen);
 
-/** iio_buffer_detach() - the reverse; the last one stops the capture. Return: 0 or -errno. */
-int iio_buffer_detach(struct iio_dev *indio_dev, struct iio_buffer *buf);
+/** iio_buffer_detach() - the reverse; the last buffer stops the capture. Takes the lock. */
+void iio_buffer_detach(struct iio_dev *indio_dev, struct iio_buffer *buf);
 
 /**
- * iio_push_to_buffers_with_timestamp() - a scan of the active mask, as the
- * driver's handler (or a kernel backend holding /dev/iio:deviceN bytes)
- * has it: the s64 @ts is written at the record's timestamp slot when the
- * active scan has one. Producer side of the ring: any one thread at a
- * time, never the consumer's lock. A full ring drops the scan and counts
- * it (the kernel's kfifo drops the new scan too).
- * Return: 0, -ENOSPC (ring full), -EINVAL (no capture running).
+ * iio_buffers_end() - end every buffer of @indio_dev with @err (device
+ * removed, bus failed): each is detached and its end() runs. Consumer thread.
+ */
+void iio_buffers_end(struct iio_dev *indio_dev, int err);
+
+/**
+ * iio_push_to_buffers_with_timestamp() - one scan of the active mask, as the
+ * driver's handler (or a kernel backend with /dev/iio:deviceN bytes) has
+ * it; @ts goes into the record's last 8 bytes when the active scan has the
+ * timestamp. Producer side of the ring: call with the device lock held.
+ * A full ring drops the scan and counts it (the kfifo drops the new scan).
+ * Return: 0, -ENOSPC (ring full), -EINVAL (not capturing).
  */
 int iio_push_to_buffers_with_timestamp(struct iio_dev *indio_dev, void *data, int64_t ts);
 
 /**
- * iio_device_set_push_notify() - called by the producer after a push that
- * made the ring non-empty (the server: uv_async_send()). NULL: the
- * consumer polls.
+ * iio_device_set_push_notify() - @notify runs on the producer's thread after
+ * a push into an empty ring (the server: uv_async_send()); NULL: the
+ * consumer drains when it likes.
  */
 void iio_device_set_push_notify(struct iio_dev *indio_dev, void (*notify)(void *ctx), void *ctx);
 
@@ -141,26 +218,127 @@ void iio_device_set_push_notify(struct iio_dev *indio_dev, void (*notify)(void *
  */
 int iio_device_buffers_drain(struct iio_dev *indio_dev);
 
-/* ---- triggers ---- */
+/**
+ * iio_device_trigger_handle() - run the device's handler for a poll at @ts
+ * (the pollfunc): under the device lock, only while capturing.
+ * Return: 0, -EAGAIN (not capturing), or the handler's -errno.
+ */
+int iio_device_trigger_handle(struct iio_dev *indio_dev, int64_t ts);
 
 /**
- * struct iio_trigger_ops - @set_trigger_state: the first consumer attached
- * (true) or the last left (false): start/stop the hrtimer, a chip's
- * data-ready. @validate_device: may @indio_dev use this trigger (-EINVAL
- * if not)?
+ * iio_device_current_trigger() - the device's current trigger or NULL
+ * (borrowed; valid while the registry has it). Device lock held or the
+ * consumer thread.
  */
-struct iio_trigger_ops {
-	int (*set_trigger_state)(struct iio_trigger *trig, bool state);
-	int (*validate_device)(struct iio_trigger *trig, struct iio_dev *indio_dev);
+struct iio_trigger *iio_device_current_trigger(const struct iio_dev *indio_dev);
+/**
+ * iio_device_set_trigger() - current_trigger = @trig (NULL clears); takes
+ * the lock. Return: 0, -EBUSY while capturing, the validate -errno.
+ */
+int iio_device_set_trigger(struct iio_dev *indio_dev, struct iio_trigger *trig);
+
+/** iio_device_buffer_attr_count()/_at() - buffer/, scan_elements/, trigger/ files. */
+int iio_device_buffer_attr_count(const struct iio_dev *indio_dev);
+const struct iio_attr *iio_device_buffer_attr_at(const struct iio_dev *indio_dev, int i);
+
+/* ---- triggers ---- */
+
+enum iio_trigger_kind {
+	IIO_TRIGGER_HRTIMER,	/* iio-trig-hrtimer: sampling_frequency */
+	IIO_TRIGGER_SYSFS,	/* iio-trig-sysfs: trigger_now */
+	IIO_TRIGGER_DATA_READY,	/* a chip's own: fires at its conversion rate */
 };
 
 /**
- * iio_trigger_poll() - the trigger fired at @ts: run the trigger handler of
- * every attached device (through the registry's poll hook, which the
- * server points at the device's bus worker when it may block). A poll
- * while the previous one of the same device still runs is dropped, as in
- * the kernel.
+ * struct iio_trigger - a trigger device, triggerN.
+ * @period_ns: HRTIMER and DATA_READY: time between polls, as the server's
+ *	timer runs it (DATA_READY: from @owner's sampling frequency).
+ * @owner: DATA_READY: the chip (not referenced: it unregisters its
+ *	trigger first).
+ * @consumers: devices attached (capturing on it); loop thread only.
+ * @timer: the server's; the core never touches it.
+ */
+struct iio_trigger {
+	char name[IIO_TRIGGER_NAME_MAX];
+	int id;
+	enum iio_trigger_kind kind;
+	uint64_t freq_mhz;
+	int sysfs_num;
+	struct iio_dev *owner;
+	int (*owner_period)(struct iio_dev *owner, uint64_t *period_ns);
+	struct iio_dev *consumers[IIO_TRIGGER_CONSUMERS_MAX];
+	int nconsumers;
+	struct iio_registry *reg;
+	void *timer;
+};
+
+/**
+ * struct iio_trigger_hooks - how a registry's triggers reach the server.
+ * @start/@stop: the first consumer attached / the last left (a timed
+ *	trigger's timer starts or stops).
+ * @poll: run @indio_dev's handler for a poll at @ts (the server runs it on
+ *	the loop or queues it to the device's bus worker); NULL: inline.
+ */
+struct iio_trigger_hooks {
+	void (*start)(struct iio_trigger *trig, void *ctx);
+	void (*stop)(struct iio_trigger *trig, void *ctx);
+	void (*poll)(struct iio_dev *indio_dev, int64_t ts, void *ctx);
+	void *ctx;
+};
+
+/** iio_registry_set_trigger_hooks() - @hooks copied; NULL clears. */
+void iio_registry_set_trigger_hooks(struct iio_registry *reg, const struct iio_trigger_hooks *hooks);
+
+/**
+ * iio_trigger_create() - register a trigger named @name of @kind in @reg
+ * with the lowest free triggerN. HRTIMER starts at 100 Hz.
+ * Return: 0 with *out borrowed (the registry owns it), -EEXIST (duplicate
+ * name, as "Duplicate trigger name"), -EINVAL, -ENOMEM.
+ */
+int iio_trigger_create(struct iio_registry *reg, const char *name, enum iio_trigger_kind kind,
+		       struct iio_trigger **out);
+/** iio_trigger_destroy() - unregister; capturing devices end with -ENODEV. */
+void iio_trigger_destroy(struct iio_registry *reg, struct iio_trigger *trig);
+
+/** iio_trigger_find() - by name or "triggerN"; NULL if none. */
+struct iio_trigger *iio_trigger_find(const struct iio_registry *reg, const char *key);
+int iio_trigger_count(const struct iio_registry *reg);
+struct iio_trigger *iio_trigger_at(const struct iio_registry *reg, int i);
+
+/** iio_trigger_period_ns() - HRTIMER/DATA_READY: ns between polls; 0 for SYSFS. */
+uint64_t iio_trigger_period_ns(const struct iio_trigger *trig);
+
+/**
+ * iio_trigger_poll() - the trigger fired at @ts: each attached device's
+ * handler runs (through the hooks' poll). Loop thread.
  */
 void iio_trigger_poll(struct iio_trigger *trig, int64_t ts);
+
+/**
+ * iio_trigger_attr_names() - the trigger's files, NULL-ended, in sysfs
+ * order ("name", "sampling_frequency"; "name", "trigger_now").
+ */
+const char *const *iio_trigger_attr_names(const struct iio_trigger *trig);
+/**
+ * iio_trigger_attr_read()/_write() - a trigger's file as sysfs: "name"
+ * reads "<name>\n"; sampling_frequency reads "100.000000\n" and takes Hz
+ * with up to 3 decimals; trigger_now polls once on any write.
+ * Return: read: length or -errno (-EACCES write-only, -ENOENT no such file);
+ * write: 0 or -errno (-EINVAL, -ERANGE as iio-trig-hrtimer).
+ */
+int iio_trigger_attr_read(struct iio_trigger *trig, const char *attr, char *buf, size_t len);
+int iio_trigger_attr_write(struct iio_trigger *trig, const char *attr, const char *text,
+			   int64_t now_ns);
+
+/**
+ * iio_sysfs_trigger_add()/_remove() - iio_sysfs_trigger's add_trigger and
+ * remove_trigger: "sysfstrig<K>". Return: 0, -EINVAL (K used / unknown, or
+ * not a decimal), -ENOMEM.
+ */
+int iio_sysfs_trigger_add(struct iio_registry *reg, const char *text);
+int iio_sysfs_trigger_remove(struct iio_registry *reg, const char *text);
+
+/** iio_get_time_ns() - the device's current_timestamp_clock now, in ns. */
+int64_t iio_get_time_ns(const struct iio_dev *indio_dev);
 
 #endif /* IIOWIRE_IIO_BUFFER_H */

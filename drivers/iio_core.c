@@ -518,7 +518,7 @@ const struct iio_attr *iio_device_attr_find(const struct iio_dev *indio_dev, con
 	for (i = 0; i < op->nattrs; i++)
 		if (strcmp(op->attrs[i].name, name) == 0)
 			return &op->attrs[i];
-	return NULL;
+	return iio_device_buffer_attr_find(indio_dev, name);
 }
 
 /* "text\n" into buf; Return: length or -EFBIG. */
@@ -631,6 +631,8 @@ static ssize_t iio_core_read_locked(struct iio_dev *indio_dev, const struct iio_
 		return iio_core_emit_line(buf, len, iio_core_clock_names[op->clock_id]);
 	case IIO_ATTR_TEXT:
 		break;	/* only a device with read_text has these */
+	case IIO_ATTR_BUFFER:
+		return iio_buffer_attr_read_locked(indio_dev, attr, buf, len);
 	}
 	return -EINVAL;
 }
@@ -756,6 +758,9 @@ int iio_attr_write(struct iio_dev *indio_dev, const struct iio_attr *attr,
 		break;
 	case IIO_ATTR_TS_CLOCK:
 		ret = iio_core_write_clock_locked(indio_dev, text);
+		break;
+	case IIO_ATTR_BUFFER:
+		ret = iio_buffer_attr_write_locked(indio_dev, attr, text);
 		break;
 	default:
 		ret = -EACCES;

@@ -51,6 +51,7 @@ enum iio_attr_kind {
 	IIO_ATTR_DEV_LABEL,	/* device "label" */
 	IIO_ATTR_TS_CLOCK,	/* current_timestamp_clock */
 	IIO_ATTR_TEXT,		/* known only by its file: a mirrored kernel device's */
+	IIO_ATTR_BUFFER,	/* buffer/, buffer0/, scan_elements/, trigger/ (iio_buffer.h) */
 };
 
 /**
@@ -116,7 +117,11 @@ void iio_device_set_own_queue(struct iio_dev *indio_dev);
  */
 int iio_device_attr_count(const struct iio_dev *indio_dev);
 const struct iio_attr *iio_device_attr_at(const struct iio_dev *indio_dev, int i);
-/** iio_device_attr_find() - by exact name; NULL if none. */
+/**
+ * iio_device_attr_find() - by exact name; NULL if none. Also finds the
+ * buffer files ("scan_elements/in_voltage0_en", "buffer/enable"), which
+ * iio_device_attr_at() does not list (iio_device_buffer_attr_at() does).
+ */
 const struct iio_attr *iio_device_attr_find(const struct iio_dev *indio_dev, const char *name);
 
 /**

@@ -55,6 +55,7 @@ void iio_device_put(struct iio_dev *indio_dev)
 	/* last reference: a device never registered still needs its remove() */
 	iio_device_mark_gone(indio_dev);
 	iio_device_attrs_free(indio_dev);
+	iio_device_buffer_free(indio_dev);
 	pthread_mutex_destroy(&op->lock);
 	free(op);
 }

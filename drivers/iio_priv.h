@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/types.h>
 #include <time.h>
 #include "iio.h"
 #include "iio_core.h"
@@ -33,6 +34,7 @@ struct iio_dev_opaque {
 	bool own_queue;			/* iio_device_set_own_queue() */
 	/* current_timestamp_clock; 0 is CLOCK_REALTIME, the default, so calloc() sets it */
 	clockid_t clock_id;
+	struct iio_dev_buffer *buffer;	/* iio_triggered_buffer_setup(), or NULL */
 	size_t priv_size;
 	/* driver state follows, aligned for any type */
 	_Alignas(16) unsigned char priv[];
@@ -56,5 +58,27 @@ int iio_hwid_format(char *buf, size_t len, const struct bus_i2c_client *i2c,
 
 /* iio_device_attrs_free() - drop the attribute set (iio_core.c); used by the final put. */
 void iio_device_attrs_free(struct iio_dev *indio_dev);
+
+struct iio_registry;
+struct iio_trigger;
+struct iio_trigger_hooks;
+struct iio_dev_buffer;
+
+/* iio_buffer.c: the buffer state's life, and what registration does with it */
+void iio_device_buffer_free(struct iio_dev *indio_dev);
+int iio_device_buffer_register(struct iio_registry *reg, struct iio_dev *indio_dev, char *err,
+			       size_t errlen);
+void iio_device_buffer_unregister(struct iio_registry *reg, struct iio_dev *indio_dev);
+void iio_device_buffer_trigger_gone(struct iio_dev *indio_dev, struct iio_trigger *trig);
+/* iio_buffer_attr.c: buffer/, scan_elements/, trigger/ files (IIO_ATTR_BUFFER) */
+const struct iio_attr *iio_device_buffer_attr_find(const struct iio_dev *indio_dev,
+						   const char *name);
+ssize_t iio_buffer_attr_read_locked(struct iio_dev *indio_dev, const struct iio_attr *attr,
+				    char *buf, size_t len);
+int iio_buffer_attr_write_locked(struct iio_dev *indio_dev, const struct iio_attr *attr,
+				 const char *text);
+/* iio_registry.c / iio_trigger.c */
+const struct iio_trigger_hooks *iio_registry_trigger_hooks(const struct iio_registry *reg);
+void iio_trigger_init_kind(struct iio_trigger *trig);
 
 #endif /* IIOWIRE_IIO_PRIV_H */

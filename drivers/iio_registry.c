@@ -20,6 +20,7 @@
 #include "iio_kit.h"
 #include "iio_priv.h"
 #include "iio_registry.h"
+#include "iio_buffer_priv.h"
 
 /* A registered map: owned copies of the strings and a reference on its provider. */
 struct iio_registry_map {
@@ -34,6 +35,11 @@ struct iio_registry {
 	struct iio_registry_map *maps;	/* registration order */
 	int nmaps;
 	int maps_cap;
+	struct iio_trigger **trigs;	/* registration order; owned */
+	int ntrigs;
+	int trigs_cap;
+	struct iio_trigger_hooks hooks;
+	bool has_hooks;
 };
 
 /* "iio:device" + N, as the directory name under /sys/bus/iio/devices */
@@ -63,6 +69,9 @@ void iio_registry_destroy(struct iio_registry *reg)
 	/* newest first, as modules unload in the reverse order of loading */
 	while (reg->ndevs > 0)
 		iio_device_unregister(reg, reg->devs[reg->ndevs - 1]);
+	while (reg->ntrigs > 0)
+		iio_trigger_destroy(reg, reg->trigs[reg->ntrigs - 1]);
+	free(reg->trigs);
 	for (i = 0; i < reg->nmaps; i++)
 		iio_registry_map_clear(&reg->maps[i]);
 	free(reg->maps);
@@ -151,6 +160,11 @@ int iio_device_register(struct iio_registry *reg, struct iio_dev *indio_dev,
 	if (id < 0 || iio_registry_id_used(reg, id))
 		id = iio_registry_lowest_free_id(reg);
 	iio_device_set_id(indio_dev, id);
+	ret = iio_device_buffer_register(reg, indio_dev, err, errlen);
+	if (ret) {
+		iio_device_set_id(indio_dev, -1);
+		return ret;
+	}
 	reg->devs[reg->ndevs++] = indio_dev;	/* the caller's reference is ours now */
 	return 0;
 }
@@ -167,6 +181,8 @@ void iio_device_unregister(struct iio_registry *reg, struct iio_dev *indio_dev)
 	memmove(&reg->devs[i], &reg->devs[i + 1],
 		(size_t)(reg->ndevs - i - 1) * sizeof(*reg->devs));
 	reg->ndevs--;
+	/* its readers end with -ENODEV and its own trigger goes, as the kernel's remove */
+	iio_device_buffer_unregister(reg, indio_dev);
 	/* gone first: a consumer holding a channel sees -ENODEV, not freed memory */
 	iio_device_mark_gone(indio_dev);
 	iio_device_put(indio_dev);
@@ -379,4 +395,106 @@ const struct iio_map *iio_registry_map_at(const struct iio_registry *reg, int i,
 	if (provider)
 		*provider = reg->maps[i].provider;
 	return &reg->maps[i].map;
+}
+
+/* ---- triggers ---- */
+
+void iio_registry_set_trigger_hooks(struct iio_registry *reg, const struct iio_trigger_hooks *hooks)
+{
+	reg->has_hooks = hooks != NULL;
+	if (hooks)
+		reg->hooks = *hooks;
+}
+
+const struct iio_trigger_hooks *iio_registry_trigger_hooks(const struct iio_registry *reg)
+{
+	return reg && reg->has_hooks ? &reg->hooks : NULL;
+}
+
+static int iio_registry_trigger_free_id(const struct iio_registry *reg)
+{
+	int id, i;
+
+	for (id = 0;; id++) {
+		for (i = 0; i < reg->ntrigs; i++)
+			if (reg->trigs[i]->id == id)
+				break;
+		if (i == reg->ntrigs)
+			return id;
+	}
+}
+
+int iio_trigger_create(struct iio_registry *reg, const char *name, enum iio_trigger_kind kind,
+		       struct iio_trigger **out)
+{
+	struct iio_trigger *t;
+	int ret;
+
+	if (!reg || !name || !*name || strlen(name) >= IIO_TRIGGER_NAME_MAX ||
+	    (unsigned int)kind > IIO_TRIGGER_DATA_READY)
+		return -EINVAL;
+	if (iio_trigger_find(reg, name))
+		return -EEXIST;	/* "Duplicate trigger name" */
+	ret = iio_registry_grow((void **)&reg->trigs, &reg->trigs_cap, reg->ntrigs,
+			       sizeof(*reg->trigs));
+	if (ret)
+		return ret;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->kind = kind;
+	t->reg = reg;
+	t->id = iio_registry_trigger_free_id(reg);
+	iio_trigger_init_kind(t);
+	reg->trigs[reg->ntrigs++] = t;
+	if (out)
+		*out = t;
+	return 0;
+}
+
+void iio_trigger_destroy(struct iio_registry *reg, struct iio_trigger *trig)
+{
+	int i;
+
+	for (i = 0; i < reg->ndevs; i++)
+		iio_device_buffer_trigger_gone(reg->devs[i], trig);
+	for (i = 0; i < reg->ntrigs; i++) {
+		if (reg->trigs[i] != trig)
+			continue;
+		memmove(&reg->trigs[i], &reg->trigs[i + 1],
+			(size_t)(reg->ntrigs - i - 1) * sizeof(*reg->trigs));
+		reg->ntrigs--;
+		break;
+	}
+	free(trig);
+}
+
+struct iio_trigger *iio_trigger_find(const struct iio_registry *reg, const char *key)
+{
+	int i, id;
+	char end;
+
+	if (!reg || !key)
+		return NULL;
+	for (i = 0; i < reg->ntrigs; i++)
+		if (strcmp(reg->trigs[i]->name, key) == 0)
+			return reg->trigs[i];
+	if (sscanf(key, "trigger%d%c", &id, &end) == 1 && strncmp(key, "trigger", 7) == 0)
+		for (i = 0; i < reg->ntrigs; i++)
+			if (reg->trigs[i]->id == id)
+				return reg->trigs[i];
+	return NULL;
+}
+
+int iio_trigger_count(const struct iio_registry *reg)
+{
+	return reg ? reg->ntrigs : 0;
+}
+
+struct iio_trigger *iio_trigger_at(const struct iio_registry *reg, int i)
+{
+	if (!reg || i < 0 || i >= reg->ntrigs)
+		return NULL;
+	return reg->trigs[i];
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "iio_kit.h"
+#include "iio_buffer.h"
 #include "bus/bus.h"
 
 /* setup byte (bit 7 set tells it from a configuration byte) */
@@ -28,6 +29,7 @@
 
 /* configuration byte (bit 7 clear) */
 #define MAX1363_CONF_SCAN_TO_CS		0x00
+#define MAX1363_CONF_SCAN_MID_TO_CS	0x40	/* from the middle input up to CS */
 #define MAX1363_CONF_SCAN_ONCE		0x60	/* convert the selected input once */
 #define MAX1363_CONF_CS(n)		((n) << 1)
 #define MAX1363_CONF_SE			0x01	/* single-ended; clear: differential */
@@ -207,8 +209,20 @@ static const struct max1363_chip_info max1363_chip_info_tbl[MAX1363_NPARTS] = {
  * @config: the configuration byte the chip holds, or MAX1363_CONF_UNKNOWN
  *	after a failed write (the chip may or may not have taken it).
  */
+/* Scan modes of the largest part (12 inputs): 12 + 11 + 5 single-ended, 12 + 10 differential. */
+#define MAX1363_MODES_MAX		56
+
+/* One scan mode: the channels it converts (scan-index bits) and its configuration byte. */
+struct max1363_mode {
+	uint64_t mask;
+	uint8_t conf;
+};
+
 struct max1363_state {
 	const struct max1363_chip_info *ci;
+	struct max1363_mode modes[MAX1363_MODES_MAX];
+	uint64_t masks[MAX1363_MODES_MAX + 1];	/* available_scan_masks, 0-ended */
+	int nmodes;
 	int vref_mv;
 	uint8_t setup;
 	int config;
@@ -308,9 +322,100 @@ static int max1363_read_raw(struct iio_dev *indio_dev, const struct iio_chan_spe
 		return iio_scale_log2(st->vref_mv, st->ci->bits, val, val2);
 	if (mask != IIO_CHAN_INFO_RAW)
 		return -EINVAL;
+	if (iio_device_claim_direct(indio_dev))
+		return -EBUSY;
 	ret = max1363_read_single_chan(indio_dev, chan, val);
 	return ret < 0 ? ret : IIO_VAL_INT;
 }
+
+/* ---- buffered capture ---- */
+
+static void max1363_add_mode(struct max1363_state *st, uint64_t mask, uint8_t conf)
+{
+	if (st->nmodes < MAX1363_MODES_MAX)
+		st->modes[st->nmodes++] = (struct max1363_mode){ mask, conf };
+}
+
+/* Scan index of the pair with positive input @p: even-positive pairs, then odd-positive. */
+static int max1363_diff_index(int n, int p)
+{
+	return p % 2 ? n + n / 2 + p / 2 : n + p / 2;
+}
+
+/*
+ * The part's mode list, as the kernel's max1363_mode_table rows for it:
+ * every input once, the scans from AIN0 (and from the middle input where
+ * the part has that scan), every pair once and the scans of pairs; then
+ * ordered by size, so the first superset of a wish is the smallest mode
+ * (the kernel's lists put subsets before supersets).
+ */
+static void max1363_build_modes(struct max1363_state *st, int mid)
+{
+	int n = st->ci->ninputs, i, j, k;
+	uint64_t m;
+	struct max1363_mode t;
+
+	for (i = 0; i < n; i++)
+		max1363_add_mode(st, BIT_ULL(i), MAX1363_CONF_SINGLE(i));
+	for (i = 1; i < n; i++)
+		max1363_add_mode(st, GENMASK_ULL(i, 0), MAX1363_CONF_SCAN_TO_CS |
+				 MAX1363_CONF_CS(i) | MAX1363_CONF_SE);
+	for (i = mid + 1; mid && i < n; i++)
+		max1363_add_mode(st, GENMASK_ULL(i, mid), MAX1363_CONF_SCAN_MID_TO_CS |
+				 MAX1363_CONF_CS(i) | MAX1363_CONF_SE);
+	for (i = 0; i < n; i++)
+		max1363_add_mode(st, BIT_ULL(max1363_diff_index(n, i)), MAX1363_CONF_DIFF(i));
+	for (i = 2; i < n; i++) {
+		for (m = 0, j = i % 2; j <= i; j += 2)
+			m |= BIT_ULL(max1363_diff_index(n, j));
+		max1363_add_mode(st, m, MAX1363_CONF_SCAN_TO_CS | MAX1363_CONF_CS(i));
+	}
+	for (i = 1; i < st->nmodes; i++) {	/* stable insertion sort by size */
+		t = st->modes[i];
+		for (k = i; k > 0 && __builtin_popcountll(st->modes[k - 1].mask) >
+				      __builtin_popcountll(t.mask); k--)
+			st->modes[k] = st->modes[k - 1];
+		st->modes[k] = t;
+	}
+	for (i = 0; i < st->nmodes; i++)
+		st->masks[i] = st->modes[i].mask;
+	st->masks[st->nmodes] = 0;
+}
+
+static int max1363_update_scan_mode(struct iio_dev *indio_dev, uint64_t active)
+{
+	struct max1363_state *st = iio_priv(indio_dev);
+	int i;
+
+	for (i = 0; i < st->nmodes; i++)
+		if (st->modes[i].mask == active)
+			return max1363_write_basic_config(st, iio_device_i2c(indio_dev),
+							  st->modes[i].conf);
+	return -EINVAL;
+}
+
+/* max1363_trigger_handler: one read of the whole scan, MSB first, as the chip sends it. */
+static int max1363_trigger_handler(struct iio_dev *indio_dev, int64_t ts)
+{
+	struct max1363_state *st = iio_priv(indio_dev);
+	uint8_t data[IIO_SCAN_BYTES_MAX] = { 0 };
+	int len = __builtin_popcountll(iio_buffer_active_mask(indio_dev)) *
+		  (st->ci->bits > 8 ? 2 : 1);
+	int ret;
+
+	ret = max1363_recv(st, iio_device_i2c(indio_dev), data, len);
+	if (ret < 0)
+		return ret;
+	if (ret != len)
+		return -EIO;
+	iio_push_to_buffers_with_timestamp(indio_dev, data, ts);
+	return 0;
+}
+
+static const struct iio_buffer_setup max1363_buffer_setup = {
+	.handler = max1363_trigger_handler,
+	.update_scan_mode = max1363_update_scan_mode,
+};
 
 static const struct iio_info max1363_info = {
 	.read_raw = max1363_read_raw,
@@ -351,12 +456,12 @@ static int max1363_probe(const struct iio_probe *p, struct iio_dev **out, char *
 	const struct max1363_chip_info *ci;
 	struct max1363_state *st;
 	struct iio_dev *indio_dev;
-	int vref_mv = 0, ret;
+	int vref_mv = 0, part, ret;
 
-	ret = iio_probe_adc(p, MAX1363_NPARTS, "MAX1363-family", &vref_mv, err, errlen);
-	if (ret < 0)
-		return ret;
-	ci = &max1363_chip_info_tbl[ret];
+	part = iio_probe_adc(p, MAX1363_NPARTS, "MAX1363-family", &vref_mv, err, errlen);
+	if (part < 0)
+		return part;
+	ci = &max1363_chip_info_tbl[part];
 
 	indio_dev = iio_device_alloc(sizeof(*st));
 	if (!indio_dev)
@@ -388,6 +493,12 @@ static int max1363_probe(const struct iio_probe *p, struct iio_dev **out, char *
 	}
 	/* the id name is static, as the device's name must be */
 	iio_device_setup(indio_dev, p->id->name, ci->channels, ci->num_channels, &max1363_info);
+	/* max1361-4 use the mid scan code for monitor mode; 2-input parts have none */
+	max1363_build_modes(st, part >= max1036 && ci->ninputs > 2 ? (ci->ninputs == 4 ? 2 : 6) : 0);
+	if (iio_triggered_buffer_setup(indio_dev, &max1363_buffer_setup, st->masks)) {
+		iio_device_put(indio_dev);
+		return -ENOMEM;
+	}
 	*out = indio_dev;
 	return 0;
 }

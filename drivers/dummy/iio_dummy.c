@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "iio_kit.h"
+#include "iio_buffer.h"
 
 /* The board's name is copied into the device: the probe's strings are borrowed. */
 #define IIO_DUMMY_NAME_MAX	64
@@ -147,6 +148,8 @@ static int iio_dummy_read_raw(struct iio_dev *indio_dev, const struct iio_chan_s
 
 	switch (mask) {
 	case IIO_CHAN_INFO_RAW:
+		if (iio_device_claim_direct(indio_dev))
+			return -EBUSY;
 		if (chan->type == IIO_VOLTAGE) {
 			if (chan->output)
 				*val = st->dac_val;
@@ -280,6 +283,38 @@ static const struct iio_info iio_dummy_info = {
 	.write_raw = iio_dummy_write_raw,
 };
 
+/*
+ * iio_simple_dummy_buffer.c: the buffer carries this fixed table, indexed
+ * by scan index, not the sysfs raw values.
+ */
+static const int16_t iio_dummy_fakedata[] = {
+	[IIO_DUMMY_SCAN_VOLTAGE_0] = 7,
+	[IIO_DUMMY_SCAN_DIFFVOLTAGE_1M2] = -33,
+	[IIO_DUMMY_SCAN_DIFFVOLTAGE_3M4] = -2,
+	[IIO_DUMMY_SCAN_ACCELX] = 344,
+};
+
+/* The enabled channels' values back to back, then the timestamp (iio_simple_dummy_trigger_h). */
+static int iio_dummy_trigger_handler(struct iio_dev *indio_dev, int64_t ts)
+{
+	uint64_t active = iio_buffer_active_mask(indio_dev);
+	uint8_t data[IIO_SCAN_BYTES_MAX] = { 0 };
+	size_t i, j = 0;
+
+	for (i = 0; i < ARRAY_SIZE(iio_dummy_fakedata); i++) {
+		if (!(active & BIT_ULL(i)))
+			continue;
+		data[j++] = (uint8_t)(iio_dummy_fakedata[i] & 0xff);
+		data[j++] = (uint8_t)((uint16_t)iio_dummy_fakedata[i] >> 8);
+	}
+	iio_push_to_buffers_with_timestamp(indio_dev, data, ts);
+	return 0;
+}
+
+static const struct iio_buffer_setup iio_dummy_buffer_setup = {
+	.handler = iio_dummy_trigger_handler,
+};
+
 static void iio_dummy_init_state(struct iio_dummy_state *st)
 {
 	/* the kernel driver's power-on values (iio_dummy_init_device) */
@@ -318,6 +353,10 @@ static int iio_dummy_probe(const struct iio_probe *p, struct iio_dev **out, char
 	iio_dummy_init_state(st);
 	iio_device_setup(indio_dev, st->name, iio_dummy_channels,
 			 (int)ARRAY_SIZE(iio_dummy_channels), &iio_dummy_info);
+	if (iio_triggered_buffer_setup(indio_dev, &iio_dummy_buffer_setup, NULL)) {
+		iio_device_put(indio_dev);
+		return -ENOMEM;
+	}
 	*out = indio_dev;
 	return 0;
 }
