@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "board_priv.h"
+#include "iio_buffer.h"
 #include "bus/bus.h"
 #include "emu/emu.h"
 #include "iio.h"
@@ -612,12 +613,80 @@ static int board_add_maps(struct board_ctx *ctx, const cJSON *root)
 	return 0;
 }
 
+/* ---- triggers ---- */
+
+/* Triggers the board declares, before its devices: they get trigger0 and up. */
+#define BOARD_TRIGGERS_MAX	64
+
+static int board_add_trigger(struct board_ctx *ctx, const cJSON *obj, const char *path)
+{
+	static const char *const known[] = { "type", "name", "sampling_frequency", "number",
+					     NULL };
+	struct iio_trigger *trig;
+	const char *type = NULL, *name = NULL;
+	char num[24];
+	long k = 0;
+	int ret;
+
+	ret = board_check_keys(ctx, obj, path, known, NULL);
+	if (!ret)
+		ret = board_get_string(ctx, obj, path, "type", true, 16, &type);
+	if (ret)
+		return ret;
+	if (strcmp(type, "sysfs") == 0) {
+		ret = board_get_int(ctx, obj, path, "number", true, 0, 1000000, &k);
+		if (ret)
+			return ret;
+		snprintf(num, sizeof(num), "%ld", k);
+		ret = iio_sysfs_trigger_add(ctx->bp->b.reg, num);
+		return ret ? board_err(ctx, path, "sysfstrig%ld: already declared", k) : 0;
+	}
+	if (strcmp(type, "hrtimer") != 0)
+		return board_err(ctx, path, "type: \"%s\" is not \"hrtimer\" or \"sysfs\"", type);
+	ret = board_get_string(ctx, obj, path, "name", true, IIO_TRIGGER_NAME_MAX - 1, &name);
+	if (ret)
+		return ret;
+	ret = iio_trigger_create(ctx->bp->b.reg, name, IIO_TRIGGER_HRTIMER, &trig);
+	if (ret == -EEXIST)
+		return board_err(ctx, path, "trigger %s: duplicate trigger name", name);
+	if (ret)
+		return board_err(ctx, path, "trigger %s: %s", name, strerror(-ret));
+	ret = board_get_int(ctx, obj, path, "sampling_frequency", false, 1, 1000000, &k);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return ret;
+	snprintf(num, sizeof(num), "%ld", k);
+	return iio_trigger_attr_write(trig, "sampling_frequency", num, 0) ?
+	       board_err(ctx, path, "sampling_frequency: refused") : 0;
+}
+
+static int board_add_triggers(struct board_ctx *ctx, const cJSON *root)
+{
+	const cJSON *trigs, *it;
+	char path[BOARD_PATH_MAX];
+	int i = 0, ret;
+
+	ret = board_get_array(ctx, root, "triggers", BOARD_TRIGGERS_MAX, &trigs);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return ret;
+	cJSON_ArrayForEach(it, trigs) {
+		board_path_index(path, sizeof(path), "triggers", i++);
+		ret = board_add_trigger(ctx, it, path);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* ---- loading ---- */
 
 static int board_header(struct board_ctx *ctx, const cJSON *root)
 {
-	static const char *const known[] = { "board", "description", "buses", "devices", "maps",
-					     NULL };
+	static const char *const known[] = { "board", "description", "buses", "triggers",
+					     "devices", "maps", NULL };
 	struct board *b = &ctx->bp->b;
 	const char *name = NULL, *desc = NULL, *base;
 	int ret;
@@ -676,7 +745,8 @@ static struct board *board_load_text(const char *text, size_t len, const char *o
 		goto err_destroy_board;
 	}
 	if (board_header(&ctx, root) || board_open_buses(&ctx, root) ||
-	    board_add_devices(&ctx, root) || board_add_maps(&ctx, root))
+	    board_add_triggers(&ctx, root) || board_add_devices(&ctx, root) ||
+	    board_add_maps(&ctx, root))
 		goto err_destroy_board;
 	cJSON_Delete(root);
 	return &ctx.bp->b;

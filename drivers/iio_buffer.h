@@ -40,7 +40,7 @@
 /*
  * Devices one trigger drives at once. The kernel's
  * CONFIG_IIO_CONSUMERS_PER_TRIGGER defaults to 2 and a third attach fails
- * silently; here it is a larger limit with -EBUSY (maps/README.md K-13).
+ * silently; here it is a larger limit with -EBUSY (maps/README.md K-19).
  */
 #define IIO_TRIGGER_CONSUMERS_MAX	16
 /* Longest trigger name ("adis16400-dev6", "sysfstrig12", an hrtimer's). */

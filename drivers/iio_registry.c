@@ -188,6 +188,11 @@ void iio_device_unregister(struct iio_registry *reg, struct iio_dev *indio_dev)
 	iio_device_put(indio_dev);
 }
 
+bool iio_registry_find_dev(const struct iio_registry *reg, const struct iio_dev *indio_dev)
+{
+	return reg && indio_dev && iio_registry_index(reg, indio_dev) >= 0;
+}
+
 int iio_registry_count(const struct iio_registry *reg)
 {
 	return reg ? reg->ndevs : 0;

@@ -48,6 +48,9 @@ int iio_device_register(struct iio_registry *reg, struct iio_dev *indio_dev,
  */
 void iio_device_unregister(struct iio_registry *reg, struct iio_dev *indio_dev);
 
+/** iio_registry_find_dev() - is @indio_dev registered in @reg? */
+bool iio_registry_find_dev(const struct iio_registry *reg, const struct iio_dev *indio_dev);
+
 /** iio_registry_count()/iio_registry_at() - walk devices in registration order; borrowed. */
 int iio_registry_count(const struct iio_registry *reg);
 struct iio_dev *iio_registry_at(const struct iio_registry *reg, int i);

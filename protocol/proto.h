@@ -43,6 +43,10 @@ struct proto_arena;
 #define PROTO_ID_MAX_BYTES		128
 /* Size of an error message buffer, NUL included; longer messages are cut. */
 #define PROTO_MSG_MAX_BYTES		256
+/* Scans per STREAM block, both inclusive. */
+#define PROTO_STREAM_SCANS_MAX		4096
+/* Channels one STREAM or CSTREAM may name. */
+#define PROTO_STREAM_CHANNELS_MAX	64
 /* WATCH interval bounds, both inclusive. */
 #define PROTO_WATCH_INTERVAL_MIN_MS	10
 #define PROTO_WATCH_INTERVAL_MAX_MS	3600000
@@ -131,6 +135,10 @@ enum proto_op {
 	PROTO_OP_STATS,
 	PROTO_OP_AUTH,
 	PROTO_OP_QUIT,
+	PROTO_OP_STREAM,
+	PROTO_OP_CSTREAM,
+	PROTO_OP_UNSTREAM,
+	PROTO_OP_STREAMS,
 	PROTO_OP_COUNT		/* not an op: the size of the op table */
 };
 
@@ -143,6 +151,14 @@ enum proto_what {
 	PROTO_WHAT_TYPE,
 	PROTO_WHAT_LABEL,
 	PROTO_WHAT_COUNT	/* not a value: the size of the name table */
+};
+
+/* What a stream's blocks carry (STREAM, CSTREAM). */
+enum proto_format {
+	PROTO_FORMAT_RAW = 0,	/* the kernel's record bytes */
+	PROTO_FORMAT_CSV,	/* decoded values, one line per scan */
+	PROTO_FORMAT_JSON,	/* decoded values as JSON arrays */
+	PROTO_FORMAT_COUNT
 };
 
 /* proto_request.flags */
@@ -160,6 +176,11 @@ enum proto_what {
  * @what: CREAD only.
  * @multiplier: CREAD processed only: the caller's scale factor, 0 = none.
  * @interval_ms: WATCH only.
+ * @trigger: STREAM, CSTREAM: the trigger, NULL for the current one ("-").
+ * @scans: STREAM, CSTREAM: scans per block (0 when absent).
+ * @format: STREAM, CSTREAM.
+ * @channels/@nchannels: STREAM, CSTREAM: the channels named (none: all).
+ * @stream: UNSTREAM: the stream, 0 for all.
  * @store: private: owned storage of the strings (the struct may be moved
  *	with memcpy; it then owns the store in its new place).
  */
@@ -176,6 +197,12 @@ struct proto_request {
 	enum proto_what what;
 	unsigned int multiplier;
 	int interval_ms;
+	const char *trigger;
+	int scans;
+	enum proto_format format;
+	const char *channels[PROTO_STREAM_CHANNELS_MAX];
+	int nchannels;
+	int stream;
 	char *store;
 };
 
@@ -230,6 +257,8 @@ const char *proto_op_usage(enum proto_op op);
  * Return: a static string ("processed"), NULL if out of range.
  */
 const char *proto_what_name(enum proto_what what);
+/** proto_format_name() - "raw", "csv", "json"; NULL if out of range. */
+const char *proto_format_name(enum proto_format format);
 /**
  * proto_what_from_name() - inverse of proto_what_name() (case-insensitive).
  * Return: the enum proto_what value, or -EINVAL if unknown.
@@ -373,6 +402,37 @@ struct proto_event {
 	uint64_t timestamp_ns;
 };
 
+/**
+ * struct proto_stream_chan - one element of a stream's record.
+ * @channel: its id ("voltage0") or, for CSTREAM, the consumer's name.
+ * @index: its scan index; @offset: bytes into the raw record;
+ * @type: its scan_elements _type without '\n' ("be:u12/16>>0").
+ */
+struct proto_stream_chan {
+	const char *channel;
+	int index;
+	int offset;
+	const char *type;
+};
+
+/**
+ * struct proto_stream_info - a stream, as STREAM answers and STREAMS lists it.
+ * @device: "iio:deviceN"; @trigger: its name; @chans: @nchans in record order.
+ * @delivered/@lost: scans sent and lost (STREAMS only).
+ */
+struct proto_stream_info {
+	int id;
+	const char *device;
+	const char *trigger;
+	int scans;
+	enum proto_format format;
+	int scan_bytes;
+	const struct proto_stream_chan *chans;
+	int nchans;
+	uint64_t delivered;
+	uint64_t lost;
+};
+
 /* ------------------------------------------------------------------------ */
 /* Reply encoding (server).                                                 */
 /* ------------------------------------------------------------------------ */
@@ -470,6 +530,47 @@ int proto_list_map(struct proto_buf *b, const struct proto_request *req, int i,
 int proto_list_consumer(struct proto_buf *b, const struct proto_request *req, int i,
 			const struct proto_consumer_info *cc);
 int proto_list_end(struct proto_buf *b, const struct proto_request *req);
+
+/**
+ * proto_reply_stream() - STREAM, CSTREAM: "OK <n>" and key/value lines
+ * (stream, device, trigger, scans, format, scan_bytes, then one "channel
+ * <channel> <index> <offset> <type>" per element) / {"stream":{..}}.
+ * Return: 0, -ENOMEM.
+ */
+int proto_reply_stream(struct proto_buf *b, const struct proto_request *req,
+		       const struct proto_stream_info *st);
+/** proto_list_stream() - one STREAMS item (inside proto_list_begin/end). Return: 0, -ENOMEM. */
+int proto_list_stream(struct proto_buf *b, const struct proto_request *req, int i,
+		      const struct proto_stream_info *st);
+
+/**
+ * proto_block_head() - a block's header line: "BLOCK <stream> <scans>
+ * <bytes> <lost>" / {"block":{"stream":..,"scans":..,"bytes":..,"lost":..}};
+ * exactly @bytes bytes of payload follow it.
+ * Return: 0, -ENOMEM.
+ */
+int proto_block_head(struct proto_buf *b, bool json, int stream, int scans, size_t bytes,
+		     uint64_t lost);
+/**
+ * proto_block_values() - decoded values of @scans scans of @n values each
+ * (@vals, scan after scan): @csv: "v,v,..\n" lines; else one JSON array
+ * of arrays, "[[v,..],..]" (no newline).
+ * Return: 0, -ENOMEM.
+ */
+int proto_block_values(struct proto_buf *b, bool csv, const int64_t *vals, int scans, int n);
+/**
+ * proto_block_json() - a JSON stream's json-format block, values inline:
+ * {"block":{"stream":..,"scans":..,"lost":..,"values":[[..],..]}}.
+ * Return: 0, -ENOMEM.
+ */
+int proto_block_json(struct proto_buf *b, int stream, int scans, uint64_t lost,
+		     const int64_t *vals, int n);
+/**
+ * proto_streamend_encode() - "STREAMEND <stream> <NAME> <message>" /
+ * {"streamend":{"stream":..,"error":..,"message":..}}.
+ * Return: 0, -ENOMEM.
+ */
+int proto_streamend_encode(struct proto_buf *b, bool json, int stream, int err, const char *msg);
 
 /**
  * proto_event_encode() - "EVENT <dev> <attr> <value> <ts>" (or, for an

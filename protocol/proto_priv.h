@@ -89,10 +89,15 @@ enum proto_field {
 	PROTO_F_MULTIPLIER,
 	PROTO_F_INTERVAL,
 	PROTO_F_TOKEN,
+	PROTO_F_TRIGGER,
+	PROTO_F_SCANS,
+	PROTO_F_FORMAT,
+	PROTO_F_CHANNELS,
+	PROTO_F_STREAM,
 	PROTO_F_COUNT
 };
 
-#define PROTO_ARGS_MAX	4
+#define PROTO_ARGS_MAX	5
 
 /**
  * struct proto_op_row - one request: names, usage, its arguments in text order.
@@ -114,6 +119,16 @@ struct proto_op_row {
 };
 
 const struct proto_op_row *proto_op_row(enum proto_op op);
+
+/* Reply encoding helpers (proto_reply.c), shared with proto_stream.c. */
+bool proto_reply_is_json(const struct proto_request *req);
+/* "OK"/"ERR", or {"id":..,"ok":..; the caller closes the object */
+int proto_reply_head(struct proto_buf *b, const struct proto_request *req, bool ok);
+/* close the JSON object, end the line; on @ret != 0 cut @b back to @start */
+int proto_reply_finish(struct proto_buf *b, const struct proto_request *req, int ret,
+		       size_t start);
+/* "\n<key> <value>" of a text key/value listing */
+int proto_reply_kv_line(struct proto_buf *b, const char *key, const char *value);
 
 /*
  * Reply decoding helpers (proto_reply_decode.c), shared with the text

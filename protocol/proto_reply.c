@@ -16,13 +16,13 @@
 #include "iio_types.h"
 #include "proto_priv.h"
 
-static bool proto_reply_is_json(const struct proto_request *req)
+bool proto_reply_is_json(const struct proto_request *req)
 {
 	return req && (req->flags & PROTO_REQ_JSON);
 }
 
 /* "OK" / "ERR", or "{"id":..,"ok":true|false"; the caller closes the object. */
-static int proto_reply_head(struct proto_buf *b, const struct proto_request *req, bool ok)
+int proto_reply_head(struct proto_buf *b, const struct proto_request *req, bool ok)
 {
 	int ret = 0;
 
@@ -60,8 +60,8 @@ static int proto_reply_text_field(struct proto_buf *b, const char *s)
 }
 
 /* Finish: JSON closes the object; both end the line. Rolls back on error. */
-static int proto_reply_finish(struct proto_buf *b, const struct proto_request *req, int ret,
-			      size_t start)
+int proto_reply_finish(struct proto_buf *b, const struct proto_request *req, int ret,
+		       size_t start)
 {
 	if (!ret && proto_reply_is_json(req))
 		ret = proto_buf_append(b, "}", 1);
@@ -252,7 +252,7 @@ static int proto_reply_device_json(struct proto_buf *b, const struct proto_devic
 }
 
 /* "key value" line of DEVICE/STATS; the value keeps its blanks */
-static int proto_reply_kv_line(struct proto_buf *b, const char *key, const char *value)
+int proto_reply_kv_line(struct proto_buf *b, const char *key, const char *value)
 {
 	int ret = proto_buf_printf(b, "\n%s ", key);
 

@@ -84,6 +84,25 @@ static const struct proto_op_row proto_op_rows[PROTO_OP_COUNT] = {
 		.args = { F(TOKEN) }, .nargs = 1, .nreq = 1, .rest = true },
 	[PROTO_OP_QUIT] = {
 		.name = "QUIT", .usage = "QUIT", .summary = "close the connection" },
+	[PROTO_OP_STREAM] = {
+		.name = "STREAM", .usage = "STREAM <dev> <trigger>|- <scans> [raw|csv|json "
+			 "[<channel>...]]",
+		.summary = "stream a device's scans in blocks (channels: all if none)",
+		.args = { F(DEVICE), F(TRIGGER), F(SCANS), F(FORMAT), F(CHANNELS) },
+		.nargs = 5, .nreq = 1 },
+	[PROTO_OP_CSTREAM] = {
+		.name = "CSTREAM", .usage = "CSTREAM <consumer> <trigger>|- <scans> "
+			 "[raw|csv|json [<channel>...]]",
+		.summary = "stream a consumer's channels in blocks",
+		.args = { F(CONSUMER), F(TRIGGER), F(SCANS), F(FORMAT), F(CHANNELS) },
+		.nargs = 5, .nreq = 1 },
+	[PROTO_OP_UNSTREAM] = {
+		.name = "UNSTREAM", .usage = "UNSTREAM [<stream>]",
+		.summary = "stop one stream, or every stream",
+		.args = { F(STREAM) }, .nargs = 1, .nreq = 0 },
+	[PROTO_OP_STREAMS] = {
+		.name = "STREAMS", .usage = "STREAMS", .summary = "list this connection's streams",
+		.list_key = "streams" },
 };
 
 /* What an argument holds, which says how both spellings read and write it. */
@@ -91,6 +110,8 @@ enum proto_field_kind {
 	PROTO_FIELD_STR,	/* a string member of struct proto_request */
 	PROTO_FIELD_NUM,	/* a bounded integer (multiplier, interval_ms) */
 	PROTO_FIELD_WHAT,	/* a name of enum proto_what */
+	PROTO_FIELD_FORMAT,	/* a name of enum proto_format */
+	PROTO_FIELD_LIST,	/* names: the rest of the text line, a JSON array of strings */
 };
 
 /**
@@ -120,7 +141,22 @@ static const struct proto_field_row {
 	[PROTO_F_INTERVAL] = { "interval_ms", "<interval_ms>", PROTO_FIELD_NUM },
 	[PROTO_F_TOKEN] = { "token", "<token>", PROTO_FIELD_STR,
 			    offsetof(struct proto_request, token) },
+	[PROTO_F_TRIGGER] = { "trigger", "<trigger>", PROTO_FIELD_STR,
+			      offsetof(struct proto_request, trigger) },
+	[PROTO_F_SCANS] = { "scans", "<scans>", PROTO_FIELD_NUM },
+	[PROTO_F_FORMAT] = { "format", "raw|csv|json", PROTO_FIELD_FORMAT },
+	[PROTO_F_CHANNELS] = { "channels", "<channel>", PROTO_FIELD_LIST },
+	[PROTO_F_STREAM] = { "stream", "<stream>", PROTO_FIELD_NUM },
 };
+
+static const char *const proto_format_names[PROTO_FORMAT_COUNT] = {
+	[PROTO_FORMAT_RAW] = "raw",
+	[PROTO_FORMAT_CSV] = "csv",
+	[PROTO_FORMAT_JSON] = "json",
+};
+
+/* The text spelling's "no trigger given: the current one". */
+#define PROTO_TRIGGER_CURRENT	"-"
 
 static const char *const proto_what_names[PROTO_WHAT_COUNT] = {
 	[PROTO_WHAT_RAW] = "raw",
@@ -178,6 +214,41 @@ const char *proto_what_name(enum proto_what what)
 	return proto_what_names[what];
 }
 
+const char *proto_format_name(enum proto_format format)
+{
+	if ((int)format < 0 || format >= PROTO_FORMAT_COUNT)
+		return NULL;
+	return proto_format_names[format];
+}
+
+static int proto_request_set_format(struct proto_request *req, const char *s, size_t len,
+				    char *err, size_t errlen)
+{
+	int f;
+
+	for (f = 0; f < PROTO_FORMAT_COUNT; f++) {
+		if (proto_name_eq(s, len, proto_format_names[f])) {
+			req->format = (enum proto_format)f;
+			return 0;
+		}
+	}
+	proto_msg(err, errlen, "format: unknown '%.*s' (raw, csv or json)",
+		  (int)(len > 32 ? 32 : len), s);
+	return -EINVAL;
+}
+
+/* One more channel name; the count is bounded by PROTO_STREAM_CHANNELS_MAX. */
+static int proto_request_add_channel(struct proto_request *req, const char *name, char *err,
+				     size_t errlen)
+{
+	if (req->nchannels >= PROTO_STREAM_CHANNELS_MAX) {
+		proto_msg(err, errlen, "channels: more than %d", PROTO_STREAM_CHANNELS_MAX);
+		return -EINVAL;
+	}
+	req->channels[req->nchannels++] = name;
+	return 0;
+}
+
 int proto_what_from_name(const char *name, size_t len)
 {
 	int w;
@@ -221,6 +292,12 @@ static void proto_request_range(enum proto_field f, long long *lo, long long *hi
 	if (f == PROTO_F_INTERVAL) {
 		*lo = PROTO_WATCH_INTERVAL_MIN_MS;
 		*hi = PROTO_WATCH_INTERVAL_MAX_MS;
+	} else if (f == PROTO_F_SCANS) {
+		*lo = 1;
+		*hi = PROTO_STREAM_SCANS_MAX;
+	} else if (f == PROTO_F_STREAM) {
+		*lo = 1;
+		*hi = INT_MAX;
 	} else {
 		*lo = 1;
 		*hi = PROTO_MULTIPLIER_MAX;
@@ -241,6 +318,10 @@ static int proto_request_set_number(struct proto_request *req, enum proto_field 
 	}
 	if (f == PROTO_F_INTERVAL)
 		req->interval_ms = (int)v;
+	else if (f == PROTO_F_SCANS)
+		req->scans = (int)v;
+	else if (f == PROTO_F_STREAM)
+		req->stream = (int)v;
 	else
 		req->multiplier = (unsigned int)v;
 	return 0;
@@ -301,6 +382,14 @@ static int proto_request_check(struct proto_request *req, const struct proto_op_
 		proto_msg(err, errlen, "multiplier: only with processed");
 		return -EINVAL;
 	}
+	if ((req->op == PROTO_OP_STREAM || req->op == PROTO_OP_CSTREAM) && !req->scans) {
+		if (req->flags & PROTO_REQ_JSON)
+			proto_msg(err, errlen, "scans: missing");
+		else
+			proto_msg(err, errlen, "%s: missing <scans> (usage: %s)", row->name,
+				  row->usage);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -334,10 +423,16 @@ static int proto_request_text_arg(struct proto_request *req, enum proto_field f,
 	switch (proto_fields[f].kind) {
 	case PROTO_FIELD_WHAT:
 		return proto_request_set_what(req, tok, strlen(tok), err, errlen);
+	case PROTO_FIELD_FORMAT:
+		return proto_request_set_format(req, tok, strlen(tok), err, errlen);
+	case PROTO_FIELD_LIST:
+		return proto_request_add_channel(req, tok, err, errlen);
 	case PROTO_FIELD_NUM:
 		ret = proto_request_parse_number(f, tok, &v, err, errlen);
 		return ret ? ret : proto_request_set_number(req, f, v, err, errlen);
 	default:
+		if (f == PROTO_F_TRIGGER && strcmp(tok, PROTO_TRIGGER_CURRENT) == 0)
+			return 0;
 		*proto_request_str_field(req, f) = tok;
 		return 0;
 	}
@@ -389,6 +484,9 @@ static int proto_request_decode_text(struct proto_request *req, const char *line
 		if (p == end)
 			break;
 		tok = p;
+		/* a list takes every token left: stay on it */
+		if (proto_fields[row->args[k]].kind == PROTO_FIELD_LIST && k + 1 < row->nargs)
+			return -EINVAL;
 		if (row->rest && k == row->nargs - 1) {
 			/* rest of line: inner blanks stay, trailing ones go */
 			while (end > p && proto_is_blank(end[-1]))
@@ -405,7 +503,12 @@ static int proto_request_decode_text(struct proto_request *req, const char *line
 		ret = proto_request_text_arg(req, f, tok, err, errlen);
 		if (ret)
 			return ret;
+		if (proto_fields[f].kind == PROTO_FIELD_LIST)
+			k--;
 	}
+	if (k < row->nargs && row->nargs && proto_fields[row->args[row->nargs - 1]].kind ==
+	    PROTO_FIELD_LIST && req->nchannels)
+		k = row->nargs;
 	while (p < end && proto_is_blank(*p))
 		p++;
 	if (p != end) {
@@ -613,6 +716,31 @@ static int proto_request_json_text(struct proto_json_arg *a, enum proto_field f,
 	return 0;
 }
 
+/* A JSON list argument: an array of at most PROTO_STREAM_CHANNELS_MAX non-empty strings. */
+static int proto_request_json_list(const cJSON *item, enum proto_field f, size_t *need,
+				   char *err, size_t errlen)
+{
+	const cJSON *el;
+	int n = 0, ret;
+
+	if (!cJSON_IsArray(item)) {
+		proto_msg(err, errlen, "%s: must be an array of strings", proto_fields[f].name);
+		return -EINVAL;
+	}
+	cJSON_ArrayForEach(el, item) {
+		ret = proto_request_json_string(el, f, err, errlen);
+		if (ret)
+			return ret;
+		if (++n > PROTO_STREAM_CHANNELS_MAX) {
+			proto_msg(err, errlen, "%s: more than %d", proto_fields[f].name,
+				  PROTO_STREAM_CHANNELS_MAX);
+			return -EINVAL;
+		}
+		*need += strlen(el->valuestring) + 1;
+	}
+	return 0;
+}
+
 /*
  * First pass over the op's arguments: find each in @root (@args), check
  * its type, store numbers and "what" in @req, and add up in *@need the
@@ -637,6 +765,13 @@ static int proto_request_json_args(struct proto_request *req, const struct proto
 		if (proto_fields[f].kind == PROTO_FIELD_NUM) {
 			has_multiplier |= f == PROTO_F_MULTIPLIER;
 			ret = proto_request_json_number(req, args[k].item, f, err, errlen);
+		} else if (proto_fields[f].kind == PROTO_FIELD_LIST) {
+			ret = proto_request_json_list(args[k].item, f, need, err, errlen);
+		} else if (proto_fields[f].kind == PROTO_FIELD_FORMAT) {
+			ret = proto_request_json_text(&args[k], f, line, scan, err, errlen);
+			if (!ret)
+				ret = proto_request_set_format(req, args[k].text, args[k].len,
+							       err, errlen);
 		} else {
 			ret = proto_request_json_text(&args[k], f, line, scan, err, errlen);
 			if (!ret && proto_fields[f].kind == PROTO_FIELD_WHAT)
@@ -650,6 +785,22 @@ static int proto_request_json_args(struct proto_request *req, const struct proto
 	}
 	return proto_request_check(req, row, proto_request_missing(row, present), has_multiplier,
 				   err, errlen);
+}
+
+/* Copy a checked list's strings to @p and point req->channels at them. Return: past them. */
+static char *proto_request_json_store_list(struct proto_request *req, const cJSON *item,
+					   char *p)
+{
+	const cJSON *el;
+	size_t n;
+
+	cJSON_ArrayForEach(el, item) {
+		n = strlen(el->valuestring);
+		memcpy(p, el->valuestring, n + 1);
+		req->channels[req->nchannels++] = p;
+		p += n + 1;
+	}
+	return p;
 }
 
 /* Copy the string arguments (@need bytes in all) into one store owned by @req. */
@@ -672,6 +823,10 @@ static int proto_request_json_store(struct proto_request *req, const struct prot
 	p = req->store;
 	for (k = 0; k < row->nargs; k++) {
 		field = proto_request_str_field(req, row->args[k]);
+		if (args[k].item && proto_fields[row->args[k]].kind == PROTO_FIELD_LIST) {
+			p = proto_request_json_store_list(req, args[k].item, p);
+			continue;
+		}
 		if (!args[k].item || !field)
 			continue;
 		n = args[k].len;
@@ -725,7 +880,8 @@ int proto_request_decode(struct proto_request *req, const char *line, size_t len
 		free(req->store);
 		req->store = NULL;
 		req->device = req->attr = req->value = NULL;
-		req->consumer = req->channel = req->token = NULL;
+		req->consumer = req->channel = req->token = req->trigger = NULL;
+		req->nchannels = 0;
 	}
 	return ret;
 }
@@ -737,7 +893,8 @@ void proto_request_fini(struct proto_request *req)
 	free(req->store);
 	req->store = NULL;
 	req->device = req->attr = req->value = NULL;
-	req->consumer = req->channel = req->token = NULL;
+	req->consumer = req->channel = req->token = req->trigger = NULL;
+	req->nchannels = 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -761,6 +918,44 @@ static bool proto_request_text_ok(const char *s, bool rest, bool json)
 	return json || !rest || (!proto_is_blank(s[0]) && !proto_is_blank(s[n - 1]));
 }
 
+/* A number argument as text into @buf. Return: 0, or 1 when it is absent (0 = none). */
+static int proto_request_encode_number(const struct proto_request *req, enum proto_field f,
+				       char *buf, size_t len)
+{
+	long long v;
+
+	switch (f) {
+	case PROTO_F_MULTIPLIER:
+		v = req->multiplier;
+		break;
+	case PROTO_F_SCANS:
+		v = req->scans;
+		break;
+	case PROTO_F_STREAM:
+		v = req->stream;
+		break;
+	default:
+		return snprintf(buf, len, "%u", (unsigned int)req->interval_ms) < 0;
+	}
+	if (!v && f != PROTO_F_INTERVAL)
+		return 1;
+	snprintf(buf, len, "%lld", v);
+	return 0;
+}
+
+/* Can every channel name be spelled? Return: 0 or -EINVAL. */
+static int proto_request_encode_list_ok(const struct proto_request *req, bool json)
+{
+	int i;
+
+	if (req->nchannels < 0 || req->nchannels > PROTO_STREAM_CHANNELS_MAX)
+		return -EINVAL;
+	for (i = 0; i < req->nchannels; i++)
+		if (!req->channels[i] || !proto_request_text_ok(req->channels[i], false, json))
+			return -EINVAL;
+	return 0;
+}
+
 /*
  * The op's arguments as text (@vals, NULL when absent; numbers printed into
  * @nums), checked against the op's rules and what the spelling can carry.
@@ -778,15 +973,20 @@ static int proto_request_encode_args(const struct proto_request *req,
 		f = row->args[k];
 		if (proto_fields[f].kind == PROTO_FIELD_WHAT) {
 			vals[k] = proto_what_name(req->what);
+		} else if (proto_fields[f].kind == PROTO_FIELD_FORMAT) {
+			vals[k] = proto_format_name(req->format);
+		} else if (proto_fields[f].kind == PROTO_FIELD_LIST) {
+			if (proto_request_encode_list_ok(req, json))
+				return -EINVAL;
+			continue;
 		} else if (proto_fields[f].kind == PROTO_FIELD_NUM) {
-			if (f == PROTO_F_MULTIPLIER && !req->multiplier)
+			if (proto_request_encode_number(req, f, nums[k], sizeof(nums[k])))
 				continue;
-			snprintf(nums[k], sizeof(nums[k]), "%u",
-				 f == PROTO_F_MULTIPLIER ? req->multiplier :
-				 (unsigned int)req->interval_ms);
 			vals[k] = nums[k];
 		} else {
 			vals[k] = *proto_request_str_field((struct proto_request *)req, f);
+			if (f == PROTO_F_TRIGGER && !vals[k] && !json)
+				vals[k] = PROTO_TRIGGER_CURRENT;
 		}
 		present[k] = vals[k] != NULL;
 		if (vals[k] && !proto_request_text_ok(vals[k], row->rest && k == row->nargs - 1,
@@ -804,13 +1004,21 @@ static int proto_request_encode_args(const struct proto_request *req,
 	return 0;
 }
 
-static int proto_request_encode_text(struct proto_buf *b, const struct proto_op_row *row,
-				     const char **vals)
+static int proto_request_encode_text(struct proto_buf *b, const struct proto_request *req,
+				     const struct proto_op_row *row, const char **vals)
 {
-	int k, ret;
+	int k, i, ret;
 
 	ret = proto_buf_str(b, row->name);
 	for (k = 0; !ret && k < row->nargs; k++) {
+		if (proto_fields[row->args[k]].kind == PROTO_FIELD_LIST) {
+			for (i = 0; !ret && i < req->nchannels; i++) {
+				ret = proto_buf_append(b, " ", 1);
+				if (!ret)
+					ret = proto_buf_str(b, req->channels[i]);
+			}
+			continue;
+		}
 		if (!vals[k])
 			continue;
 		ret = proto_buf_append(b, " ", 1);
@@ -820,6 +1028,24 @@ static int proto_request_encode_text(struct proto_buf *b, const struct proto_op_
 	if (!ret)
 		ret = proto_buf_append(b, "\n", 1);
 	return ret;
+}
+
+/* ,"channels":[...] when the request names any. */
+static int proto_request_encode_json_list(struct proto_buf *b, const struct proto_request *req,
+					  enum proto_field f)
+{
+	int i, ret;
+
+	if (!req->nchannels)
+		return 0;
+	ret = proto_buf_printf(b, ",\"%s\":[", proto_fields[f].name);
+	for (i = 0; !ret && i < req->nchannels; i++) {
+		if (i)
+			ret = proto_buf_append(b, ",", 1);
+		if (!ret)
+			ret = proto_buf_json_str(b, req->channels[i], strlen(req->channels[i]));
+	}
+	return ret ? ret : proto_buf_append(b, "]", 1);
 }
 
 static int proto_request_encode_json(struct proto_buf *b, const struct proto_request *req,
@@ -845,6 +1071,10 @@ static int proto_request_encode_json(struct proto_buf *b, const struct proto_req
 		ret = proto_buf_printf(b, "\"op\":\"%s\"", lower);
 	for (k = 0; !ret && k < row->nargs; k++) {
 		f = row->args[k];
+		if (proto_fields[f].kind == PROTO_FIELD_LIST) {
+			ret = proto_request_encode_json_list(b, req, f);
+			continue;
+		}
 		if (!vals[k])
 			continue;
 		ret = proto_buf_printf(b, ",\"%s\":", proto_fields[f].name);
@@ -877,7 +1107,7 @@ int proto_request_encode(struct proto_buf *b, const struct proto_request *req)
 	if (json)
 		ret = proto_request_encode_json(b, req, row, vals);
 	else
-		ret = proto_request_encode_text(b, row, vals);
+		ret = proto_request_encode_text(b, req, row, vals);
 	if (ret)
 		proto_buf_truncate(b, start);
 	return ret;

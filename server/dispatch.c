@@ -32,6 +32,7 @@
 #include "iio_value.h"
 #include "session.h"
 #include "srv.h"
+#include "stream.h"
 #include "watch.h"
 
 /* Longest "iio:deviceN" we print. */
@@ -139,6 +140,11 @@ static struct iio_dev *srv_dispatch_device(struct srv_session *s, const struct p
 		return NULL;
 	}
 	return dev;
+}
+
+struct iio_dev *srv_dispatch_find_device(struct srv_session *s, const struct proto_request *req)
+{
+	return srv_dispatch_device(s, req);
 }
 
 static const struct iio_attr *srv_dispatch_attr(struct srv_session *s,
@@ -1121,6 +1127,21 @@ static void srv_dispatch_unwatch(struct srv_session *s, struct proto_request *re
 	srv_watch_unwatch(s, req);
 }
 
+static void srv_dispatch_stream(struct srv_session *s, struct proto_request *req)
+{
+	srv_stream_request(s, req);
+}
+
+static void srv_dispatch_unstream(struct srv_session *s, struct proto_request *req)
+{
+	srv_stream_unstream(s, req);
+}
+
+static void srv_dispatch_streams(struct srv_session *s, struct proto_request *req)
+{
+	srv_stream_list(s, req);
+}
+
 /*
  * The op table. @open: allowed before AUTH when a token is configured.
  */
@@ -1146,6 +1167,10 @@ static const struct srv_dispatch_row srv_dispatch_table[PROTO_OP_COUNT] = {
 	[PROTO_OP_STATS] = { srv_dispatch_stats, false },
 	[PROTO_OP_AUTH] = { srv_dispatch_auth, true },
 	[PROTO_OP_QUIT] = { srv_dispatch_quit, true },
+	[PROTO_OP_STREAM] = { srv_dispatch_stream, false },
+	[PROTO_OP_CSTREAM] = { srv_dispatch_stream, false },
+	[PROTO_OP_UNSTREAM] = { srv_dispatch_unstream, false },
+	[PROTO_OP_STREAMS] = { srv_dispatch_streams, false },
 };
 
 static void srv_dispatch_line(struct srv_session *s, const char *line, size_t len)
@@ -1222,6 +1247,7 @@ static void srv_native_error(struct srv_session *s, int err, const char *msg)
 static void srv_native_open(struct srv_session *s)
 {
 	srv_list_init(&s->native.watches);
+	srv_list_init(&s->native.streams);
 }
 
 /* A session with watches is not idle: it receives events. */
@@ -1233,6 +1259,7 @@ static bool srv_native_keeps_alive(const struct srv_session *s)
 static void srv_native_close(struct srv_session *s)
 {
 	srv_watch_stop_all(s);
+	srv_stream_stop_all(s);
 	srv_dispatch_session_fini(s);
 }
 

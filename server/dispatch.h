@@ -44,10 +44,15 @@ struct srv_memo;
  * @memo: the last READ line, decoded (owned).
  * @cur_line: the line being answered (borrowed, for the call); @cur_len its bytes.
  * @auth_failures: wrong AUTH tokens so far; @authed: a right one came.
+ * @streams: its STREAMs (stream.c); @nstreams how many; @next_stream the
+ *	last id given (ids are never reused on a connection).
  */
 struct srv_native_conn {
 	struct srv_list watches;
 	unsigned int nwatches;
+	struct srv_list streams;
+	unsigned int nstreams;
+	int next_stream;
 	struct srv_memo *memo;
 	const char *cur_line;
 	size_t cur_len;
@@ -57,6 +62,12 @@ struct srv_native_conn {
 
 /* The native text/JSON protocol's row (session.h's struct srv_proto_ops). */
 extern const struct srv_proto_ops srv_proto_native;
+
+/**
+ * srv_dispatch_find_device() - the device @req->device names, or NULL after
+ * answering ENODEV/ENOTUNIQ. Borrowed from the current board.
+ */
+struct iio_dev *srv_dispatch_find_device(struct srv_session *s, const struct proto_request *req);
 
 /**
  * srv_dispatch_error() - append an error reply in @req's spelling (a plain

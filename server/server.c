@@ -38,6 +38,7 @@
 #include "sd.h"
 #include "session.h"
 #include "srv.h"
+#include "stream.h"
 
 /* ---- authentication token ---- */
 
@@ -156,6 +157,7 @@ static void srv_stop_final(struct srv *srv)
 	uv_close((uv_handle_t *)&srv->sweep, srv_handle_close_noop);
 	uv_close((uv_handle_t *)&srv->grace, srv_handle_close_noop);
 	uv_close((uv_handle_t *)&srv->yield, srv_handle_close_noop);
+	srv_streams_close(srv);
 }
 
 /* Go on with shutdown once no session and no reload is left. */
@@ -322,6 +324,7 @@ static void srv_reload_done_cb(uv_async_t *async)
 		srv->board = srv->reload_new;
 		srv->reload_new = NULL;
 		srv->board_gen++;
+		srv_streams_board_swap(srv, old);
 		srv->stats.reloads++;
 		srv_info(&srv->log, "board reloaded from %s: %s, %d device(s)",
 			 srv_board_origin(srv), srv->board->name,
@@ -459,6 +462,12 @@ int srv_create(const struct srv_config *cfg, struct srv **out, char *err, size_t
 	ret = uv_loop_init(&srv->loop);
 	if (ret < 0) {
 		snprintf(err, errlen, "event loop: %s", uv_strerror(ret));
+		goto err_destroy_board;
+	}
+	ret = srv_streams_init(srv);
+	if (ret < 0) {
+		snprintf(err, errlen, "streams: %s", uv_strerror(ret));
+		uv_loop_close(&srv->loop);
 		goto err_destroy_board;
 	}
 	*out = srv;

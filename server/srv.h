@@ -159,6 +159,7 @@ struct srv {
 	struct srv_stats stats;
 	struct srv_mdns *mdns;		/* DNS-SD announcements (mdns.c); NULL: none */
 	struct srv_kwatch *kwatch;	/* kernel IIO uevents (kwatch.c); NULL: none */
+	struct srv_streams *streams;	/* captures and trigger timers (stream.c) */
 };
 
 /* ---- server.c ---- */

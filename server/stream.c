@@ -1,0 +1,812 @@
+/*
+ * stream.c - the reader side of streams: STREAM and CSTREAM (channels,
+ * trigger, the enable sequence on the loop or on the bus worker), the
+ * blocks a reader gets (raw records, csv lines, JSON arrays), UNSTREAM,
+ * STREAMS, and how a reader ends (STREAMEND, or quietly when its
+ * connection goes).
+ *
+ * A reader is a core buffer (iio_buffer.h), so its record is the kernel's
+ * for exactly its channels, demuxed by the core from the device's one
+ * capture. Blocks are appended behind any reply in order and only whole;
+ * when the connection's output the kernel has not taken passes
+ * SRV_STREAM_QUEUE_BYTES, a finished block is dropped and its scans are
+ * counted in the next block's lost field, so a slow reader never slows the
+ * capture or the others. The core calls store() while it holds its list
+ * lock: store() only appends, flushing waits for srv_streams_flush().
+ * A reader detached on a bus worker is freed when that job ends.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl.h"
+#include "board.h"
+#include "busq.h"
+#include "dispatch.h"
+#include "iio_consumer.h"
+#include "iio_core.h"
+#include "iio_registry.h"
+#include "iio_value.h"
+#include "session.h"
+#include "srv.h"
+#include "stream.h"
+#include "stream_priv.h"
+
+/* the attribute a changed trigger writes, for --read-only and --allow-write */
+#define SRV_STREAM_TRIGGER_ATTR	"trigger/current_trigger"
+/* what a reader's record names the soft timestamp */
+#define SRV_STREAM_TS_NAME	"timestamp"
+
+static void srv_stream_free(struct srv_reader *st)
+{
+	free(st->raw);
+	free(st->vals);
+	free(st);
+}
+
+/* ---- blocks ---- */
+
+static void srv_stream_decode(struct srv_reader *st, const uint8_t *rec, int64_t *out)
+{
+	const struct iio_scan_layout *l = &st->buf.layout;
+	const struct srv_stream_conv *cv;
+	int64_t raw;
+	int i, v;
+
+	for (i = 0; i < l->n; i++) {
+		cv = &st->conv[i];
+		raw = iio_scan_element_value(l->chan[i], rec + l->offset[i]);
+		out[i] = raw;
+		if (cv->is_ts || raw < INT32_MIN || raw > INT32_MAX)
+			continue;
+		if (iio_raw_to_processed((int)raw, cv->has_offset, cv->otype, cv->oval, cv->oval2,
+					 cv->has_scale, cv->stype, cv->sval, cv->sval2, 1, &v) == 0)
+			out[i] = v;
+	}
+}
+
+/* The finished block into the session's output, or counted as lost. */
+static void srv_stream_emit(struct srv_reader *st)
+{
+	struct srv_session *s = st->s;
+	struct proto_buf *b = srv_session_out(s), pay;
+	int ret;
+
+	if (srv_session_queued(s) > SRV_STREAM_QUEUE_BYTES) {
+		st->lost += (uint64_t)st->n;
+		st->lost_pending += (uint64_t)st->n;
+		return;
+	}
+	if (st->json && st->format == PROTO_FORMAT_JSON) {
+		ret = proto_block_json(b, st->id, st->n, st->lost_pending, st->vals, st->nchans);
+	} else if (st->format == PROTO_FORMAT_RAW) {
+		ret = proto_block_head(b, st->json, st->id, st->n,
+				       (size_t)st->n * (size_t)st->buf.layout.bytes, st->lost_pending);
+		if (!ret)
+			ret = proto_buf_append(b, st->raw, (size_t)st->n *
+					       (size_t)st->buf.layout.bytes);
+	} else {
+		proto_buf_init(&pay);
+		ret = proto_block_values(&pay, st->format == PROTO_FORMAT_CSV, st->vals, st->n,
+					 st->nchans);
+		if (!ret && st->format == PROTO_FORMAT_JSON)
+			ret = proto_buf_append(&pay, "\n", 1);
+		if (!ret)
+			ret = proto_block_head(b, st->json, st->id, st->n, pay.len, st->lost_pending);
+		if (!ret)
+			ret = proto_buf_append(b, pay.data, pay.len);
+		proto_buf_fini(&pay);
+	}
+	if (srv_session_check(s, ret) < 0)
+		return;
+	st->delivered += (uint64_t)st->n;
+	st->lost_pending = 0;
+	st->dirty = true;
+}
+
+/* Core callback, consumer (loop) thread, under the core's list lock. */
+static void srv_stream_store(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost)
+{
+	struct srv_reader *st = srv_container_of(buf, struct srv_reader, buf);
+	size_t bytes = (size_t)buf->layout.bytes;
+
+	if (st->ended || !st->s || st->s->state != SRV_CONN_OPEN)
+		return;
+	st->lost += lost;
+	st->lost_pending += lost;
+	if (st->format == PROTO_FORMAT_RAW)
+		memcpy(st->raw + (size_t)st->n * bytes, rec, bytes);
+	else
+		srv_stream_decode(st, rec, st->vals + (size_t)st->n * (size_t)st->nchans);
+	if (++st->n < st->scans)
+		return;
+	srv_stream_emit(st);
+	st->n = 0;
+}
+
+/* Core callback: the capture ended without the reader asking (removal, bus). */
+static void srv_stream_core_end(struct iio_buffer *buf, int err)
+{
+	struct srv_reader *st = srv_container_of(buf, struct srv_reader, buf);
+
+	st->attached = false;
+	if (st->retired) {
+		srv_stream_free(st);	/* any thread: nothing else points at it */
+		return;
+	}
+	srv_stream_ended(st, err, NULL);
+	srv_stream_reap(st->cap);
+}
+
+static const struct iio_buffer_ops srv_stream_ops = {
+	.store = srv_stream_store,
+	.end = srv_stream_core_end,
+};
+
+void srv_streams_flush(struct srv_streams *ss)
+{
+	struct srv_list *pos, *tmp, *p2, *t2;
+	struct srv_capture *c;
+	struct srv_reader *st;
+
+	srv_list_for_each_safe(pos, tmp, &ss->captures) {
+		c = srv_container_of(pos, struct srv_capture, node);
+		c->refs++;
+		srv_list_for_each_safe(p2, t2, &c->readers) {
+			st = srv_container_of(p2, struct srv_reader, cnode);
+			if (!st->dirty || !st->s)
+				continue;
+			st->dirty = false;
+			srv_session_flush(st->s);
+		}
+		c->refs--;
+	}
+}
+
+/* ---- leaving ---- */
+
+static void srv_stream_unlink(struct srv_reader *st)
+{
+	if (st->in_session) {
+		srv_list_del(&st->node);
+		st->s->native.nstreams--;
+		st->in_session = false;
+	}
+	st->s = NULL;
+}
+
+struct srv_detach_job {
+	struct srv_job job;
+	struct srv_reader *st;
+	struct iio_dev *dev;	/* referenced */
+	bool ran;
+};
+
+static void srv_detach_job_run(struct srv_job *job)
+{
+	struct srv_detach_job *dj = srv_container_of(job, struct srv_detach_job, job);
+
+	iio_buffer_detach(dj->dev, &dj->st->buf);
+	dj->ran = true;
+}
+
+static void srv_detach_job_done(struct srv_job *job, int status)
+{
+	(void)job;
+	(void)status;
+}
+
+static void srv_detach_job_fini(struct srv_job *job)
+{
+	struct srv_detach_job *dj = srv_container_of(job, struct srv_detach_job, job);
+	struct srv_capture *c = dj->st->cap;
+
+	/* cancelled at shutdown: detach here, unless a worker still holds the device */
+	if (!dj->ran && !c->hung)
+		iio_buffer_detach(dj->dev, &dj->st->buf);
+	if (dj->ran || !c->hung)
+		srv_stream_free(dj->st);
+	iio_device_put(dj->dev);
+	free(dj);
+	c->refs--;
+	srv_capture_put_if_idle(c);
+}
+
+/* Take @st out of its capture and free it, on the bus worker when the device may block. */
+static void srv_stream_release(struct srv_reader *st)
+{
+	struct srv_capture *c = st->cap;
+	struct srv_detach_job *dj;
+
+	if (st->in_capture) {
+		srv_list_del(&st->cnode);
+		c->nreaders--;
+		st->in_capture = false;
+	}
+	if (st->attached && c->q) {
+		dj = calloc(1, sizeof(*dj));
+		if (dj) {
+			dj->st = st;
+			dj->dev = iio_device_get(c->dev);
+			dj->job.run = srv_detach_job_run;
+			dj->job.done = srv_detach_job_done;
+			dj->job.fini = srv_detach_job_fini;
+			c->refs++;
+			if (srv_busq_submit(c->q, &dj->job) == 0)
+				return;
+			c->refs--;
+			iio_device_put(dj->dev);
+			free(dj);
+		}
+		if (c->hung)
+			return;		/* leaked on purpose: the core may still use it */
+	}
+	if (st->attached)
+		iio_buffer_detach(c->dev, &st->buf);
+	srv_stream_free(st);
+	srv_capture_put_if_idle(c);
+}
+
+void srv_stream_ended(struct srv_reader *st, int err, const char *why)
+{
+	char msg[PROTO_MSG_MAX_BYTES];
+
+	if (st->ended)
+		return;
+	st->ended = true;
+	if (st->s) {
+		snprintf(msg, sizeof(msg), "%s: %s", st->device,
+			 why ? why : (err == -ENODEV ? "device removed" :
+				      proto_errno_message(err) ? proto_errno_message(err) : "error"));
+		srv_session_check(st->s, proto_streamend_encode(srv_session_out(st->s), st->json,
+							       st->id, err, msg));
+		st->dirty = true;
+		srv_session_flush(st->s);
+	}
+	srv_stream_unlink(st);
+}
+
+/* Release the ended readers of @c that are no longer attached (or can be detached). */
+void srv_stream_reap(struct srv_capture *c)
+{
+	struct srv_list *pos, *tmp;
+	struct srv_reader *st;
+
+	if (!c)
+		return;
+	srv_list_for_each_safe(pos, tmp, &c->readers) {
+		st = srv_container_of(pos, struct srv_reader, cnode);
+		if (st->ended && (!st->attached || !c->job))
+			srv_stream_release(st);
+	}
+}
+
+/* The board of @c's device was replaced: its readers end, the core frees them later. */
+void srv_capture_retire(struct srv_capture *c)
+{
+	struct srv_list *pos, *tmp;
+	struct srv_reader *st;
+
+	c->retired = true;
+	srv_list_for_each_safe(pos, tmp, &c->readers) {
+		st = srv_container_of(pos, struct srv_reader, cnode);
+		srv_stream_ended(st, -ENODEV, "removed by a board reload");
+		srv_list_del(&st->cnode);
+		st->in_capture = false;
+		c->nreaders--;
+		if (st->attached)
+			st->retired = true;	/* the old board's unregister ends and frees it */
+		else
+			srv_stream_free(st);
+	}
+	srv_capture_put_if_idle(c);
+}
+
+void srv_stream_stop_all(struct srv_session *s)
+{
+	struct srv_list *pos, *tmp;
+	struct srv_reader *st;
+
+	srv_list_for_each_safe(pos, tmp, &s->native.streams) {
+		st = srv_container_of(pos, struct srv_reader, node);
+		st->ended = true;
+		srv_stream_unlink(st);
+		srv_stream_release(st);
+	}
+}
+
+void srv_stream_unstream(struct srv_session *s, const struct proto_request *req)
+{
+	struct srv_list *pos, *tmp;
+	struct srv_reader *st;
+	bool found = false;
+
+	srv_list_for_each_safe(pos, tmp, &s->native.streams) {
+		st = srv_container_of(pos, struct srv_reader, node);
+		if (req->stream && st->id != req->stream)
+			continue;
+		found = true;
+		st->ended = true;
+		srv_stream_unlink(st);
+		srv_stream_release(st);
+	}
+	if (req->stream && !found) {
+		srv_dispatch_error(s, req, -ENOENT, "no stream %d", req->stream);
+		return;
+	}
+	srv_session_check(s, proto_reply_ok(srv_session_out(s), req));
+}
+
+/* ---- STREAMS ---- */
+
+static void srv_stream_info(const struct srv_reader *st, struct proto_stream_info *info)
+{
+	*info = (struct proto_stream_info){
+		.id = st->id, .device = st->device, .trigger = st->trigger, .scans = st->scans,
+		.format = st->format, .scan_bytes = st->buf.layout.bytes, .chans = st->chans,
+		.nchans = st->nchans, .delivered = st->delivered, .lost = st->lost,
+	};
+}
+
+void srv_stream_list(struct srv_session *s, const struct proto_request *req)
+{
+	struct proto_buf *b = srv_session_out(s);
+	struct proto_stream_info info;
+	struct srv_list *pos, *tmp;
+	int i = 0, ret;
+
+	ret = proto_list_begin(b, req, (int)s->native.nstreams);
+	srv_list_for_each_safe(pos, tmp, &s->native.streams) {
+		if (ret)
+			break;
+		srv_stream_info(srv_container_of(pos, struct srv_reader, node), &info);
+		ret = proto_list_stream(b, req, i++, &info);
+	}
+	if (!ret)
+		ret = proto_list_end(b, req);
+	srv_session_check(s, ret);
+}
+
+/* ---- opening ---- */
+
+/* The INFO attribute @info of @chan (its own or shared), read as (type, vals). */
+static bool srv_stream_read_info(struct iio_dev *dev, const struct iio_chan_spec *chan, int info,
+				 int *type, int *v1, int *v2)
+{
+	const struct iio_attr *a;
+	int vals[2], n, i, ret;
+
+	for (i = 0; i < iio_device_attr_count(dev); i++) {
+		a = iio_device_attr_at(dev, i);
+		if (a->kind != IIO_ATTR_INFO || a->info != info || !iio_chan_has_attr(chan, a))
+			continue;
+		ret = iio_attr_read_value(dev, a, vals, 2, &n);
+		if (ret < 0)
+			return false;
+		*type = ret;
+		*v1 = vals[0];
+		*v2 = n > 1 ? vals[1] : 0;
+		return true;
+	}
+	return false;
+}
+
+/* What the enable needs of the device, wherever it runs (loop or bus worker). */
+static int srv_stream_open_run(struct srv_reader *st, struct iio_dev *dev,
+			       struct iio_trigger *trig, char *err, size_t errlen)
+{
+	struct iio_trigger *cur = iio_device_current_trigger(dev);
+	const struct iio_scan_layout *l = &st->buf.layout;
+	struct srv_stream_conv *cv;
+	int i, ret;
+
+	if (trig && trig != cur) {
+		ret = iio_device_set_trigger(dev, trig);
+		if (ret == -EBUSY && cur)
+			snprintf(err, errlen, "%s is capturing on %s (current_trigger cannot change "
+				 "while buffered)", dev->name, cur->name);
+		else if (ret)
+			snprintf(err, errlen, "%s refuses trigger %s", dev->name, trig->name);
+		if (ret)
+			return ret;
+	}
+	ret = iio_buffer_attach(dev, &st->buf, err, errlen);
+	if (ret)
+		return ret;
+	for (i = 0; i < l->n; i++) {
+		cv = &st->conv[i];
+		cv->is_ts = l->chan[i]->type == IIO_TIMESTAMP;
+		if (cv->is_ts)
+			continue;
+		cv->has_scale = srv_stream_read_info(dev, l->chan[i], IIO_CHAN_INFO_SCALE,
+						     &cv->stype, &cv->sval, &cv->sval2);
+		cv->has_offset = srv_stream_read_info(dev, l->chan[i], IIO_CHAN_INFO_OFFSET,
+						      &cv->otype, &cv->oval, &cv->oval2);
+	}
+	return 0;
+}
+
+/* ---- STREAM, CSTREAM ---- */
+
+/**
+ * struct srv_open - one STREAM/CSTREAM being enabled, on the loop or as a
+ * bus job. @names/@specs: what the reply calls each channel (CSTREAM: the
+ * consumer's names). @ret: the enable's outcome (-ECANCELED until it ran).
+ */
+struct srv_open {
+	struct srv_job job;
+	struct srv_session *s;
+	struct srv_slot *slot;
+	struct proto_request rq;	/* op, flags and id, for the reply */
+	struct srv_reader *st;
+	struct srv_capture *cap;
+	struct iio_dev *dev;		/* referenced */
+	struct iio_trigger *trig;
+	bool consumer;
+	int nnames;
+	const struct iio_chan_spec *specs[IIO_SCAN_INDEX_MAX + 1];
+	char names[IIO_SCAN_INDEX_MAX + 1][48];
+	int ret;
+	char err[PROTO_MSG_MAX_BYTES];
+};
+
+/* The reply's name of @chan: the consumer's, or its ABI id. */
+static void srv_open_name(const struct srv_open *op, const struct iio_chan_spec *chan, char *buf,
+			  size_t len)
+{
+	int i;
+
+	for (i = 0; i < op->nnames; i++) {
+		if (op->specs[i] == chan) {
+			snprintf(buf, len, "%s", op->names[i]);
+			return;
+		}
+	}
+	if (chan->type == IIO_TIMESTAMP || iio_chan_id(buf, len, chan) < 0)
+		snprintf(buf, len, "%s", SRV_STREAM_TS_NAME);
+}
+
+/* The enable worked: the reader joins its session and capture; the reply goes out. */
+static int srv_open_accept(struct srv_open *op, struct proto_buf *b)
+{
+	struct srv_reader *st = op->st;
+	const struct iio_scan_layout *l = &st->buf.layout;
+	struct iio_trigger *trig = iio_device_current_trigger(op->dev);
+	struct proto_stream_info info;
+	int i;
+
+	st->nchans = l->n;
+	st->raw = malloc((size_t)st->scans * (size_t)l->bytes);
+	st->vals = malloc((size_t)st->scans * (size_t)l->n * sizeof(*st->vals));
+	if (!st->raw || !st->vals)
+		return -ENOMEM;
+	for (i = 0; i < l->n; i++) {
+		srv_open_name(op, l->chan[i], st->names[i], sizeof(st->names[i]));
+		iio_scan_type_format(l->chan[i], st->types[i], sizeof(st->types[i]));
+		st->types[i][strcspn(st->types[i], "\n")] = '\0';
+		st->chans[i] = (struct proto_stream_chan){ st->names[i], l->chan[i]->scan_index,
+							   l->offset[i], st->types[i] };
+	}
+	snprintf(st->trigger, sizeof(st->trigger), "%s", trig ? trig->name : "-");
+	st->id = ++op->s->native.next_stream;
+	srv_stream_info(st, &info);
+	srv_list_add_tail(&op->s->native.streams, &st->node);
+	op->s->native.nstreams++;
+	st->in_session = true;
+	srv_list_add_tail(&op->cap->readers, &st->cnode);
+	op->cap->nreaders++;
+	st->in_capture = true;
+	st->s = op->s;
+	return proto_reply_stream(b, &op->rq, &info);
+}
+
+/* Answer the open into @b; Return: true when the reader was taken. */
+static bool srv_open_answer(struct srv_open *op, struct proto_buf *b, int status)
+{
+	struct srv *srv = op->s->srv;
+	int ret = status < 0 ? status : op->ret;
+
+	if (!ret) {
+		ret = srv_open_accept(op, b);
+		if (!ret)
+			return true;
+		srv_stream_unlink(op->st);
+		if (op->st->in_capture) {
+			srv_list_del(&op->st->cnode);
+			op->cap->nreaders--;
+			op->st->in_capture = false;
+		}
+	}
+	srv->stats.errors++;
+	if (status == -ETIMEDOUT)
+		snprintf(op->err, sizeof(op->err), "%s: no answer from the bus in time",
+			 op->dev->name);
+	srv_session_check(op->s, proto_reply_error(b, &op->rq, ret, op->err[0] ? op->err : NULL));
+	return false;
+}
+
+/* The reader was not taken: detach it if the enable worked, then free everything. */
+static void srv_open_fini(struct srv_open *op, bool taken)
+{
+	struct srv_capture *c = op->cap;
+
+	if (!taken) {
+		op->st->attached = op->ret == 0;
+		op->st->ended = true;
+		op->st->cap = c;
+		srv_stream_release(op->st);
+	}
+	c->refs--;
+	iio_device_put(op->dev);
+	free(op);
+	srv_capture_put_if_idle(c);
+}
+
+static void srv_open_job_run(struct srv_job *job)
+{
+	struct srv_open *op = srv_container_of(job, struct srv_open, job);
+
+	op->ret = srv_stream_open_run(op->st, op->dev, op->trig, op->err, sizeof(op->err));
+	op->st->attached = op->ret == 0;
+}
+
+static void srv_open_job_done(struct srv_job *job, int status)
+{
+	struct srv_open *op = srv_container_of(job, struct srv_open, job);
+
+	if (!op->slot)
+		return;		/* the session went first */
+	op->job.data = (void *)(uintptr_t)srv_open_answer(op, &op->slot->text, status);
+	srv_session_slot_done(op->s, op->slot);
+}
+
+static void srv_open_job_fini(struct srv_job *job)
+{
+	struct srv_open *op = srv_container_of(job, struct srv_open, job);
+
+	srv_open_fini(op, op->job.data != NULL);
+}
+
+/* STREAM's channel ids into the reader's mask. Return: 0 or -errno, answered. */
+static int srv_open_pick_device(struct srv_session *s, const struct proto_request *req,
+				struct srv_open *op)
+{
+	struct iio_buffer *buf = &op->st->buf;
+	const struct iio_chan_spec *c = NULL;
+	char id[64];
+	int i, k;
+
+	for (k = 0; k < op->dev->num_channels && !req->nchannels; k++) {
+		c = &op->dev->channels[k];
+		if (c->scan_index < 0 || c->output)
+			continue;
+		if (c->type == IIO_TIMESTAMP)
+			buf->timestamp = true;
+		else
+			buf->mask |= 1ULL << c->scan_index;
+	}
+	for (i = 0; i < req->nchannels; i++) {
+		for (k = 0; k < op->dev->num_channels; k++) {
+			c = &op->dev->channels[k];
+			if (c->scan_index < 0 || c->output)
+				continue;
+			if (c->type == IIO_TIMESTAMP ?
+			    strcmp(req->channels[i], SRV_STREAM_TS_NAME) == 0 :
+			    iio_chan_id(id, sizeof(id), c) >= 0 && strcmp(id, req->channels[i]) == 0)
+				break;
+		}
+		if (k == op->dev->num_channels || !c) {
+			srv_dispatch_error(s, req, -ENOENT, "%s has no scan element %s",
+					   req->device, req->channels[i]);
+			return -ENOENT;
+		}
+		if (c->type == IIO_TIMESTAMP ? buf->timestamp :
+		    !!(buf->mask & (1ULL << c->scan_index))) {
+			srv_dispatch_error(s, req, -EINVAL, "channels: %s named twice",
+					   req->channels[i]);
+			return -EINVAL;
+		}
+		if (c->type == IIO_TIMESTAMP)
+			buf->timestamp = true;
+		else
+			buf->mask |= 1ULL << c->scan_index;
+	}
+	return 0;
+}
+
+/* Is @name wanted by a CSTREAM that lists @req->channels (or none)? */
+static bool srv_open_wanted(const struct proto_request *req, const char *name)
+{
+	int i;
+
+	for (i = 0; i < req->nchannels; i++)
+		if (name && strcmp(req->channels[i], name) == 0)
+			return true;
+	return !req->nchannels;
+}
+
+/* CSTREAM: the consumer's channels, all on one device (iio_channel_get_all_cb). */
+static int srv_open_pick_consumer(struct srv_session *s, const struct proto_request *req,
+				  struct srv_open *op)
+{
+	struct iio_channel *chans = NULL, *c;
+	int ret, found = 0;
+
+	ret = iio_channel_get_all(s->srv->board->reg, req->consumer, &chans);
+	if (ret < 0) {
+		srv_dispatch_error(s, req, ret == -ENODEV ? -ENODEV : ret,
+				   "no consumer %s: no channel map names it", req->consumer);
+		return ret;
+	}
+	for (c = chans; c->indio_dev; c++) {
+		if (!srv_open_wanted(req, c->consumer_channel))
+			continue;
+		if (op->dev && op->dev != c->indio_dev) {
+			srv_dispatch_error(s, req, -EINVAL, "%s: channels of several devices",
+					   req->consumer);
+			ret = -EINVAL;
+			break;
+		}
+		if (c->channel->scan_index < 0 || op->nnames > IIO_SCAN_INDEX_MAX) {
+			srv_dispatch_error(s, req, -EINVAL, "%s %s is not a scan element",
+					   req->consumer, c->consumer_channel);
+			ret = -EINVAL;
+			break;
+		}
+		op->dev = op->dev ? op->dev : iio_device_get(c->indio_dev);
+		op->specs[op->nnames] = c->channel;
+		snprintf(op->names[op->nnames++], sizeof(op->names[0]), "%s",
+			 c->consumer_channel ? c->consumer_channel : c->provider_label);
+		if (c->channel->type == IIO_TIMESTAMP)
+			op->st->buf.timestamp = true;
+		else
+			op->st->buf.mask |= 1ULL << c->channel->scan_index;
+		found++;
+	}
+	iio_channel_release_all(chans);
+	if (!ret && found < (req->nchannels ? req->nchannels : 1)) {
+		srv_dispatch_error(s, req, -ENODEV, "no such channel of consumer %s",
+				   req->consumer);
+		ret = -ENODEV;
+	}
+	return ret;
+}
+
+/* May this client set @dev's trigger? A write: --read-only unless --allow-write names it. */
+static bool srv_open_may_set_trigger(const struct srv *srv, const struct iio_dev *dev)
+{
+	if (srv->cfg.nallow_write)
+		return srv_acl_may_write(&srv->cfg, dev, SRV_STREAM_TRIGGER_ATTR);
+	return !srv->cfg.read_only;
+}
+
+/* Trigger, limits, capture: everything checked on the loop before the enable. */
+static int srv_open_prepare(struct srv_session *s, const struct proto_request *req,
+			    struct srv_open *op)
+{
+	struct iio_registry *reg = s->srv->board->reg;
+
+	if (!iio_device_has_buffer(op->dev)) {
+		srv_dispatch_error(s, req, -EINVAL, "%s has no buffer", op->dev->name);
+		return -EINVAL;
+	}
+	if (req->trigger) {
+		op->trig = iio_trigger_find(reg, req->trigger);
+		if (!op->trig) {
+			srv_dispatch_error(s, req, -ENODEV, "no trigger %s", req->trigger);
+			return -ENODEV;
+		}
+		if (op->trig != iio_device_current_trigger(op->dev) &&
+		    !srv_open_may_set_trigger(s->srv, op->dev)) {
+			srv_dispatch_error(s, req, -EACCES, "%s: setting %s is a write (%s)",
+					   op->dev->name, SRV_STREAM_TRIGGER_ATTR,
+					   s->srv->cfg.read_only ? "--read-only" : "--allow-write");
+			return -EACCES;
+		}
+	}
+	op->cap = srv_capture_get(s->srv->streams, op->dev);
+	if (!op->cap) {
+		srv_dispatch_error(s, req, -ENOMEM, NULL);
+		return -ENOMEM;
+	}
+	if (op->cap->nreaders >= SRV_STREAM_READERS_MAX) {
+		srv_dispatch_error(s, req, -EBUSY, "%s has %d readers already", op->dev->name,
+				   SRV_STREAM_READERS_MAX);
+		srv_capture_put_if_idle(op->cap);
+		return -EBUSY;
+	}
+	if (srv_dispatch_route(s->srv, op->dev, &op->cap->q) < 0)
+		op->cap->q = NULL;
+	op->cap->refs++;
+	return 0;
+}
+
+static struct srv_open *srv_open_new(struct srv_session *s, const struct proto_request *req)
+{
+	struct srv_open *op = calloc(1, sizeof(*op));
+
+	if (!op)
+		return NULL;
+	op->st = calloc(1, sizeof(*op->st));
+	if (!op->st) {
+		free(op);
+		return NULL;
+	}
+	op->s = s;
+	op->rq.op = req->op;
+	op->rq.flags = req->flags;
+	memcpy(op->rq.id, req->id, sizeof(op->rq.id));
+	op->ret = -ECANCELED;
+	op->st->buf.ops = &srv_stream_ops;
+	op->st->json = req->flags & PROTO_REQ_JSON;
+	op->st->format = req->format;
+	op->st->scans = req->scans;
+	return op;
+}
+
+static void srv_open_start(struct srv_session *s, struct srv_open *op)
+{
+	struct srv_capture *c = op->cap;
+
+	op->st->cap = c;
+	snprintf(op->st->device, sizeof(op->st->device), "iio:device%d", iio_device_id(op->dev));
+	if (c->q) {
+		op->job.run = srv_open_job_run;
+		op->job.done = srv_open_job_done;
+		op->job.fini = srv_open_job_fini;
+		op->slot = srv_session_slot_new(s, &op->slot);
+		if (op->slot && srv_busq_submit(c->q, &op->job) == 0)
+			return;
+		if (op->slot) {
+			srv_session_check(s, proto_reply_error(&op->slot->text, &op->rq, -EBUSY,
+							       "the bus queue is full"));
+			srv_session_slot_done(s, op->slot);
+		} else {
+			srv_session_broken(s);
+		}
+		srv_open_fini(op, false);
+		return;
+	}
+	op->ret = srv_stream_open_run(op->st, op->dev, op->trig, op->err, sizeof(op->err));
+	op->st->attached = op->ret == 0;
+	srv_open_fini(op, srv_open_answer(op, srv_session_out(s), 0));
+}
+
+void srv_stream_request(struct srv_session *s, const struct proto_request *req)
+{
+	struct srv_open *op;
+	struct iio_dev *dev;
+
+	if (s->native.nstreams >= SRV_STREAM_MAX_PER_SESSION) {
+		srv_dispatch_error(s, req, -EBUSY, "at most %d streams per connection",
+				   SRV_STREAM_MAX_PER_SESSION);
+		return;
+	}
+	op = srv_open_new(s, req);
+	if (!op) {
+		srv_dispatch_error(s, req, -ENOMEM, NULL);
+		return;
+	}
+	if (req->op == PROTO_OP_CSTREAM) {
+		op->consumer = true;
+		if (srv_open_pick_consumer(s, req, op) < 0)
+			goto err_free;
+	} else {
+		dev = srv_dispatch_find_device(s, req);
+		if (!dev)
+			goto err_free;
+		op->dev = iio_device_get(dev);
+		if (srv_open_pick_device(s, req, op) < 0)
+			goto err_free;
+	}
+	if (srv_open_prepare(s, req, op) < 0)
+		goto err_free;
+	srv_open_start(s, op);
+	return;
+
+err_free:
+	iio_device_put(op->dev);
+	free(op->st);
+	free(op);
+}

@@ -1,0 +1,64 @@
+/*
+ * stream.h - buffered capture over the native protocol: STREAM, CSTREAM,
+ * UNSTREAM, STREAMS and the blocks they push (PROTOCOL.md's STREAM section).
+ *
+ * One capture per device fans out to any number of readers, each a core
+ * buffer (iio_buffer.h) with its own channels and block size. The
+ * triggers' timers run on the loop; a device that can block runs its
+ * trigger handler on its bus worker, in batches, and the scans come back
+ * through the core's ring and a uv_async. A reader that does not keep up
+ * loses blocks, counted, and never slows the capture or the others.
+ * Place in the flow: dispatch -> *stream* -> core / busq -> session.
+ */
+#ifndef IIOWIRE_SRV_STREAM_H
+#define IIOWIRE_SRV_STREAM_H
+
+#include <stdbool.h>
+
+#include "proto.h"
+
+struct srv;
+struct srv_session;
+struct board;
+
+/* Streams one connection may hold. */
+#define SRV_STREAM_MAX_PER_SESSION	16
+/* Readers of one device at once. */
+#define SRV_STREAM_READERS_MAX		256
+/*
+ * A reader's output the kernel has not taken yet, past which its new blocks
+ * are dropped and counted as lost; below the session's soft limit
+ * (SRV_OUT_SOFT_BYTES), so a stalled reader loses data but stays connected.
+ */
+#define SRV_STREAM_QUEUE_BYTES		(512 * 1024)
+/* Polls of one device batched into one bus job; more while it runs are dropped. */
+#define SRV_STREAM_BATCH_MAX		512
+/* Polls one trigger tick may catch up (a loop that stalled longer drops the rest). */
+#define SRV_STREAM_TICK_POLLS_MAX	4096
+
+/**
+ * srv_streams_init() - the stream module of @srv, hooked to its board's
+ * triggers. Loop thread, once after the loop exists. Return: 0 or -errno.
+ */
+int srv_streams_init(struct srv *srv);
+
+/**
+ * srv_streams_board_swap() - a reload replaced @old by srv->board: every
+ * stream on @old's devices ends with ENODEV (STREAMEND), the new board's
+ * triggers get the hooks. Loop thread, before @old is destroyed.
+ */
+void srv_streams_board_swap(struct srv *srv, struct board *old);
+
+/** srv_streams_close() - shutdown: close the module's handles. */
+void srv_streams_close(struct srv *srv);
+
+/** srv_stream_request() - STREAM or CSTREAM: answers, and starts the blocks. */
+void srv_stream_request(struct srv_session *s, const struct proto_request *req);
+/** srv_stream_unstream() - UNSTREAM [<stream>]. */
+void srv_stream_unstream(struct srv_session *s, const struct proto_request *req);
+/** srv_stream_list() - STREAMS. */
+void srv_stream_list(struct srv_session *s, const struct proto_request *req);
+/** srv_stream_stop_all() - the connection ends: stop its streams (no STREAMEND). */
+void srv_stream_stop_all(struct srv_session *s);
+
+#endif /* IIOWIRE_SRV_STREAM_H */

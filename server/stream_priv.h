@@ -1,0 +1,123 @@
+/*
+ * stream_priv.h - what stream.c (readers, requests, blocks) and
+ * stream_capture.c (captures, trigger timers, bus jobs) share. Loop thread
+ * for everything, unless a comment says otherwise.
+ */
+#ifndef IIOWIRE_SRV_STREAM_PRIV_H
+#define IIOWIRE_SRV_STREAM_PRIV_H
+
+#include <stdint.h>
+#include <uv.h>
+
+#include "iio_buffer.h"
+#include "list.h"
+#include "proto.h"
+#include "stream.h"
+
+struct srv;
+struct srv_busq;
+struct srv_session;
+struct srv_poll_job;
+
+/* The module: srv->streams. */
+struct srv_streams {
+	struct srv *srv;
+	uv_async_t trig_async;		/* a trigger gained its first / lost its last consumer */
+	struct srv_list timers;		/* struct srv_trig_timer */
+	struct srv_list captures;	/* struct srv_capture */
+};
+
+/* One timed trigger with consumers: its loop timer. */
+struct srv_trig_timer {
+	struct srv_list node;
+	uv_timer_t timer;
+	struct srv_streams *ss;
+	struct iio_trigger *trig;	/* compared against the board before any use */
+	uint64_t next_ns;		/* CLOCK_MONOTONIC of the next poll */
+	int64_t real_off;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
+};
+
+/**
+ * struct srv_capture - one device's capture: its readers and its bus jobs.
+ * @q: the device's bus worker, or NULL when its handler runs on the loop.
+ * @pend/@npend: polls waiting for the next bus job.
+ * @refs: requests (opens, detaches) still using it.
+ * @retired: its board was replaced; nothing drains it any more.
+ * @hung: the running job passed the bus timeout.
+ */
+struct srv_capture {
+	struct srv_list node;
+	struct srv_streams *ss;
+	struct iio_dev *dev;		/* referenced */
+	struct srv_busq *q;
+	uv_async_t async;		/* the ring has scans */
+	struct srv_list readers;	/* struct srv_stream.cnode */
+	int nreaders;
+	struct srv_poll_job *job;
+	int64_t pend[SRV_STREAM_BATCH_MAX];
+	int npend;
+	int refs;
+	bool retired;
+	bool hung;
+	bool closing;
+};
+
+/* A decoded value's conversion, read once when the stream opens. */
+struct srv_stream_conv {
+	bool is_ts;
+	bool has_offset;
+	bool has_scale;
+	int otype, oval, oval2;
+	int stype, sval, sval2;
+};
+
+/**
+ * struct srv_reader - one reader: a core buffer plus its block.
+ * @s: its session; NULL once the session let it go (then only the core
+ *	may still point at it, until it is detached).
+ * @attached: the core has @buf; @ended: STREAMEND sent (or UNSTREAM).
+ */
+struct srv_reader {
+	struct iio_buffer buf;
+	struct srv_list node;		/* s->native.streams */
+	struct srv_list cnode;		/* cap->readers */
+	struct srv_session *s;
+	struct srv_capture *cap;
+	int id;
+	bool json;
+	enum proto_format format;
+	int scans;
+	bool attached;
+	bool ended;
+	bool in_session;
+	bool in_capture;
+	bool dirty;			/* output added since the last flush */
+	bool retired;			/* freed by the core's end() on any thread */
+	int nchans;
+	struct proto_stream_chan chans[IIO_SCAN_INDEX_MAX + 1];
+	char names[IIO_SCAN_INDEX_MAX + 1][48];
+	char types[IIO_SCAN_INDEX_MAX + 1][24];
+	struct srv_stream_conv conv[IIO_SCAN_INDEX_MAX + 1];
+	char trigger[IIO_TRIGGER_NAME_MAX];
+	char device[24];
+	/* the block being filled */
+	uint8_t *raw;
+	int64_t *vals;
+	int n;
+	uint64_t lost_pending;
+	uint64_t delivered;
+	uint64_t lost;
+};
+
+/* stream_capture.c */
+struct srv_capture *srv_capture_find(struct srv_streams *ss, struct iio_dev *dev);
+struct srv_capture *srv_capture_get(struct srv_streams *ss, struct iio_dev *dev);
+void srv_capture_put_if_idle(struct srv_capture *c);
+void srv_capture_end(struct srv_capture *c, int err, const char *why);
+/* stream.c */
+void srv_stream_ended(struct srv_reader *st, int err, const char *why);
+void srv_stream_reap(struct srv_capture *c);
+void srv_capture_retire(struct srv_capture *c);
+void srv_streams_flush(struct srv_streams *ss);
+
+#endif /* IIOWIRE_SRV_STREAM_PRIV_H */
