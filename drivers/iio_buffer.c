@@ -256,6 +256,25 @@ void iio_device_buffer_unregister(struct iio_registry *reg, struct iio_dev *indi
 	bs->reg = NULL;
 }
 
+uint64_t iio_buffer_widest_mask(const struct iio_dev *indio_dev)
+{
+	const struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+	uint64_t all = 0, best = 0;
+	const uint64_t *m;
+	int i;
+
+	for (i = 0; i < indio_dev->num_channels; i++)
+		if (indio_dev->channels[i].scan_index >= 0 && !indio_dev->channels[i].output &&
+		    indio_dev->channels[i].type != IIO_TIMESTAMP)
+			all |= 1ULL << indio_dev->channels[i].scan_index;
+	if (!bs || !bs->masks)
+		return all;
+	for (m = bs->masks; *m; m++)
+		if (__builtin_popcountll(*m) > __builtin_popcountll(best))
+			best = *m;
+	return best;
+}
+
 uint64_t iio_buffer_active_mask(const struct iio_dev *indio_dev)
 {
 	const struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);

@@ -127,6 +127,13 @@ int iio_triggered_buffer_setup(struct iio_dev *indio_dev, const struct iio_buffe
 int iio_device_trigger_setup(struct iio_dev *indio_dev,
 			     int (*period)(struct iio_dev *indio_dev, uint64_t *period_ns));
 
+/**
+ * iio_buffer_widest_mask() - every scan element the device can capture at
+ * once: the available mask with the most channels (the first of equals), or
+ * all of them without scan masks. The timestamp is not in it.
+ */
+uint64_t iio_buffer_widest_mask(const struct iio_dev *indio_dev);
+
 /** iio_buffer_active_mask() - the scan the handler must produce (device lock held). */
 uint64_t iio_buffer_active_mask(const struct iio_dev *indio_dev);
 

@@ -577,14 +577,12 @@ static int srv_open_pick_device(struct srv_session *s, const struct proto_reques
 	char id[64];
 	int i, k;
 
-	for (k = 0; k < op->dev->num_channels && !req->nchannels; k++) {
-		c = &op->dev->channels[k];
-		if (c->scan_index < 0 || c->output)
-			continue;
-		if (c->type == IIO_TIMESTAMP)
-			buf->timestamp = true;
-		else
-			buf->mask |= 1ULL << c->scan_index;
+	if (!req->nchannels) {
+		/* none named: all that can be captured together, and the timestamp */
+		buf->mask = iio_buffer_widest_mask(op->dev);
+		for (k = 0; k < op->dev->num_channels; k++)
+			buf->timestamp |= op->dev->channels[k].type == IIO_TIMESTAMP &&
+					  op->dev->channels[k].scan_index >= 0;
 	}
 	for (i = 0; i < req->nchannels; i++) {
 		for (k = 0; k < op->dev->num_channels; k++) {

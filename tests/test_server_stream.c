@@ -1,0 +1,417 @@
+/*
+ * test_server_stream.c - STREAM, CSTREAM, UNSTREAM, STREAMS and blocks
+ * against a live iiowired (server/stream*.c; PROTOCOL.md's STREAM section).
+ *
+ * The reply and the block framing exactly as documented; record bytes
+ * exactly as the kernel lays them out for the model inputs (iio_dummy's
+ * fixed table, max1363's unmasked top nibble, a demuxed subset while
+ * another reader runs the union); timestamps one trigger period apart;
+ * decoded csv values; every fault of the issue (impossible channel set,
+ * unknown trigger, another trigger while capturing, limits at N and N+1,
+ * a NACKing and a hung chip, a reload removing the device, a client that
+ * disconnects mid-block, a stalled reader, --read-only) each with the
+ * daemon still serving another client.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "srvtest.h"
+#include "testutil.h"
+
+#define STREAM_BOARD_HEAD							\
+	"{\"board\": \"stream\", \"buses\": {"					\
+	"  \"i2c-0\": {\"type\": \"i2c\", \"backend\": \"emulated\"},"		\
+	"  \"i2c-1\": {\"type\": \"i2c\", \"backend\": \"emulated\"}},"		\
+	" \"triggers\": [{\"type\": \"hrtimer\", \"name\": \"hrt0\","		\
+	"   \"sampling_frequency\": 1000},"					\
+	"  {\"type\": \"hrtimer\", \"name\": \"hrt1\"},"			\
+	"  {\"type\": \"sysfs\", \"number\": 0}],"				\
+	" \"devices\": [{\"driver\": \"iio_dummy\", \"name\": \"dummy0\"},"	\
+	"  {\"driver\": \"tsl2563\", \"bus\": \"i2c-1\", \"address\": \"0x39\"}"
+
+#define STREAM_BOARD_ADCS							\
+	", {\"driver\": \"max1363\", \"bus\": \"i2c-0\", \"address\": \"0x34\","	\
+	"   \"emulate\": {\"AIN0\": 1000, \"AIN1\": 145.5, \"AIN2\": 2047.5, \"AIN3\": 0}},"	\
+	"  {\"driver\": \"max1238\", \"bus\": \"i2c-0\", \"address\": \"0x36\","	\
+	"   \"label\": \"nacker\", \"fault\": {\"mode\": \"nack\"}},"		\
+	"  {\"driver\": \"max1238\", \"bus\": \"i2c-1\", \"address\": \"0x35\","	\
+	"   \"label\": \"hung\", \"fault\": {\"mode\": \"hang\", \"hang_ms\": 400}}"
+
+#define STREAM_BOARD	STREAM_BOARD_HEAD STREAM_BOARD_ADCS "]}"
+/* the same board without the ADCs: a reload removes max1363 */
+#define STREAM_BOARD_NO_ADC	STREAM_BOARD_HEAD "]}"
+
+#define TS_PERIOD_NS	1000000LL	/* hrt0 at 1000 Hz */
+
+static struct srvtest srv;
+
+static int suite_init(void)
+{
+	const char *const args[] = { "--io-timeout-ms", "150", NULL };
+
+	return srvtest_suite_up(&srv, STREAM_BOARD, args);
+}
+
+static int suite_fini(void)
+{
+	return srvtest_suite_down(&srv);
+}
+
+/* Exactly @n bytes after the lines taken so far. Return: 0 or -errno. */
+static int srvc_bytes(struct srvc *c, void *out, size_t n)
+{
+	size_t take = n < c->len ? n : c->len;
+	ssize_t r;
+
+	memcpy(out, c->buf, take);
+	memmove(c->buf, c->buf + take, c->len - take);
+	c->len -= take;
+	while (take < n) {
+		r = recv(c->fd, (char *)out + take, n - take, 0);
+		if (r <= 0)
+			return r == 0 ? -EPIPE : -errno;
+		take += (size_t)r;
+	}
+	return 0;
+}
+
+/* One text block of @c: the header fields, the payload into @pay. Return: payload bytes. */
+static int read_block(struct srvc *c, int *stream, int *scans, unsigned long long *lost,
+		      uint8_t *pay, size_t paylen)
+{
+	char line[256];
+	size_t bytes;
+
+	if (srvc_line(c, line, sizeof(line)) < 0)
+		return -1;
+	if (sscanf(line, "BLOCK %d %d %zu %llu", stream, scans, &bytes, lost) != 4) {
+		fprintf(stderr, "not a block header: %s\n", line);
+		return -1;
+	}
+	if (bytes > paylen || srvc_bytes(c, pay, bytes) < 0)
+		return -1;
+	return (int)bytes;
+}
+
+/* Send @req and take its whole text reply (listings included). */
+static const char *ask(struct srvc *c, const char *req)
+{
+	static char got[8192];
+
+	if (srvc_sends(c, req) || srvc_sends(c, "\n") ||
+	    srvc_reply(c, true, got, sizeof(got)) < 0)
+		return "<no reply>";
+	return got;
+}
+
+/* As ask(), on a connection whose streams push blocks meanwhile: those are skipped. */
+static const char *ask_streaming(struct srvc *c, const char *req)
+{
+	static char got[8192];
+	static uint8_t pay[65536];
+	size_t bytes, used;
+	ssize_t n;
+	int i, count;
+
+	if (srvc_sends(c, req) || srvc_sends(c, "\n"))
+		return "<no reply>";
+	do {
+		n = srvc_line(c, got, sizeof(got));
+		if (n < 0)
+			return "<no reply>";
+		if (sscanf(got, "BLOCK %*d %*d %zu", &bytes) != 1)
+			break;
+		if (bytes > sizeof(pay) || srvc_bytes(c, pay, bytes) < 0)
+			return "<bad block>";
+	} while (1);
+	used = (size_t)n;
+	count = strncmp(got, "OK ", 3) == 0 ? atoi(got + 3) : 0;
+	for (i = 0; i < count && used + 2 < sizeof(got); i++) {
+		got[used++] = '\n';
+		n = srvc_line(c, got + used, sizeof(got) - used);
+		if (n < 0)
+			return "<short listing>";
+		used += (size_t)n;
+	}
+	return got;
+}
+
+/* The daemon still answers a fresh client. */
+static bool still_serving(void)
+{
+	struct srvc *c = srvc_open(srv.port);
+	bool ok = c && strncmp(ask(c, "VERSION"), "OK iiowire ", 11) == 0;
+
+	srvc_close(c);
+	return ok;
+}
+
+static int64_t rec_ts(const uint8_t *rec)
+{
+	int64_t ts;
+
+	memcpy(&ts, rec, sizeof(ts));
+	return ts;
+}
+
+/* Lines of @c until one starts with @prefix (blocks skipped). Return: found. */
+static bool wait_line(struct srvc *c, const char *prefix, char *line, size_t len, int ms)
+{
+	long end = srvtest_now_ms() + ms;
+	uint8_t pay[65536];
+	size_t bytes;
+
+	srvc_timeout(c, ms);
+	while (srvtest_now_ms() < end) {
+		if (srvc_line(c, line, len) < 0)
+			return false;
+		if (strncmp(line, prefix, strlen(prefix)) == 0)
+			return true;
+		if (sscanf(line, "BLOCK %*d %*d %zu", &bytes) == 1 && bytes <= sizeof(pay))
+			srvc_bytes(c, pay, bytes);
+	}
+	return false;
+}
+
+/* ---- the reply, the blocks, the bytes ---- */
+
+static void test_dummy_raw(void)
+{
+	static const uint8_t rec0[8] = { 0x07, 0x00, 0x58, 0x01, 0, 0, 0, 0 };
+	struct srvc *c = srvc_open(srv.port);
+	int stream, scans, n, i;
+	unsigned long long lost;
+	uint8_t pay[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_STRING_EQUAL(ask(c, "STREAM dummy0 hrt0 3 raw voltage0 accel_x timestamp"),
+			       "OK 9\nstream 1\ndevice iio:device0\ntrigger hrt0\nscans 3\n"
+			       "format raw\nscan_bytes 16\nchannel voltage0 0 0 le:u13/16>>0\n"
+			       "channel accel_x 3 2 le:s16/16>>0\n"
+			       "channel timestamp 4 8 le:s64/64>>0");
+	n = read_block(c, &stream, &scans, &lost, pay, sizeof(pay));
+	CU_ASSERT_EQUAL_FATAL(n, 48);
+	CU_ASSERT_EQUAL(stream, 1);
+	CU_ASSERT_EQUAL(scans, 3);
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(memcmp(pay + 16 * i, rec0, 8), 0);
+	/* the trigger's time: one period apart, whatever the loop did */
+	CU_ASSERT_EQUAL(rec_ts(pay + 24) - rec_ts(pay + 8), TS_PERIOD_NS);
+	CU_ASSERT_EQUAL(rec_ts(pay + 40) - rec_ts(pay + 24), TS_PERIOD_NS);
+	CU_ASSERT_STRING_EQUAL(ask(c, "UNSTREAM 1"), "OK");
+	CU_ASSERT_STRING_EQUAL(ask(c, "STREAMS"), "OK 0");
+	srvc_close(c);
+}
+TEST_CASE(test_dummy_raw, "STREAM reply, BLOCK framing, dummy's fixed table, trigger timestamps");
+
+static void test_max1363_two_readers(void)
+{
+	/* AIN0..3 = 2000, 0x123, 4095, 0 counts with the chip's top nibble of 1s */
+	static const uint8_t all[8] = { 0xF7, 0xD0, 0xF1, 0x23, 0xFF, 0xFF, 0xF0, 0x00 };
+	static const uint8_t sub[8] = { 0xF1, 0x23, 0xF0, 0x00, 0, 0, 0, 0 };
+	struct srvc *a = srvc_open(srv.port), *b = srvc_open(srv.port), *c;
+	int stream, scans;
+	unsigned long long lost;
+	uint8_t pay[4096];
+	char line[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT(strncmp(ask(a, "STREAM max1363 hrt0 2 raw"), "OK 11\n", 6) == 0);
+	CU_ASSERT(strncmp(ask(b, "STREAM max1363 - 1 raw voltage1 voltage3 timestamp"),
+			  "OK 9\n", 5) == 0);
+	CU_ASSERT_EQUAL_FATAL(read_block(a, &stream, &scans, &lost, pay, sizeof(pay)), 32);
+	CU_ASSERT_EQUAL(memcmp(pay, all, 8), 0);
+	CU_ASSERT_EQUAL_FATAL(read_block(b, &stream, &scans, &lost, pay, sizeof(pay)), 16);
+	CU_ASSERT_EQUAL(memcmp(pay, sub, 8), 0);
+	/* decoded: processed values (0.5 mV per count; 4095 counts is 2047.5, cut to 2047) */
+	CU_ASSERT(strncmp(ask_streaming(b, "STREAM max1363 - 2 csv voltage0 voltage2"), "OK 8\n", 5) == 0);
+	CU_ASSERT_FATAL(wait_line(b, "BLOCK 2 ", line, sizeof(line), 5000));
+	CU_ASSERT_STRING_EQUAL(line, "BLOCK 2 2 20 0");
+	CU_ASSERT_EQUAL(srvc_bytes(b, pay, 20), 0);
+	CU_ASSERT_EQUAL(memcmp(pay, "1000,2047\n1000,2047\n", 20), 0);
+	/* buffered mode: direct reads are EBUSY, as the kernel's claim_direct */
+	c = srvc_open(srv.port);
+	CU_ASSERT(strncmp(ask(c, "READ max1363 in_voltage0_raw"), "ERR EBUSY ", 10) == 0);
+	srvc_close(c);
+	srvc_close(a);
+	srvc_close(b);
+	CU_ASSERT(still_serving());
+}
+TEST_CASE(test_max1363_two_readers,
+	  "two readers of max1363: the union s0to3, a demuxed subset, csv values");
+
+/* ---- bad input ---- */
+
+struct err_row {
+	const char *req;
+	const char *reply;	/* prefix */
+};
+
+static const struct err_row err_rows[] = {
+	{ "STREAM max1363 hrt0 4 raw voltage0 voltage0-voltage1",
+	  "ERR EINVAL max1363: no scan mode has these channels together" },
+	{ "STREAM max1363 hrt9 4 raw", "ERR ENODEV no trigger hrt9" },
+	{ "STREAM tsl2563 hrt0 4 raw", "ERR EINVAL tsl2563 has no buffer" },
+	{ "STREAM max1363 hrt0 0 raw", "ERR ERANGE scans: 0 is out of range 1..4096" },
+	{ "STREAM max1363 hrt0 4097 raw", "ERR ERANGE scans: 4097 is out of range 1..4096" },
+	{ "STREAM max1363 hrt0 4 raw voltage9", "ERR ENOENT max1363 has no scan element voltage9" },
+	{ "STREAM max1363 hrt0 4 raw voltage0 voltage0", "ERR EINVAL channels: voltage0 named twice" },
+	{ "STREAM max1363 hrt0 4 wav", "ERR EINVAL format: unknown 'wav'" },
+	{ "STREAM max1363", "ERR EINVAL STREAM: missing <scans>" },
+	{ "STREAM nodev hrt0 4 raw", "ERR ENODEV no device nodev" },
+	{ "UNSTREAM 7", "ERR ENOENT no stream 7" },
+	{ "CSTREAM nobody - 4 raw", "ERR ENODEV no consumer nobody" },
+	{ "{\"op\":\"stream\",\"device\":\"dummy0\",\"scans\":2,\"channels\":\"voltage0\"}",
+	  "{\"ok\":false,\"error\":\"EINVAL\",\"message\":\"channels: must be an array" },
+};
+
+static void test_errors(void)
+{
+	struct srvc *c = srvc_open(srv.port);
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	for (i = 0; i < sizeof(err_rows) / sizeof(err_rows[0]); i++) {
+		const char *got = ask(c, err_rows[i].req);
+
+		TEST_ROW_ASSERT(strncmp(got, err_rows[i].reply, strlen(err_rows[i].reply)) == 0,
+				err_rows[i].req);
+	}
+	CU_ASSERT(strncmp(ask(c, "STREAM max1363 hrt0 4096 raw voltage0"), "OK 7\n", 5) == 0);
+	CU_ASSERT_STRING_EQUAL(ask(c, "UNSTREAM"), "OK");
+	srvc_close(c);
+	CU_ASSERT(still_serving());
+}
+TEST_CASE(test_errors, "every bad STREAM is a clear error; scans 4096 works, 4097 ERANGE");
+
+static void test_trigger_in_use_and_limits(void)
+{
+	struct srvc *a = srvc_open(srv.port), *b = srvc_open(srv.port);
+	char req[64];
+	int i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT(strncmp(ask(a, "STREAM dummy0 hrt0 64 raw voltage0"), "OK ", 3) == 0);
+	CU_ASSERT(strncmp(ask(b, "STREAM dummy0 hrt1 64 raw voltage0"),
+			  "ERR EBUSY dummy0 is capturing on hrt0", 37) == 0);
+	CU_ASSERT(strncmp(ask(b, "READ dummy0 trigger/current_trigger"), "OK hrt0", 7) == 0);
+	CU_ASSERT(strncmp(ask(b, "WRITE dummy0 trigger/current_trigger hrt1"), "ERR EBUSY", 9) == 0);
+	/* SRV_STREAM_MAX_PER_SESSION: 15 more fit on a, the 17th does not */
+	for (i = 1; i < 16; i++) {
+		snprintf(req, sizeof(req), "STREAM dummy0 - 4096 raw accel_x");
+		CU_ASSERT(strncmp(ask(a, req), "OK ", 3) == 0);
+	}
+	CU_ASSERT(strncmp(ask(a, "STREAM dummy0 - 4096 raw accel_x"),
+			  "ERR EBUSY at most 16 streams per connection", 40) == 0);
+	srvc_close(a);
+	srvc_close(b);
+	CU_ASSERT(still_serving());
+}
+TEST_CASE(test_trigger_in_use_and_limits,
+	  "another trigger while capturing is EBUSY; 16 streams per connection, the 17th EBUSY");
+
+/* ---- faults ---- */
+
+static void test_nack_and_hung_chip(void)
+{
+	struct srvc *a = srvc_open(srv.port), *b = srvc_open(srv.port), *d = srvc_open(srv.port);
+	int stream, scans, n;
+	unsigned long long lost;
+	uint8_t pay[256];
+	char line[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT(strncmp(ask(d, "STREAM dummy0 hrt0 8 raw voltage0"), "OK ", 3) == 0);
+	/* the NACKing chip: its enable (the scan mode write) already fails */
+	CU_ASSERT(strncmp(ask(a, "STREAM nacker hrt0 8 raw voltage0"), "ERR ENXIO ", 10) == 0);
+	/* the hung chip: the enable passes the I/O timeout */
+	CU_ASSERT(strncmp(ask(b, "STREAM hung hrt0 8 raw voltage0"), "ERR ETIMEDOUT ", 14) == 0);
+	/* the dummy's reader never noticed */
+	n = read_block(d, &stream, &scans, &lost, pay, sizeof(pay));
+	if (n != 16)
+		fprintf(stderr, "\nread_block: %d\n%s\n", n, srv.log);
+	CU_ASSERT_EQUAL(n, 16);	/* 8 scans of one u16: 16 bytes, no timestamp */
+	CU_ASSERT_EQUAL(lost, 0);
+	(void)line;
+	srvc_close(a);
+	srvc_close(b);
+	srvc_close(d);
+	CU_ASSERT(still_serving());
+}
+TEST_CASE(test_nack_and_hung_chip, "a NACKing or hung chip fails only its own stream");
+
+static void test_disconnect_and_stall(void)
+{
+	struct srvc *quitter = srvc_open(srv.port), *slow = srvc_open(srv.port);
+	struct srvc *fast = srvc_open(srv.port);
+	int stream, scans, i;
+	unsigned long long lost, lost_fast = 0;
+	uint8_t pay[65536];
+	char line[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fast);
+	CU_ASSERT(strncmp(ask(quitter, "STREAM dummy0 hrt0 1 raw"), "OK ", 3) == 0);
+	CU_ASSERT(strncmp(ask(slow, "STREAM dummy0 hrt0 1000 raw"), "OK ", 3) == 0);
+	CU_ASSERT(strncmp(ask(fast, "STREAM dummy0 hrt0 100 raw voltage0"), "OK ", 3) == 0);
+	srvc_close(quitter);	/* mid-block, with blocks unread */
+	/* the slow reader stops reading for 2 s; the fast one goes on, losing nothing */
+	for (i = 0; i < 20; i++) {
+		CU_ASSERT_EQUAL_FATAL(read_block(fast, &stream, &scans, &lost, pay, sizeof(pay)),
+				      200);
+		lost_fast += lost;
+	}
+	CU_ASSERT_EQUAL(lost_fast, 0);
+	CU_ASSERT(wait_line(slow, "BLOCK", line, sizeof(line), 5000));
+	srvc_close(slow);
+	srvc_close(fast);
+	CU_ASSERT(still_serving());
+}
+TEST_CASE(test_disconnect_and_stall,
+	  "a client gone mid-block and a stalled reader do not disturb another");
+
+static void test_reload_removes_device(void)
+{
+	struct srvc *c = srvc_open(srv.port);
+	char line[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT(strncmp(ask(c, "STREAM max1363 hrt0 4 raw voltage0"), "OK ", 3) == 0);
+	CU_ASSERT_FATAL(srvtest_rewrite_file(srv.board, STREAM_BOARD_NO_ADC) == 0);
+	kill(srv.pid, SIGHUP);
+	CU_ASSERT(wait_line(c, "STREAMEND 1 ENODEV ", line, sizeof(line), 5000));
+	CU_ASSERT(strstr(line, "removed by a board reload") != NULL);
+	CU_ASSERT_STRING_EQUAL(ask(c, "STREAMS"), "OK 0");
+	CU_ASSERT(strncmp(ask(c, "STREAM dummy0 hrt0 1 raw voltage0"), "OK ", 3) == 0);
+	CU_ASSERT_FATAL(srvtest_rewrite_file(srv.board, STREAM_BOARD) == 0);
+	kill(srv.pid, SIGHUP);
+	CU_ASSERT(srvtest_log_wait(&srv, "board reloaded", 5000));
+	srvc_close(c);
+	CU_ASSERT(still_serving());
+}
+TEST_CASE(test_reload_removes_device, "a reload removing the device: STREAMEND ENODEV");
+
+static void test_read_only(void)
+{
+	const char *const args[] = { "--read-only", NULL };
+	struct srvtest ro;
+	struct srvc *c;
+
+	CU_ASSERT_FATAL(srvtest_up(&ro, STREAM_BOARD, args));
+	c = srvc_open(ro.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT(strncmp(ask(c, "STREAM dummy0 hrt0 4 raw"),
+			  "ERR EACCES dummy0: setting trigger/current_trigger is a write", 60) == 0);
+	CU_ASSERT(strncmp(ask(c, "STREAM dummy0 - 4 raw"),
+			  "ERR EINVAL dummy0: buffer not started: no trigger", 49) == 0);
+	CU_ASSERT(strncmp(ask(c, "WRITE dummy0 buffer/enable 1"), "ERR EACCES", 10) == 0);
+	CU_ASSERT(strncmp(ask(c, "VERSION"), "OK iiowire", 10) == 0);
+	srvc_close(c);
+	CU_ASSERT_EQUAL(srvtest_down(&ro), 0);
+}
+TEST_CASE(test_read_only, "--read-only: setting a trigger is EACCES, the rest is served");
+
+TEST_MAIN("server_stream", suite_init, suite_fini)
