@@ -35,6 +35,8 @@
 
 /* the attribute a changed trigger writes, for --read-only and --allow-write */
 #define SRV_STREAM_TRIGGER_ATTR	"trigger/current_trigger"
+/* sessions collected per round of srv_streams_flush() */
+#define SRV_STREAM_FLUSH_BATCH	64
 /* what a reader's record names the soft timestamp */
 #define SRV_STREAM_TS_NAME	"timestamp"
 
@@ -144,24 +146,36 @@ static const struct iio_buffer_ops srv_stream_ops = {
 	.end = srv_stream_core_end,
 };
 
+/*
+ * Hand what the readers got to the kernel. Flushing can close a session,
+ * which frees its readers: the sessions are collected first (a session is
+ * freed only in its close callback, later), then flushed.
+ */
 void srv_streams_flush(struct srv_streams *ss)
 {
+	struct srv_session *todo[SRV_STREAM_FLUSH_BATCH];
 	struct srv_list *pos, *tmp, *p2, *t2;
-	struct srv_capture *c;
 	struct srv_reader *st;
+	int n, i, k;
 
-	srv_list_for_each_safe(pos, tmp, &ss->captures) {
-		c = srv_container_of(pos, struct srv_capture, node);
-		c->refs++;
-		srv_list_for_each_safe(p2, t2, &c->readers) {
-			st = srv_container_of(p2, struct srv_reader, cnode);
-			if (!st->dirty || !st->s)
-				continue;
-			st->dirty = false;
-			srv_session_flush(st->s);
+	do {
+		n = 0;
+		srv_list_for_each_safe(pos, tmp, &ss->captures) {
+			srv_list_for_each_safe(p2, t2, &srv_container_of(pos, struct srv_capture,
+									   node)->readers) {
+				st = srv_container_of(p2, struct srv_reader, cnode);
+				if (!st->dirty || !st->s || n == SRV_STREAM_FLUSH_BATCH)
+					continue;
+				st->dirty = false;
+				for (k = 0; k < n && todo[k] != st->s; k++)
+					;
+				if (k == n)
+					todo[n++] = st->s;
+			}
 		}
-		c->refs--;
-	}
+		for (i = 0; i < n; i++)
+			srv_session_flush(todo[i]);
+	} while (n == SRV_STREAM_FLUSH_BATCH);
 }
 
 /* ---- leaving ---- */

@@ -95,19 +95,11 @@ static int read_block(struct srvc *c, int *stream, int *scans, unsigned long lon
 	return (int)bytes;
 }
 
-/* Send @req and take its whole text reply (listings included). */
+/*
+ * Send @req and take its whole text reply (listings included); blocks the
+ * connection's streams push meanwhile are skipped.
+ */
 static const char *ask(struct srvc *c, const char *req)
-{
-	static char got[8192];
-
-	if (srvc_sends(c, req) || srvc_sends(c, "\n") ||
-	    srvc_reply(c, true, got, sizeof(got)) < 0)
-		return "<no reply>";
-	return got;
-}
-
-/* As ask(), on a connection whose streams push blocks meanwhile: those are skipped. */
-static const char *ask_streaming(struct srvc *c, const char *req)
 {
 	static char got[8192];
 	static uint8_t pay[65536];
@@ -227,7 +219,7 @@ static void test_max1363_two_readers(void)
 	CU_ASSERT_EQUAL_FATAL(read_block(b, &stream, &scans, &lost, pay, sizeof(pay)), 16);
 	CU_ASSERT_EQUAL(memcmp(pay, sub, 8), 0);
 	/* decoded: processed values (0.5 mV per count; 4095 counts is 2047.5, cut to 2047) */
-	CU_ASSERT(strncmp(ask_streaming(b, "STREAM max1363 - 2 csv voltage0 voltage2"), "OK 8\n", 5) == 0);
+	CU_ASSERT(strncmp(ask(b, "STREAM max1363 - 2 csv voltage0 voltage2"), "OK 8\n", 5) == 0);
 	CU_ASSERT_FATAL(wait_line(b, "BLOCK 2 ", line, sizeof(line), 5000));
 	CU_ASSERT_STRING_EQUAL(line, "BLOCK 2 2 20 0");
 	CU_ASSERT_EQUAL(srvc_bytes(b, pay, 20), 0);
