@@ -30,6 +30,8 @@
 #include "proto.h"
 #include "session.h"
 #include "srv.h"
+#include "stream.h"
+#include "iio_buffer.h"
 
 #define SRV_MAIN_EXIT_USAGE	2
 /* descriptors kept for listeners, logs, bus devices and libuv's own use */
@@ -74,6 +76,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "connection, answered after %d ms, %d ms apart in all; each holds its address (Unix\n"
 "sockets: one) %d ms, from the %dth on twice as long each time, at most %d ms.\n"
 "kernel devices: at most %d, each with at most %d files and %d channels.\n"
+"Streams: %d per connection, %d readers per device, %d scans per block; a reader whose\n"
+"output waits above %d bytes loses its new blocks (counted); a trigger drives %d devices.\n"
 "Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board\n"
 "(and rescans the kernel's devices; a kernel uevent does too).\n"
 "systemd: sockets it passes (iiowired.socket; FileDescriptorName=iiod for libiio's)\n"
@@ -88,7 +92,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 		SRV_BUSQ_DEPTH_MAX, SRV_LISTEN_BACKLOG, SRV_AUTH_ATTEMPTS_MAX, SRV_AUTH_FAIL_DELAY_MS,
 		SRV_AUTH_FAIL_GLOBAL_MS, SRV_AUTH_FAIL_DELAY_MS, SRV_AUTH_PENALTY_FREE + 1,
 		SRV_AUTH_PENALTY_MAX_MS, IIO_KERNEL_DEVICES_MAX, IIO_KERNEL_FILES_MAX,
-		IIO_KERNEL_CHANNELS_MAX);
+		IIO_KERNEL_CHANNELS_MAX, SRV_STREAM_MAX_PER_SESSION, SRV_STREAM_READERS_MAX,
+		PROTO_STREAM_SCANS_MAX, SRV_STREAM_QUEUE_BYTES, IIO_TRIGGER_CONSUMERS_MAX);
 }
 
 /* Parse a whole decimal number in [@min, @max]. Return: 0 or -EINVAL. */

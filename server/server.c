@@ -635,6 +635,7 @@ void srv_destroy(struct srv *srv)
 	if (!srv)
 		return;
 	if (!srv->loop_closed) {
+		srv_streams_close(srv);
 		/* a failed start: let the close callbacks of what was opened run */
 		uv_run(&srv->loop, UV_RUN_DEFAULT);
 		uv_loop_close(&srv->loop);

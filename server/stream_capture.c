@@ -71,7 +71,7 @@ static void srv_trig_timer_close(struct srv_trig_timer *t)
 	uv_close((uv_handle_t *)&t->timer, srv_trig_timer_close_cb);
 }
 
-/* Fire every poll due by now; the timestamp is the trigger's own time of each. */
+/* Fire every poll due by now; the timestamp is the trigger's own time of each (K-20). */
 static void srv_trig_tick(uv_timer_t *timer)
 {
 	struct srv_trig_timer *t = srv_container_of(timer, struct srv_trig_timer, timer);
@@ -202,6 +202,7 @@ struct srv_capture *srv_capture_get(struct srv_streams *ss, struct iio_dev *dev)
 		free(c);
 		return NULL;
 	}
+	uv_unref((uv_handle_t *)&c->async);
 	iio_device_set_push_notify(dev, srv_capture_notify, c);
 	srv_list_add_tail(&ss->captures, &c->node);
 	return c;
@@ -365,6 +366,8 @@ int srv_streams_init(struct srv *srv)
 		free(ss);
 		return ret;
 	}
+	/* it never keeps the loop alive: sessions and timers do */
+	uv_unref((uv_handle_t *)&ss->trig_async);
 	srv->streams = ss;
 	srv_streams_hooks(ss, srv->board->reg);
 	return 0;

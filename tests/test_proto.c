@@ -1223,6 +1223,7 @@ static int reencode(struct proto_buf *b, const struct proto_request *req,
 	case PROTO_OP_CHANNELS:
 	case PROTO_OP_MAPS:
 	case PROTO_OP_CONSUMER:
+	case PROTO_OP_STREAMS:
 		return reencode_listing(b, &q, r);
 	default:
 		break;

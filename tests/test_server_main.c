@@ -376,7 +376,7 @@ static void test_auth(void)
 		  "{\"id\":1,\"ok\":false,\"error\":\"EACCES\","
 		  "\"message\":\"authentication required\"}" },
 		{ "VERSION is open", "VERSION", VERSION_LINE },
-		{ "HELP is open", "HELP", "OK 16" },
+		{ "HELP is open", "HELP", "OK 20" },
 		{ "wrong token", "AUTH s3cret", "ERR EACCES wrong token", true },
 		{ "right token", "AUTH s3cret token here", "OK" },
 		{ "READ after AUTH", "READ adc in_voltage0_raw", "OK 3300" },
@@ -401,8 +401,8 @@ static void test_auth(void)
 				strcmp(got, rows[i].want) == 0, rows[i].name);
 		if (rows[i].delayed)
 			TEST_ROW_ASSERT(srvtest_now_ms() - t0 >= 900, rows[i].name);
-		if (!strcmp(rows[i].want, "OK 16"))
-			for (k = 0; k < 16; k++)
+		if (!strcmp(rows[i].want, "OK 20"))
+			for (k = 0; k < 20; k++)
 				srvc_line(c, got, sizeof(got));
 	}
 	srvc_close(c);
