@@ -31,6 +31,7 @@
 #include "iiod_xml.h"
 #include "session.h"
 #include "srv.h"
+#include "stream_iiod.h"
 
 /*
  * struct srv_iiod_io - one READ or WRITE (one attribute or all of them).
@@ -379,6 +380,35 @@ static void srv_iiod_device_or(struct srv_session *s, const struct proto_iiod_cm
 		srv_iiod_code(s, err);
 }
 
+/* GETTRIG, SETTRIG, OPEN, CLOSE, READBUF on a known device (stream_iiod.c). */
+static void srv_iiod_buffer_cmd(struct srv_session *s, const struct proto_iiod_cmd *cmd)
+{
+	const struct srv_iiod_ctx *ctx = srv_iiod_model(s->srv);
+	const struct srv_iiod_dev *d = ctx ? srv_iiod_ctx_find_dev(ctx, cmd->device) : NULL;
+
+	if (!d) {
+		srv_iiod_code(s, ctx ? -ENODEV : -ENOMEM);
+		return;
+	}
+	switch (cmd->op) {
+	case PROTO_IIOD_OP_GETTRIG:
+		srv_iiod_buf_gettrig(s, d);
+		break;
+	case PROTO_IIOD_OP_SETTRIG:
+		srv_iiod_buf_settrig(s, d, cmd);
+		break;
+	case PROTO_IIOD_OP_OPEN:
+		srv_iiod_buf_open(s, d, cmd);
+		break;
+	case PROTO_IIOD_OP_CLOSE:
+		srv_iiod_buf_close(s, d);
+		break;
+	default:
+		srv_iiod_buf_readbuf(s, d, cmd);
+		break;
+	}
+}
+
 static void srv_iiod_print(struct srv_session *s)
 {
 	const struct srv_iiod_ctx *ctx = srv_iiod_model(s->srv);
@@ -529,7 +559,8 @@ static bool srv_iiod_line(struct srv_session *s, const char *line, size_t len)
 		srv_iiod_print(s);
 		break;
 	case PROTO_IIOD_OP_TIMEOUT:
-		/* bus waits are bounded by --io-timeout-ms, for every client alike */
+		/* bus waits are bounded by --io-timeout-ms; READBUF waits this long */
+		s->iiod.timeout_ms = cmd.num > UINT32_MAX ? UINT32_MAX : (unsigned int)cmd.num;
 		srv_iiod_code(s, 0);
 		break;
 	case PROTO_IIOD_OP_READ:
@@ -537,17 +568,17 @@ static bool srv_iiod_line(struct srv_session *s, const char *line, size_t len)
 		break;
 	case PROTO_IIOD_OP_GETTRIG:
 	case PROTO_IIOD_OP_SETTRIG:
-		/* no device has trigger/current_trigger */
-		srv_iiod_device_or(s, &cmd, -ENOENT);
-		break;
-	case PROTO_IIOD_OP_SET:
-		srv_iiod_device_or(s, &cmd, cmd.num < 1 ? -EINVAL : -ENOSYS);
-		break;
 	case PROTO_IIOD_OP_OPEN:
 	case PROTO_IIOD_OP_CLOSE:
 	case PROTO_IIOD_OP_READBUF:
+		srv_iiod_buffer_cmd(s, &cmd);
+		break;
+	case PROTO_IIOD_OP_SET:
+		/* the reader's queue is the server's: the count changes nothing */
+		srv_iiod_device_or(s, &cmd, cmd.num < 1 ? -EINVAL : 0);
+		break;
 	case PROTO_IIOD_OP_WRITEBUF:
-		/* buffered capture does not exist yet */
+		/* no output buffers */
 		srv_iiod_device_or(s, &cmd, -ENOSYS);
 		break;
 	case PROTO_IIOD_OP_ZPRINT:	/* no zstd: the client falls back to PRINT */
@@ -615,8 +646,14 @@ static bool srv_iiod_partial(const struct srv_session *s)
 	return s->iiod.in_payload;
 }
 
+static void srv_iiod_open(struct srv_session *s)
+{
+	srv_list_init(&s->iiod.readers);
+}
+
 static void srv_iiod_close(struct srv_session *s)
 {
+	srv_iiod_buf_stop_all(s);
 	srv_iiod_write_end(s);
 }
 
@@ -625,6 +662,7 @@ const struct srv_proto_ops srv_proto_iiod = {
 	.listening = "for libiio (iiod) clients ",
 	.line_max = PROTO_IIOD_LINE_MAX_BYTES,
 	.inflight_max = 1,
+	.open = srv_iiod_open,
 	.feed = srv_iiod_feed,
 	.on_eof = srv_iiod_on_eof,
 	.error = srv_iiod_error,

@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "list.h"
 #include <stdio.h>
 
 #include "iiod.h"
@@ -33,6 +35,8 @@ struct srv_config;
  * @wbuf: the payload so far, when applied (owned); @wlen its bytes.
  */
 struct srv_iiod_conn {
+	struct srv_list readers;	/* its OPENs (stream_iiod.c) */
+	unsigned int timeout_ms;	/* TIMEOUT's value; 0: the default */
 	bool in_payload;
 	struct proto_iiod_cmd *wcmd;
 	int werr;

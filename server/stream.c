@@ -42,6 +42,7 @@
 
 static void srv_stream_free(struct srv_reader *st)
 {
+	free(st->fifo);
 	free(st->raw);
 	free(st->vals);
 	free(st);
@@ -115,6 +116,15 @@ static void srv_stream_store(struct iio_buffer *buf, const uint8_t *rec, uint64_
 
 	if (st->ended || !st->s || st->s->state != SRV_CONN_OPEN)
 		return;
+	if (st->iiod) {
+		/* a full queue drops the new scan, as the kfifo iiod reads from */
+		if (st->fifo_len + bytes <= st->fifo_cap) {
+			memcpy(st->fifo + st->fifo_len, rec, bytes);
+			st->fifo_len += bytes;
+		}
+		st->dirty = st->want != 0;
+		return;
+	}
 	st->lost += lost;
 	st->lost_pending += lost;
 	if (st->format == PROTO_FORMAT_RAW)
@@ -154,7 +164,9 @@ static const struct iio_buffer_ops srv_stream_ops = {
 void srv_streams_flush(struct srv_streams *ss)
 {
 	struct srv_session *todo[SRV_STREAM_FLUSH_BATCH];
+	struct srv_slot *slots[SRV_STREAM_FLUSH_BATCH];
 	struct srv_list *pos, *tmp, *p2, *t2;
+	uint64_t now = uv_now(&ss->srv->loop);
 	struct srv_reader *st;
 	int n, i, k;
 
@@ -164,27 +176,38 @@ void srv_streams_flush(struct srv_streams *ss)
 			srv_list_for_each_safe(p2, t2, &srv_container_of(pos, struct srv_capture,
 									   node)->readers) {
 				st = srv_container_of(p2, struct srv_reader, cnode);
-				if (!st->dirty || !st->s || n == SRV_STREAM_FLUSH_BATCH)
+				if (!st->s || n == SRV_STREAM_FLUSH_BATCH)
+					continue;
+				/* an iiod READBUF answered now: its slot is done below */
+				slots[n] = st->iiod && srv_iiod_reader_ready(st, now) ? st->slot : NULL;
+				if (slots[n])
+					st->slot = NULL;
+				else if (!st->dirty)
 					continue;
 				st->dirty = false;
-				for (k = 0; k < n && todo[k] != st->s; k++)
+				for (k = 0; k < n && (todo[k] != st->s || slots[k] || slots[n]); k++)
 					;
 				if (k == n)
 					todo[n++] = st->s;
 			}
 		}
-		for (i = 0; i < n; i++)
-			srv_session_flush(todo[i]);
+		for (i = 0; i < n; i++) {
+			if (slots[i])
+				srv_session_slot_done(todo[i], slots[i]);
+			else
+				srv_session_flush(todo[i]);
+		}
 	} while (n == SRV_STREAM_FLUSH_BATCH);
 }
 
 /* ---- leaving ---- */
 
-static void srv_stream_unlink(struct srv_reader *st)
+void srv_stream_unlink(struct srv_reader *st)
 {
 	if (st->in_session) {
 		srv_list_del(&st->node);
-		st->s->native.nstreams--;
+		if (!st->iiod)
+			st->s->native.nstreams--;
 		st->in_session = false;
 	}
 	st->s = NULL;
@@ -228,7 +251,7 @@ static void srv_detach_job_fini(struct srv_job *job)
 }
 
 /* Take @st out of its capture and free it, on the bus worker when the device may block. */
-static void srv_stream_release(struct srv_reader *st)
+void srv_stream_release(struct srv_reader *st)
 {
 	struct srv_capture *c = st->cap;
 	struct srv_detach_job *dj;
@@ -269,7 +292,9 @@ void srv_stream_ended(struct srv_reader *st, int err, const char *why)
 	if (st->ended)
 		return;
 	st->ended = true;
-	if (st->s) {
+	if (st->iiod) {
+		srv_iiod_reader_answer(st, err);
+	} else if (st->s) {
 		snprintf(msg, sizeof(msg), "%s: %s", st->device,
 			 why ? why : (err == -ENODEV ? "device removed" :
 				      proto_errno_message(err) ? proto_errno_message(err) : "error"));
@@ -458,6 +483,7 @@ struct srv_open {
 	struct iio_dev *dev;		/* referenced */
 	struct iio_trigger *trig;
 	bool consumer;
+	bool iiod;			/* an iiod OPEN: answered with a code */
 	int nnames;
 	const struct iio_chan_spec *specs[IIO_SCAN_INDEX_MAX + 1];
 	char names[IIO_SCAN_INDEX_MAX + 1][48];
@@ -503,16 +529,20 @@ static int srv_open_accept(struct srv_open *op, struct proto_buf *b)
 							   l->offset[i], st->types[i] };
 	}
 	snprintf(st->trigger, sizeof(st->trigger), "%s", trig ? trig->name : "-");
-	st->id = ++op->s->native.next_stream;
+	if (op->iiod) {
+		srv_list_add_tail(&op->s->iiod.readers, &st->node);
+	} else {
+		st->id = ++op->s->native.next_stream;
+		srv_list_add_tail(&op->s->native.streams, &st->node);
+		op->s->native.nstreams++;
+	}
 	srv_stream_info(st, &info);
-	srv_list_add_tail(&op->s->native.streams, &st->node);
-	op->s->native.nstreams++;
 	st->in_session = true;
 	srv_list_add_tail(&op->cap->readers, &st->cnode);
 	op->cap->nreaders++;
 	st->in_capture = true;
 	st->s = op->s;
-	return proto_reply_stream(b, &op->rq, &info);
+	return op->iiod ? proto_iiod_reply_code(b, 0) : proto_reply_stream(b, &op->rq, &info);
 }
 
 /* Answer the open into @b; Return: true when the reader was taken. */
@@ -536,7 +566,11 @@ static bool srv_open_answer(struct srv_open *op, struct proto_buf *b, int status
 	if (status == -ETIMEDOUT)
 		snprintf(op->err, sizeof(op->err), "%s: no answer from the bus in time",
 			 op->dev->name);
-	srv_session_check(op->s, proto_reply_error(b, &op->rq, ret, op->err[0] ? op->err : NULL));
+	if (op->iiod)
+		srv_session_check(op->s, proto_iiod_reply_code(b, ret));
+	else
+		srv_session_check(op->s, proto_reply_error(b, &op->rq, ret,
+							   op->err[0] ? op->err : NULL));
 	return false;
 }
 
@@ -821,4 +855,45 @@ err_free:
 	iio_device_put(op->dev);
 	free(op->st);
 	free(op);
+}
+
+int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t mask, bool ts,
+			 size_t fifo_cap, const char *mask_text)
+{
+	struct srv_open *op;
+
+	op = calloc(1, sizeof(*op));
+	if (op)
+		op->st = calloc(1, sizeof(*op->st));
+	if (op && op->st)
+		op->st->fifo = malloc(fifo_cap);
+	if (!op || !op->st || !op->st->fifo) {
+		if (op)
+			free(op->st);
+		free(op);
+		return -ENOMEM;
+	}
+	op->s = s;
+	op->iiod = true;
+	op->ret = -ECANCELED;
+	op->dev = iio_device_get(dev);
+	op->st->iiod = true;
+	op->st->fifo_cap = fifo_cap;
+	op->st->buf.ops = &srv_stream_ops;
+	op->st->buf.mask = mask;
+	op->st->buf.timestamp = ts;
+	op->st->scans = 1;
+	snprintf(op->st->mask, sizeof(op->st->mask), "%s", mask_text);
+	op->cap = srv_capture_get(s->srv->streams, dev);
+	if (!op->cap) {
+		iio_device_put(op->dev);
+		srv_stream_free(op->st);
+		free(op);
+		return -ENOMEM;
+	}
+	if (srv_dispatch_route(s->srv, dev, &op->cap->q) < 0)
+		op->cap->q = NULL;
+	op->cap->refs++;
+	srv_open_start(s, op);
+	return 0;
 }

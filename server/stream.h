@@ -61,4 +61,15 @@ void srv_stream_list(struct srv_session *s, const struct proto_request *req);
 /** srv_stream_stop_all() - the connection ends: stop its streams (no STREAMEND). */
 void srv_stream_stop_all(struct srv_session *s);
 
+struct iio_dev;
+
+/**
+ * srv_stream_open_iiod() - an iiod OPEN: a reader of @dev with @mask/@ts
+ * whose records queue (up to @fifo_cap bytes) for READBUF; answers the
+ * OPEN with 0 or the enable's -errno once the capture runs.
+ * Return: 0 (an answer comes), or -ENOMEM (nothing was answered).
+ */
+int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t mask, bool ts,
+			 size_t fifo_cap, const char *mask_text);
+
 #endif /* IIOWIRE_SRV_STREAM_H */

@@ -30,6 +30,8 @@
 #include "stream_priv.h"
 
 #define SRV_NS_PER_MS	1000000ULL
+/* how often iiod READBUF deadlines are checked */
+#define SRV_STREAM_DEADLINE_TICK_MS	50
 
 static uint64_t srv_capture_mono_ns(void)
 {
@@ -351,6 +353,11 @@ static void srv_streams_hooks(struct srv_streams *ss, struct iio_registry *reg)
 	iio_registry_set_trigger_hooks(reg, &hooks);
 }
 
+static void srv_streams_deadline_cb(uv_timer_t *timer)
+{
+	srv_streams_flush(srv_container_of(timer, struct srv_streams, deadline));
+}
+
 int srv_streams_init(struct srv *srv)
 {
 	struct srv_streams *ss = calloc(1, sizeof(*ss));
@@ -368,6 +375,10 @@ int srv_streams_init(struct srv *srv)
 	}
 	/* it never keeps the loop alive: sessions and timers do */
 	uv_unref((uv_handle_t *)&ss->trig_async);
+	uv_timer_init(&srv->loop, &ss->deadline);
+	uv_timer_start(&ss->deadline, srv_streams_deadline_cb, SRV_STREAM_DEADLINE_TICK_MS,
+		       SRV_STREAM_DEADLINE_TICK_MS);
+	uv_unref((uv_handle_t *)&ss->deadline);
 	srv->streams = ss;
 	srv_streams_hooks(ss, srv->board->reg);
 	return 0;
@@ -393,7 +404,10 @@ void srv_streams_board_swap(struct srv *srv, struct board *old)
 
 static void srv_streams_close_cb(uv_handle_t *h)
 {
-	free(srv_container_of(h, struct srv_streams, trig_async));
+	struct srv_streams *ss = h->data;
+
+	if (++ss->closed == 2)
+		free(ss);
 }
 
 void srv_streams_close(struct srv *srv)
@@ -409,5 +423,8 @@ void srv_streams_close(struct srv *srv)
 	srv_list_for_each_safe(pos, tmp, &ss->captures)
 		srv_capture_put_if_idle(srv_container_of(pos, struct srv_capture, node));
 	srv->streams = NULL;
+	ss->trig_async.data = ss;
+	ss->deadline.data = ss;
 	uv_close((uv_handle_t *)&ss->trig_async, srv_streams_close_cb);
+	uv_close((uv_handle_t *)&ss->deadline, srv_streams_close_cb);
 }

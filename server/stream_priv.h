@@ -13,6 +13,7 @@
 #include "list.h"
 #include "proto.h"
 #include "stream.h"
+#include "iiod.h"
 
 struct srv;
 struct srv_busq;
@@ -23,8 +24,10 @@ struct srv_poll_job;
 struct srv_streams {
 	struct srv *srv;
 	uv_async_t trig_async;		/* a trigger gained its first / lost its last consumer */
+	uv_timer_t deadline;		/* iiod READBUFs that waited long enough */
 	struct srv_list timers;		/* struct srv_trig_timer */
 	struct srv_list captures;	/* struct srv_capture */
+	int closed;			/* handles whose close callback ran */
 };
 
 /* One timed trigger with consumers: its loop timer. */
@@ -93,6 +96,15 @@ struct srv_reader {
 	bool in_capture;
 	bool dirty;			/* output added since the last flush */
 	bool retired;			/* freed by the core's end() on any thread */
+	/* an iiod OPEN (stream_iiod.c): records queue in @fifo for READBUF */
+	bool iiod;
+	uint8_t *fifo;
+	size_t fifo_len, fifo_cap;
+	size_t want;			/* a READBUF waits for this many bytes; 0: none */
+	size_t asked;			/* what that READBUF asked */
+	uint64_t deadline_ms;		/* uv_now when it answers -ETIMEDOUT */
+	struct srv_slot *slot;		/* its reply, cleared if the session closes first */
+	char mask[PROTO_IIOD_MASK_MAX_BYTES + 1];
 	int nchans;
 	struct proto_stream_chan chans[IIO_SCAN_INDEX_MAX + 1];
 	char names[IIO_SCAN_INDEX_MAX + 1][48];
@@ -115,9 +127,15 @@ struct srv_capture *srv_capture_get(struct srv_streams *ss, struct iio_dev *dev)
 void srv_capture_put_if_idle(struct srv_capture *c);
 void srv_capture_end(struct srv_capture *c, int err, const char *why);
 /* stream.c */
+struct srv_open;
+void srv_stream_unlink(struct srv_reader *st);
+void srv_stream_release(struct srv_reader *st);
 void srv_stream_ended(struct srv_reader *st, int err, const char *why);
 void srv_stream_reap(struct srv_capture *c);
 void srv_capture_retire(struct srv_capture *c);
 void srv_streams_flush(struct srv_streams *ss);
+/* stream_iiod.c: the iiod readers' part of a flush and of a reader's end */
+bool srv_iiod_reader_ready(struct srv_reader *st, uint64_t now_ms);
+void srv_iiod_reader_answer(struct srv_reader *st, int err);
 
 #endif /* IIOWIRE_SRV_STREAM_PRIV_H */
