@@ -14,7 +14,6 @@
  * the ring's consumer side. Triggers are iio_trigger.c's.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,20 +25,6 @@
 #include "iio_priv.h"
 #include "iio_buffer.h"
 #include "iio_buffer_priv.h"
-
-static void iio_buffer_seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void iio_buffer_seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- layout ---- */
 
@@ -226,7 +211,7 @@ int iio_device_buffer_register(struct iio_registry *reg, struct iio_dev *indio_d
 	bs->reg = reg;
 	ret = iio_buffer_attrs_build(indio_dev);
 	if (ret) {
-		iio_buffer_seterr(err, errlen, "cannot build the buffer files: %s",
+		iio_core_seterr(err, errlen, "cannot build the buffer files: %s",
 				  strerror(-ret));
 		return ret;
 	}
@@ -235,7 +220,7 @@ int iio_device_buffer_register(struct iio_registry *reg, struct iio_dev *indio_d
 	snprintf(name, sizeof(name), "%s-dev%d", indio_dev->name, iio_device_id(indio_dev));
 	ret = iio_trigger_create(reg, name, IIO_TRIGGER_DATA_READY, &bs->own_trig);
 	if (ret) {
-		iio_buffer_seterr(err, errlen, "cannot add trigger %s: %s", name, strerror(-ret));
+		iio_core_seterr(err, errlen, "cannot add trigger %s: %s", name, strerror(-ret));
 		return ret;
 	}
 	bs->own_trig->owner = indio_dev;
@@ -445,28 +430,28 @@ static int iio_buffer_check_new(struct iio_dev *indio_dev, struct iio_dev_buffer
 	if (iio_device_is_gone(indio_dev))
 		return -ENODEV;
 	if (!bs) {
-		iio_buffer_seterr(err, errlen, "%s has no buffer", indio_dev->name);
+		iio_core_seterr(err, errlen, "%s has no buffer", indio_dev->name);
 		return -EINVAL;
 	}
 	if (buf->attached)
 		return -EBUSY;
 	if (!buf->mask) {
-		iio_buffer_seterr(err, errlen, "at least one scan element must be enabled first");
+		iio_core_seterr(err, errlen, "at least one scan element must be enabled first");
 		return -EINVAL;
 	}
 	if (!bs->trig) {
-		iio_buffer_seterr(err, errlen, "%s: buffer not started: no trigger",
+		iio_core_seterr(err, errlen, "%s: buffer not started: no trigger",
 				  indio_dev->name);
 		return -EINVAL;
 	}
 	ret = iio_scan_layout_compute(indio_dev, buf->mask, buf->timestamp, &buf->layout);
 	if (ret) {
-		iio_buffer_seterr(err, errlen, "%s: no such scan element", indio_dev->name);
+		iio_core_seterr(err, errlen, "%s: no such scan element", indio_dev->name);
 		return ret;
 	}
 	iio_buffer_union(bs, buf, NULL, &want, ts);
 	if (iio_buffer_match_mask(bs, want, mask)) {
-		iio_buffer_seterr(err, errlen, "%s: no scan mode has these channels "
+		iio_core_seterr(err, errlen, "%s: no scan mode has these channels "
 				  "together (available_scan_masks)", indio_dev->name);
 		return -EINVAL;
 	}
@@ -489,7 +474,7 @@ int iio_buffer_attach_locked(struct iio_dev *indio_dev, struct iio_buffer *buf,
 	if (first) {
 		ret = iio_trigger_attach_device(bs->trig, indio_dev);
 		if (ret) {
-			iio_buffer_seterr(err, errlen, "trigger %s drives %d devices already",
+			iio_core_seterr(err, errlen, "trigger %s drives %d devices already",
 					  bs->trig->name, IIO_TRIGGER_CONSUMERS_MAX);
 			return ret;
 		}
@@ -502,7 +487,7 @@ int iio_buffer_attach_locked(struct iio_dev *indio_dev, struct iio_buffer *buf,
 			iio_buffer_detach_locked(indio_dev, buf);
 		else if (first)
 			iio_trigger_detach_device(bs->trig, indio_dev);
-		iio_buffer_seterr(err, errlen, "%s: enabling the capture failed: %s",
+		iio_core_seterr(err, errlen, "%s: enabling the capture failed: %s",
 				  indio_dev->name, strerror(-ret));
 	}
 	return ret;

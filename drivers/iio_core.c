@@ -208,10 +208,7 @@ struct iio_core_attr_set {
 	int cap;
 };
 
-static void iio_core_seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void iio_core_seterr(char *err, size_t errlen, const char *fmt, ...)
+void iio_core_seterr(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 

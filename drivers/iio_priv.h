@@ -56,6 +56,10 @@ struct bus_spi_device;
 int iio_hwid_format(char *buf, size_t len, const struct bus_i2c_client *i2c,
 		    const struct bus_spi_device *spi);
 
+/* iio_core_seterr() - a printf-style message into @err (NULL or 0 bytes: none); iio_core.c. */
+void iio_core_seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* iio_device_attrs_free() - drop the attribute set (iio_core.c); used by the final put. */
 void iio_device_attrs_free(struct iio_dev *indio_dev);
 
