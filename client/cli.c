@@ -33,6 +33,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli_capture.h"
 #include "iiowire.h"
 #include "iiowire_tool.h"
 
@@ -798,6 +799,11 @@ static int cli_cmd_watch(struct cli *c, int argc, char **argv)
 	return ret;
 }
 
+static int cli_cmd_capture(struct cli *c, int argc, char **argv)
+{
+	return cli_capture_run(c->w, argc, argv);
+}
+
 static int cli_cmd_stats(struct cli *c, int argc, char **argv)
 {
 	struct iiowire_stat *s;
@@ -876,6 +882,17 @@ static void cli_print_help(FILE *out)
 		     "the consumer's first channel. In 'watch', -n stops after COUNT values\n"
 		     "(default: until Ctrl-C) and -i sets the interval (default %d ms).\n",
 		CLI_WATCH_DEFAULT_INTERVAL_MS);
+	fprintf(out, "\n'capture' reads N scans of DEVICE's CHANNELs (ids such as voltage0,\n"
+		     "accel_x, timestamp; none: all) and writes them to stdout. Options:\n"
+		     "  -n N               scans to capture (required)\n"
+		     "  --trigger T        make T the device's trigger (default: its current one)\n"
+		     "  --format F         raw (the kernel's records), csv (a header line, then\n"
+		     "                     processed values), json (one array per scan); default raw\n"
+		     "  --rate HZ          set the trigger's sampling_frequency first (hrtimer)\n"
+		     "  -b SCANS           scans per block, 1..%d (default min(N, %d))\n"
+		     "  --consumer         DEVICE is a consumer; CHANNELs are its channel names\n"
+		     "Each block must come within --timeout; a progress line goes to stderr when\n"
+		     "it is a terminal.\n", IIOWIRE_STREAM_SCANS_MAX, CLI_CAPTURE_BLOCK_SCANS);
 }
 
 static int cli_cmd_help(struct cli *c, int argc, char **argv)
@@ -998,6 +1015,7 @@ static const struct cli_cmd cli_cmds[] = {
 	  cli_cmd_cread },
 	{ "watch", 2, -1, "watch [-n COUNT] [-i MS] DEVICE ATTR...",
 	  "print values as they are pushed", cli_cmd_watch },
+	{ "capture", 1, -1, CLI_CAPTURE_USAGE, CLI_CAPTURE_HELP, cli_cmd_capture },
 	{ "stats", 0, 0, "stats", "the daemon's counters", cli_cmd_stats },
 	{ "version", 0, 0, "version", "library, server and protocol versions", cli_cmd_version },
 	{ "shell", 0, 0, "shell", "read commands from the terminal or stdin", cli_cmd_shell },

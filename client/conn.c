@@ -251,6 +251,17 @@ bool iiowire_conn_is_broken_err(int err)
 	       err == -ECONNABORTED || err == -ESHUTDOWN;
 }
 
+/* Wait for @events on the socket until @deadline. Return: 0, -ETIMEDOUT, or -errno. */
+static int iiowire_conn_wait(struct iiowire *w, short events, int64_t deadline)
+{
+	struct pollfd pfd = { .fd = w->fd, .events = events };
+	int ret = poll(&pfd, 1, iiowire_conn_remaining(deadline));
+
+	if (ret == 0)
+		return -ETIMEDOUT;
+	return ret < 0 && errno != EINTR ? -errno : 0;
+}
+
 /**
  * iiowire_conn_send() - write all of @buf before @deadline.
  * Return: 0, -ETIMEDOUT, -ENOTCONN when disconnected, or the socket's -errno
@@ -258,7 +269,6 @@ bool iiowire_conn_is_broken_err(int err)
  */
 int iiowire_conn_send(struct iiowire *w, const char *buf, size_t len, int64_t deadline)
 {
-	struct pollfd pfd = { .events = POLLOUT };
 	ssize_t n;
 	int ret;
 
@@ -275,13 +285,36 @@ int iiowire_conn_send(struct iiowire *w, const char *buf, size_t len, int64_t de
 			continue;
 		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
 			return -errno;
-		pfd.fd = w->fd;
-		ret = poll(&pfd, 1, iiowire_conn_remaining(deadline));
-		if (ret == 0)
-			return -ETIMEDOUT;
-		if (ret < 0 && errno != EINTR)
-			return -errno;
+		ret = iiowire_conn_wait(w, POLLOUT, deadline);
+		if (ret < 0)
+			return ret;
 	}
+	return 0;
+}
+
+/* Drop the bytes already taken, moving the unread ones to the front. */
+static void iiowire_conn_compact(struct iiowire *w)
+{
+	if (w->in_off == 0)
+		return;
+	memmove(w->in, w->in + w->in_off, w->in_len - w->in_off);
+	w->in_len -= w->in_off;
+	w->in_off = 0;
+	w->line = NULL;
+}
+
+/* Grow the input buffer to @want bytes (never shrinks it). Return: 0, or -ENOMEM. */
+static int iiowire_conn_grow(struct iiowire *w, size_t want)
+{
+	char *p;
+
+	if (want <= w->in_cap)
+		return 0;
+	p = realloc(w->in, want);
+	if (!p)
+		return -ENOMEM;
+	w->in = p;
+	w->in_cap = want;
 	return 0;
 }
 
@@ -289,26 +322,29 @@ int iiowire_conn_send(struct iiowire *w, const char *buf, size_t len, int64_t de
 static int iiowire_conn_make_room(struct iiowire *w)
 {
 	size_t want;
-	char *p;
 
-	if (w->in_off > 0) {
-		memmove(w->in, w->in + w->in_off, w->in_len - w->in_off);
-		w->in_len -= w->in_off;
-		w->in_off = 0;
-		w->line = NULL;
-	}
+	iiowire_conn_compact(w);
 	if (w->in_cap - w->in_len >= IIOWIRE_RECV_CHUNK_BYTES)
 		return 0;
 	want = w->in_cap ? w->in_cap * 2 : 2 * IIOWIRE_RECV_CHUNK_BYTES;
 	/* a line longer than the limit can never end: refuse instead of growing */
 	if (want > IIOWIRE_REPLY_MAX_BYTES + 2 * IIOWIRE_RECV_CHUNK_BYTES)
 		return -EMSGSIZE;
-	p = realloc(w->in, want);
-	if (!p)
-		return -ENOMEM;
-	w->in = p;
-	w->in_cap = want;
-	return 0;
+	return iiowire_conn_grow(w, want);
+}
+
+/* Room for @n unread bytes and one chunk more, up to a stream block. Return: 0, -EMSGSIZE, -ENOMEM. */
+static int iiowire_conn_room_for(struct iiowire *w, size_t n)
+{
+	size_t want = w->in_cap ? w->in_cap : 2 * IIOWIRE_RECV_CHUNK_BYTES;
+
+	if (n > IIOWIRE_STREAM_BLOCK_MAX_BYTES)
+		return -EMSGSIZE;
+	if (w->in_off + n + IIOWIRE_RECV_CHUNK_BYTES > w->in_cap)
+		iiowire_conn_compact(w);
+	while (want < n + IIOWIRE_RECV_CHUNK_BYTES)
+		want *= 2;
+	return iiowire_conn_grow(w, want);
 }
 
 /* One recv() into the buffer. Return: bytes read (> 0), -EAGAIN, or -errno (EOF: -ECONNRESET). */
@@ -365,7 +401,6 @@ int iiowire_conn_pump(struct iiowire *w)
  */
 int iiowire_conn_read_line(struct iiowire *w, int64_t deadline, char **line, size_t *len)
 {
-	struct pollfd pfd = { .events = POLLIN };
 	char *start, *nl;
 	size_t n;
 	int ret;
@@ -397,11 +432,52 @@ int iiowire_conn_read_line(struct iiowire *w, int64_t deadline, char **line, siz
 			continue;
 		if (ret != -EAGAIN)
 			return ret;
-		pfd.fd = w->fd;
-		ret = poll(&pfd, 1, iiowire_conn_remaining(deadline));
-		if (ret == 0)
-			return -ETIMEDOUT;
-		if (ret < 0 && errno != EINTR)
-			return -errno;
+		ret = iiowire_conn_wait(w, POLLIN, deadline);
+		if (ret < 0)
+			return ret;
 	}
+}
+
+/** iiowire_conn_buffered() - Return: bytes received and not yet taken. */
+size_t iiowire_conn_buffered(const struct iiowire *w)
+{
+	return w->in_len - w->in_off;
+}
+
+/**
+ * iiowire_conn_read_bytes() - the next @n input bytes (a stream block's
+ * payload), waiting until @deadline; on -ETIMEDOUT what came stays buffered.
+ * @p: set to them; borrowed: valid until the next read on @w.
+ * Return: 0, -ETIMEDOUT, -ECONNRESET (peer closed), -EMSGSIZE (@n over
+ * IIOWIRE_STREAM_BLOCK_MAX_BYTES), or -errno.
+ */
+int iiowire_conn_read_bytes(struct iiowire *w, int64_t deadline, size_t n, const char **p)
+{
+	ssize_t got;
+	int ret;
+
+	ret = iiowire_conn_room_for(w, n);
+	if (ret < 0)
+		return ret;
+	while (w->in_len - w->in_off < n) {
+		if (w->fd < 0)
+			return -ENOTCONN;
+		got = recv(w->fd, w->in + w->in_len, w->in_cap - w->in_len, 0);
+		if (got > 0) {
+			w->in_len += (size_t)got;
+			continue;
+		}
+		if (got == 0)
+			return -ECONNRESET;
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return -errno;
+		ret = iiowire_conn_wait(w, POLLIN, deadline);
+		if (ret < 0)
+			return ret;
+	}
+	*p = w->in + w->in_off;
+	w->in_off += n;
+	return 0;
 }

@@ -34,7 +34,7 @@ extern "C" {
 /*
  * OVERVIEW
  *
- * Objects. There are two opaque handles:
+ * Objects. There are three opaque handles:
  *   struct iiowire          a connection: made by iiowire_connect(), ended by
  *                           iiowire_close();
  *   struct iiowire_channel  a consumer's channel: made by iiowire_channel_get()
@@ -43,6 +43,9 @@ extern "C" {
  *                           iiowire_channel_release_all(). A channel uses the
  *                           connection it was made on; release every channel
  *                           before closing that connection.
+ *   struct iiowire_stream   a stream of scans (buffered capture): made by
+ *                           iiowire_stream_open(), ended by
+ *                           iiowire_stream_close(); see Streams below.
  * Every close, release and free function accepts NULL and does nothing.
  *
  * Errors. Functions returning int return 0, a documented non-negative value
@@ -680,6 +683,253 @@ typedef int (*iiowire_event_cb)(const struct iiowire_event *ev, void *data);
  */
 IIOWIRE_EXPORT int iiowire_event_dispatch(struct iiowire *w, iiowire_event_cb cb, void *data,
 					  int max_events, int timeout_ms);
+
+/* ---------------------------------------------------------------------------
+ * Streams: buffered capture (PROTOCOL.md, STREAM)
+ *
+ * A stream reads whole scans of a device, as a read() of the kernel's
+ * /dev/iio:deviceN does, or of a consumer's channels, as the kernel's
+ * iio_channel_get_all_cb() buffer consumers get them. Each stream has a
+ * connection of its own to the same daemon (same address, timeout and
+ * token), as libiio's buffers do, so calls on the connection it was opened
+ * from go on meanwhile; the stream's blocks wait in the daemon until they
+ * are read (a reader that falls behind loses its oldest blocks, counted in
+ * struct iiowire_block.lost, and never slows the capture).
+ *
+ * A record (format IIOWIRE_STREAM_RAW) is the kernel's: elements in
+ * ascending scan index, each aligned to its own size, the timestamp last,
+ * storage byte order, top bits as the chip sent them.
+ * iiowire_scan_raw() takes one element apart as the ABI says (byte order,
+ * shift, realbits, sign); iiowire_scan_processed() applies offset and scale
+ * as the kernel's iio_convert_raw_to_processed() does. Formats
+ * IIOWIRE_STREAM_CSV and IIOWIRE_STREAM_JSON are decoded by the daemon (the
+ * same values, as text).
+ *
+ * Objects: struct iiowire_stream, made by iiowire_stream_open(), ended by
+ * iiowire_stream_close(). It belongs to one thread at a time, like a
+ * connection; the connection it was opened from must outlive it (the
+ * processed values' scale and offset are read through it at open).
+ */
+
+struct iiowire_stream;
+
+/** Scans per block, and channels named in one stream: the daemon's limits. */
+#define IIOWIRE_STREAM_SCANS_MAX	4096
+#define IIOWIRE_STREAM_CHANNELS_MAX	64
+
+/* struct iiowire_stream_config.format */
+enum iiowire_stream_format {
+	IIOWIRE_STREAM_RAW = 0,	/* the kernel's records */
+	IIOWIRE_STREAM_CSV,	/* one line of processed values per scan, joined by ',' */
+	IIOWIRE_STREAM_JSON,	/* one JSON array per block, an array of values per scan */
+};
+
+/**
+ * struct iiowire_stream_config - what to capture.
+ * @device: the device (as iiowire_attr_read() names it); or
+ * @consumer: a consumer's channels (consumer_dev_name); exactly one is set.
+ * @channels: NULL-terminated list of channel ids as libiio and
+ *	protocol/PROTOCOL.md name them ("voltage0", "voltage0-voltage1",
+ *	"accel_x", "timestamp"), or consumer channel names; NULL or empty:
+ *	every scan element (every channel of the consumer).
+ * @trigger: a trigger's name or id, made the device's current trigger (a
+ *	write); NULL: the current one.
+ * @scans: scans per block, 1..IIOWIRE_STREAM_SCANS_MAX; 0 means 1.
+ * @format: enum iiowire_stream_format.
+ */
+struct iiowire_stream_config {
+	const char *device;
+	const char *consumer;
+	const char *const *channels;
+	const char *trigger;
+	unsigned int scans;
+	int format;
+};
+
+/**
+ * struct iiowire_scan_channel - one element of the stream's record.
+ * @name: its id ("voltage0", "timestamp") or, for a consumer's stream, the
+ *	consumer's channel name.
+ * @index: its scan index. @offset: bytes into the record.
+ * @type: its scan_elements _type ("be:u12/16>>0"), and taken apart:
+ * @big_endian, @is_signed, @realbits, @storagebits, @shift, @repeat.
+ * @has_scale/@scale_type/@scale_val/@scale_val2 and the same for the
+ *	offset: what iiowire_scan_processed() applies (IIO_VAL_* codes).
+ */
+struct iiowire_scan_channel {
+	const char *name;
+	int index;
+	int offset;
+	const char *type;
+	int big_endian;
+	int is_signed;
+	int realbits;
+	int storagebits;
+	int shift;
+	int repeat;
+	int has_scale;
+	int scale_type;
+	int scale_val;
+	int scale_val2;
+	int has_offset;
+	int offset_type;
+	int offset_val;
+	int offset_val2;
+};
+
+/**
+ * iiowire_stream_open() - start a stream.
+ * @w: the connection whose address, token and timeout the stream's own
+ *	connection takes, and through which scale and offset are read.
+ * The call returns once the capture runs (the kernel's enable sequence has
+ * passed), within @w's timeout.
+ * Return: owned stream: end with iiowire_stream_close(). NULL with errno
+ * set: EINVAL (no such channel set in the scan masks, no trigger, a device
+ * without a buffer, a bad @cfg), ENOENT (no such channel), ENODEV (no such
+ * device, consumer or trigger), ERANGE (@scans), EBUSY (another trigger is
+ * current while the device captures, too many streams or readers), EACCES
+ * (setting the trigger on a read-only daemon), ENOMEM, or a connection
+ * error; iiowire_errmsg(@w) holds the daemon's message.
+ */
+IIOWIRE_EXPORT struct iiowire_stream *iiowire_stream_open(struct iiowire *w,
+							  const struct iiowire_stream_config *cfg);
+
+/**
+ * iiowire_stream_close() - stop the stream (UNSTREAM), close its connection
+ * and free it; NULL-safe. Blocks not yet read are dropped.
+ */
+IIOWIRE_EXPORT void iiowire_stream_close(struct iiowire_stream *s);
+
+/**
+ * iiowire_stream_channels() - the record's elements, in record order.
+ * @chans: set to the array; borrowed: valid until iiowire_stream_close().
+ * Return: the number of elements (>= 1).
+ */
+IIOWIRE_EXPORT int iiowire_stream_channels(const struct iiowire_stream *s,
+					   const struct iiowire_scan_channel **chans);
+
+/**
+ * iiowire_stream_scan_bytes() - the size of one raw record.
+ * Return: bytes (> 0).
+ */
+IIOWIRE_EXPORT size_t iiowire_stream_scan_bytes(const struct iiowire_stream *s);
+
+/**
+ * iiowire_stream_device() - the device's "iio:deviceN" and
+ * iiowire_stream_trigger() - the trigger's name, as the daemon answered.
+ * Return: borrowed: valid until iiowire_stream_close().
+ */
+IIOWIRE_EXPORT const char *iiowire_stream_device(const struct iiowire_stream *s);
+IIOWIRE_EXPORT const char *iiowire_stream_trigger(const struct iiowire_stream *s);
+
+/**
+ * struct iiowire_block - one block of a stream.
+ * @data/@bytes: the payload: @scans raw records (IIOWIRE_STREAM_RAW),
+ *	@scans CSV lines each ended by '\n' (IIOWIRE_STREAM_CSV), or one JSON
+ *	array of @scans arrays (IIOWIRE_STREAM_JSON). Borrowed: valid until the
+ *	next call on the stream.
+ * @scans: the scans in it. @lost: scans this reader lost since the previous
+ *	block (its queue overflowed, or the chip's FIFO overran).
+ */
+struct iiowire_block {
+	const void *data;
+	size_t bytes;
+	unsigned int scans;
+	uint64_t lost;
+};
+
+/**
+ * iiowire_stream_read() - the next block, waiting up to the stream's
+ * timeout (the connection's at open; iiowire_stream_set_timeout()).
+ * Return: 0 with @blk filled; -ETIMEDOUT when none came in time (the
+ * stream goes on: a block half received is kept for the next call). Once
+ * the stream is over, this and every later call return why: the -errno the
+ * daemon ended it with (-ENODEV: the device was removed; -EIO, -ETIMEDOUT,
+ * ... from the bus), -ECONNRESET when its connection broke, -EPROTO for
+ * input that is no block; iiowire_stream_errmsg() says more. Open it again
+ * to go on.
+ */
+IIOWIRE_EXPORT int iiowire_stream_read(struct iiowire_stream *s, struct iiowire_block *blk);
+
+/**
+ * iiowire_stream_errmsg() - why the last call on @s failed: the daemon's
+ * STREAMEND message ("max1363 removed by a board reload") or a local one.
+ * Return: borrowed: valid until the next call on @s; "" after a success.
+ */
+IIOWIRE_EXPORT const char *iiowire_stream_errmsg(const struct iiowire_stream *s);
+
+/**
+ * iiowire_stream_set_timeout() - how long iiowire_stream_read() waits.
+ * @timeout_ms: > 0, or < 0 for no limit.
+ * Return: 0, or -EINVAL for 0.
+ */
+IIOWIRE_EXPORT int iiowire_stream_set_timeout(struct iiowire_stream *s, int timeout_ms);
+
+/**
+ * iiowire_stream_fd() - the stream's socket, for poll() (POLLIN: a block
+ * may be ready; blocks already buffered in the stream do not make it
+ * readable, see iiowire_stream_pending()). Do not read it.
+ * Return: the fd (>= 0), or -ENOTCONN once the stream is over.
+ */
+IIOWIRE_EXPORT int iiowire_stream_fd(const struct iiowire_stream *s);
+
+/**
+ * iiowire_stream_pending() - whether a whole block is already buffered, so
+ * iiowire_stream_read() returns it without waiting.
+ * Return: 1 or 0.
+ */
+IIOWIRE_EXPORT int iiowire_stream_pending(const struct iiowire_stream *s);
+
+/**
+ * iiowire_stream_cb - called once per block by iiowire_stream_dispatch().
+ * @blk: borrowed for the duration of the call. @data: the caller's pointer.
+ * Return: 0 to go on, non-zero to make iiowire_stream_dispatch() return.
+ * The callback may decode @blk (iiowire_scan_*()), but must not read or
+ * close the stream.
+ */
+typedef int (*iiowire_stream_cb)(struct iiowire_stream *s, const struct iiowire_block *blk,
+				 void *data);
+
+/**
+ * iiowire_stream_dispatch() - read blocks and call @cb for each, until
+ * @max_blocks were delivered (0: no limit), the callback returns non-zero,
+ * or @timeout_ms passed (< 0: no limit; the whole call, not per block).
+ * Return: the number of blocks delivered (>= 0; a timeout ends the call
+ * with what was delivered), or, when the stream ends before any block was
+ * delivered, its -errno as iiowire_stream_read() gives it (the next read
+ * gives it too, so nothing is lost after a partial count).
+ */
+IIOWIRE_EXPORT int iiowire_stream_dispatch(struct iiowire_stream *s, iiowire_stream_cb cb,
+					   void *data, int max_blocks, int timeout_ms);
+
+/**
+ * iiowire_scan_raw() - one element of a raw record as the ABI decodes it
+ * (iio_generic_buffer's print2byte): byte-swapped from its storage order,
+ * shifted right by its shift, cut to realbits and sign-extended when
+ * signed; the timestamp is its s64 ns. Elements with repeat > 1 give their
+ * first value.
+ * @record: one record of iiowire_stream_scan_bytes() bytes.
+ * @chan: the element's position in iiowire_stream_channels().
+ * Return: 0 with *@raw set, -EINVAL for a bad @chan.
+ */
+IIOWIRE_EXPORT int iiowire_scan_raw(const struct iiowire_stream *s, const void *record,
+				    int chan, int64_t *raw);
+
+/**
+ * iiowire_scan_processed() - one element in the channel type's unit (mV,
+ * m°C, ...) times @scale, as the kernel's iio_convert_raw_to_processed()
+ * computes it from the raw value: (raw + offset) x scale, integer
+ * arithmetic, the channel's raw value when it has no scale. The offset and
+ * scale are those read at open: exact (IIO_VAL_* with val, val2) for a
+ * consumer's stream; for a device stream the sysfs text of the channel's
+ * _scale/_offset, which for a FRACTIONAL scale is rounded to 9 decimals
+ * (a last-digit difference from the kernel is possible there).
+ * @scale: the kernel's scale argument (1: the unit itself, 1000: µV ...).
+ * Return: 0, -EINVAL (bad @chan, the timestamp, a scale type that cannot
+ * be applied), -ERANGE (the result does not fit in an int).
+ */
+IIOWIRE_EXPORT int iiowire_scan_processed(const struct iiowire_stream *s, const void *record,
+					  int chan, int *val, unsigned int scale);
 
 #ifdef __cplusplus
 }

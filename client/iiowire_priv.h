@@ -21,6 +21,13 @@
 #define IIOWIRE_RECV_CHUNK_BYTES	16384
 /* Longest message kept for iiowire_errmsg(). */
 #define IIOWIRE_ERRMSG_MAX_BYTES	512
+/*
+ * Largest block payload a stream accepts: 4096 scans of a CSV line of 64
+ * values of at most 21 characters, with room to spare; more is -EMSGSIZE.
+ */
+#define IIOWIRE_STREAM_BLOCK_MAX_BYTES	(8 * 1024 * 1024)
+/* Largest repeat count of a scan element's _type ("...X<repeat>>>..."). */
+#define IIOWIRE_SCAN_REPEAT_MAX		256
 /* Events queued in a connection before the oldest are dropped (counted). */
 #define IIOWIRE_EVENT_QUEUE_MAX		4096
 
@@ -96,6 +103,14 @@ int iiowire_conn_read_line(struct iiowire *w, int64_t deadline, char **line, siz
 int iiowire_conn_pump(struct iiowire *w);
 bool iiowire_conn_has_line(const struct iiowire *w);
 bool iiowire_conn_is_broken_err(int err);
+int iiowire_conn_read_bytes(struct iiowire *w, int64_t deadline, size_t n, const char **p);
+size_t iiowire_conn_buffered(const struct iiowire *w);
+
+/* scan.c: raw records (see iiowire_scan_raw() in iiowire.h) */
+int iiowire_scan_type_parse(const char *text, struct iiowire_scan_channel *ch);
+int64_t iiowire_scan_extract(const struct iiowire_scan_channel *ch, const void *record);
+int iiowire_scan_convert(const struct iiowire_scan_channel *ch, int64_t raw, int *val,
+			 unsigned int scale);
 
 /* errors.c */
 void iiowire_err_set(struct iiowire *w, const char *fmt, ...)

@@ -664,4 +664,57 @@ int proto_reply_decode_more(struct proto_reply *r, const char *line, size_t len,
 /** proto_reply_fini() - free everything @r owns; NULL-safe, idempotent. */
 void proto_reply_fini(struct proto_reply *r);
 
+/* ------------------------------------------------------------------------ */
+/* Streams, client side (proto_stream_decode.c; PROTOCOL.md, STREAM).      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * proto_stream_reply_decode() - decode the reply line of a JSON STREAM or
+ * CSTREAM: @r as proto_reply_decode() fills it (ok or error, id), and on
+ * success @info from its "stream" object (its strings and chans live in
+ * @r's arena; delivered and lost are 0).
+ * @r: overwritten; call proto_reply_fini() after either outcome.
+ * Return: 0 (check r->kind), -EPROTO for a line that is no valid reply or
+ * an ok reply without a valid stream object, -ENOMEM.
+ */
+int proto_stream_reply_decode(struct proto_reply *r, struct proto_stream_info *info,
+			      const char *line, size_t len, char *err, size_t errlen);
+
+enum proto_stream_kind {
+	PROTO_STREAM_NONE = 0,
+	PROTO_STREAM_BLOCK,	/* a block header: @bytes of payload follow */
+	PROTO_STREAM_END,	/* the server ended the stream (S-7) */
+};
+
+/**
+ * struct proto_stream_line - a line between replies on a streaming connection.
+ * @stream: the stream's id. BLOCK: @scans, @bytes (the payload that
+ * follows the line; 0 with @values for a json-format block in the JSON
+ * spelling), @lost, @values (that block's values array as JSON text, else
+ * NULL). END: @err (-errno of @error_name, -EPROTO for an unknown name),
+ * @message (may be NULL). Strings live in the struct proto_reply's arena.
+ */
+struct proto_stream_line {
+	enum proto_stream_kind kind;
+	int stream;
+	int scans;
+	size_t bytes;
+	uint64_t lost;
+	const char *values;
+	int err;
+	const char *error_name;
+	const char *message;
+};
+
+/**
+ * proto_stream_line_decode() - recognise a block header or a STREAMEND,
+ * in either spelling.
+ * @r: gives the arena (made here when @r has none: memset it to 0 first);
+ *	proto_reply_fini() frees what was decoded.
+ * Return: 1 with @l filled; 0 for a line that is neither (a reply, an
+ * event); -EPROTO for a malformed one; -ENOMEM.
+ */
+int proto_stream_line_decode(struct proto_reply *r, struct proto_stream_line *l,
+			     const char *line, size_t len, char *err, size_t errlen);
+
 #endif /* IIOWIRE_PROTO_H */
