@@ -124,6 +124,13 @@ if [ $have_iiod = 1 ]; then
 else
 	echo "note: no iiod (Debian: iiod) - the side-by-side rows are not run"
 fi
+# no capture from kernel devices yet (K-40): iio_readdev gets a clear refusal, the daemon goes on
+if command -v iio_readdev >/dev/null 2>&1; then
+	check "iio_readdev of a kernel device" "Unable to allocate buffer: Invalid argument (22)" \
+		sh -c "timeout 10 iio_readdev -u ip:127.0.0.1:$iport -s 4 ads1015 voltage0 2>&1 >/dev/null |
+		grep 'Unable'"
+	check "... and the daemon serves on" "564" $a read ads1015 in_voltage0_raw
+fi
 
 # ---- the native protocol and the CLI (libiiowire) ----
 check "devices" "iio:device0 ads1015 0-0048 adc0
