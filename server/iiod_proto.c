@@ -24,6 +24,7 @@
 #include "board.h"
 #include "busq.h"
 #include "dispatch.h"
+#include "iio_buffer.h"
 #include "iio_core.h"
 #include "iio_registry.h"
 #include "iiod.h"
@@ -386,6 +387,11 @@ static void srv_iiod_buffer_cmd(struct srv_session *s, const struct proto_iiod_c
 	const struct srv_iiod_ctx *ctx = srv_iiod_model(s->srv);
 	const struct srv_iiod_dev *d = ctx ? srv_iiod_ctx_find_dev(ctx, cmd->device) : NULL;
 
+	if (!d && cmd->op == PROTO_IIOD_OP_GETTRIG && ctx &&
+	    iio_trigger_find(s->srv->board->reg, cmd->device)) {
+		srv_iiod_code(s, -ENOENT);	/* a trigger has no trigger of its own */
+		return;
+	}
 	if (!d) {
 		srv_iiod_code(s, ctx ? -ENODEV : -ENOMEM);
 		return;
@@ -420,11 +426,47 @@ static void srv_iiod_print(struct srv_session *s)
 	srv_session_check(s, proto_iiod_reply_data(srv_session_out(s), ctx->xml, ctx->xml_len));
 }
 
+/*
+ * A trigger device's file (sampling_frequency): the trigger's, on the loop
+ * (no bus behind it). @wbuf NULL for a READ. Return: true when @cmd named one.
+ */
+static bool srv_iiod_trigger_attr(struct srv_session *s, const struct proto_iiod_cmd *cmd,
+				  const char *wbuf, size_t wlen)
+{
+	struct iio_trigger *t = iio_trigger_find(s->srv->board->reg, cmd->device);
+	char val[IIO_VALUE_MAX_BYTES];
+	int n;
+
+	if (!t || strncmp(cmd->device, "trigger", 7) || cmd->target != PROTO_IIOD_TARGET_DEVICE ||
+	    cmd->all)
+		return false;
+	if (!wbuf) {
+		n = iio_trigger_attr_read(t, cmd->attr, val, sizeof(val));
+		if (n < 0)
+			srv_iiod_code(s, n);
+		else
+			srv_session_check(s, proto_iiod_reply_value(srv_session_out(s), val,
+								    (size_t)n));
+		return true;
+	}
+	/* a trigger is no device --allow-write can name: only an unrestricted server writes */
+	if (s->srv->cfg.read_only || s->srv->cfg.nallow_write) {
+		srv_iiod_code(s, -EACCES);
+		return true;
+	}
+	snprintf(val, sizeof(val), "%.*s", (int)proto_iiod_value_len(wbuf, wlen), wbuf);
+	n = iio_trigger_attr_write(t, cmd->attr, val, 0);
+	srv_iiod_code(s, n < 0 ? n : (long long)wlen);
+	return true;
+}
+
 static void srv_iiod_read(struct srv_session *s, const struct proto_iiod_cmd *cmd)
 {
 	struct srv_iiod_io *io;
 	int err;
 
+	if (srv_iiod_trigger_attr(s, cmd, NULL, 0))
+		return;
 	io = srv_iiod_io_make(s, cmd, &err);
 	if (!io) {
 		srv_iiod_code(s, err);
@@ -462,6 +504,11 @@ static void srv_iiod_write(struct srv_session *s)
 	int err = s->iiod.werr;
 
 	s->iiod.in_payload = false;
+	if (!err && s->iiod.wcmd &&
+	    srv_iiod_trigger_attr(s, s->iiod.wcmd, s->iiod.wbuf ? s->iiod.wbuf : "", s->iiod.wlen)) {
+		srv_iiod_write_end(s);
+		return;
+	}
 	if (!err) {
 		io = srv_iiod_io_make(s, s->iiod.wcmd, &err);
 		if (io && !srv_iiod_write_allowed(s, io)) {

@@ -21,6 +21,7 @@
 #include "iio_registry.h"
 #include "iiod.h"
 #include "iiod_xml.h"
+#include "iio_buffer.h"
 #include "proto.h"
 
 /* libiio's grouping is defined on these file-name prefixes (direction). */
@@ -698,8 +699,37 @@ static int srv_iiod_xml_dev_write(struct proto_buf *b, const struct srv_iiod_dev
 	return proto_buf_printf(b, "</device>");
 }
 
-static int srv_iiod_xml_write(struct srv_iiod_ctx *ctx, const char *description,
-			      const struct srv_iiod_ctx_attr *attrs, int nattrs)
+/*
+ * The triggers as libiio sees them: devices named triggerN (iio_device_is_trigger()
+ * goes by the id), with their files, after the iio:deviceN ones.
+ */
+static int srv_iiod_xml_triggers(struct proto_buf *b, const struct iio_registry *reg)
+{
+	const struct iio_trigger *t;
+	const char *const *names;
+	char id[SRV_IIOD_DEVID_MAX];
+	int i, k;
+
+	for (i = 0; i < iio_trigger_count(reg); i++) {
+		t = iio_trigger_at(reg, i);
+		snprintf(id, sizeof(id), "trigger%d", t->id);
+		if (proto_buf_printf(b, "<device") || srv_iiod_xml_attr(b, "id", id) ||
+		    srv_iiod_xml_attr(b, "name", t->name) || proto_buf_printf(b, ">"))
+			return -ENOMEM;
+		names = iio_trigger_attr_names(t);
+		for (k = 1; names[k]; k++)	/* "name" is the element's attribute */
+			if (proto_buf_printf(b, "<attribute") ||
+			    srv_iiod_xml_attr(b, "name", names[k]) || proto_buf_printf(b, "/>"))
+				return -ENOMEM;
+		if (proto_buf_printf(b, "</device>"))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int srv_iiod_xml_write(struct srv_iiod_ctx *ctx, const struct iio_registry *reg,
+			      const char *description, const struct srv_iiod_ctx_attr *attrs,
+			      int nattrs)
 {
 	char num[16];
 	struct proto_buf b;
@@ -729,6 +759,9 @@ static int srv_iiod_xml_write(struct srv_iiod_ctx *ctx, const char *description,
 		if (ret)
 			goto err_fini;
 	}
+	ret = srv_iiod_xml_triggers(&b, reg);
+	if (ret)
+		goto err_fini;
 	ret = -ENOMEM;
 	if (proto_buf_printf(&b, "</context>"))
 		goto err_fini;
@@ -762,7 +795,7 @@ int srv_iiod_ctx_create(const struct iio_registry *reg, const char *description,
 		if (ret)
 			goto err_destroy;
 	}
-	ret = srv_iiod_xml_write(ctx, description, attrs, nattrs);
+	ret = srv_iiod_xml_write(ctx, reg, description, attrs, nattrs);
 	if (ret)
 		goto err_destroy;
 	*out = ctx;

@@ -985,17 +985,19 @@ static void test_iiod_readdev(void)
 	out = malloc(64 * 1024);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
 	CU_ASSERT_EQUAL_FATAL(iiodt_start(&d, IIODT_BOARD_TRIG, NULL), 0);
-	c = srvc_open(d.t.port);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	CU_ASSERT(srvc_req(c, "WRITE dummy0 trigger/current_trigger hrt0", cmd, sizeof(cmd)) > 0);
-	CU_ASSERT_STRING_EQUAL(cmd, "OK");
-	srvc_close(c);
-	snprintf(cmd, sizeof(cmd), "timeout 20 iio_readdev -u ip:127.0.0.1:%d -b 4 -s 8 dummy0 "
-		 "voltage0 accel_x timestamp 2>/dev/null", d.port);
+	/* -t: the trigger device in the XML, its sampling_frequency written, SETTRIG */
+	snprintf(cmd, sizeof(cmd), "timeout 20 iio_readdev -u ip:127.0.0.1:%d -t hrt0 -b 4 -s 8 "
+		 "dummy0 voltage0 accel_x timestamp 2>/dev/null", d.port);
 	n = iiodt_run(cmd, out, 64 * 1024) == 0 ? 128 : -1;
 	for (i = 0; n == 128 && i < 8; i++)
 		TEST_ROW_ASSERT(memcmp(out + 16 * i, rec, 8) == 0, "dummy0 record");
 	CU_ASSERT_EQUAL(n, 128);
+	/* what iio_readdev did, seen from the native side */
+	c = srvc_open(d.t.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT(srvc_req(c, "READ dummy0 trigger/current_trigger", cmd, sizeof(cmd)) > 0);
+	CU_ASSERT_STRING_EQUAL(cmd, "OK hrt0");
+	srvc_close(c);
 	iiodt_stop(&d);
 	free(out);
 }
