@@ -439,4 +439,43 @@ static void test_max1363_capture(void)
 TEST_CASE(test_max1363_capture,
 	  "max1363: union s0to3, demuxed subset, impossible set EINVAL, raw bytes unmasked");
 
+/* ad799x (§1.5): no scan masks, each word MSB first with its channel-ID nibble */
+static void test_ad7998_capture(void)
+{
+	static const struct emu_input in[] = {
+		CHIPTEST_CONST("voltage0", 1000), CHIPTEST_CONST("voltage3", 3000),
+	};
+	static const struct chiptest_props props = { .has_vref = true, .vref_mv = 4096 };
+	struct iio_registry *reg = iio_registry_create();
+	struct iio_dev *d = NULL;
+	struct iio_trigger *t;
+	struct tb_reader r;
+	struct bus *bus;
+	char err[160];
+
+	CU_ASSERT_EQUAL_FATAL(chiptest_emu_bus_create(0, &bus), 0);
+	CU_ASSERT_EQUAL_FATAL(chiptest_chip_attach(bus, "ad7998", 0x21, in, 2, 4096, err,
+						   sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(chiptest_probe(bus, reg, "ad7998", 0x21, &props, &d, err,
+					     sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_trigger_create(reg, "hrt0", IIO_TRIGGER_HRTIMER, &t), 0);
+	CU_ASSERT_EQUAL(iio_device_set_trigger(d, t), 0);
+	tb_reader_init(&r, 0x9, true);
+	CU_ASSERT_EQUAL_FATAL(iio_buffer_attach(d, &r.buf, err, sizeof(err)), 0);
+	iio_trigger_poll(t, TB_TS);
+	iio_device_buffers_drain(d);
+	CU_ASSERT_EQUAL_FATAL(r.n, 1);
+	/* 1000 mV and 3000 mV of 4096 over 12 bits: 1000 and 3000 counts; IDs 0 and 3 */
+	CU_ASSERT_EQUAL(r.rec[0][0], 0x03);
+	CU_ASSERT_EQUAL(r.rec[0][1], 0xE8);
+	CU_ASSERT_EQUAL(r.rec[0][2], 0x3B);
+	CU_ASSERT_EQUAL(r.rec[0][3], 0xB8);
+	CU_ASSERT_EQUAL(memcmp(r.rec[0] + 8, ts_bytes, 8), 0);
+	CU_ASSERT_EQUAL(iio_scan_element_value(r.buf.layout.chan[1], r.rec[0] + 2), 3000);
+	iio_buffer_detach(d, &r.buf);
+	iio_registry_destroy(reg);
+	bus_put(bus);
+}
+TEST_CASE(test_ad7998_capture, "ad7998: the enabled words with their channel-ID nibble");
+
 TEST_MAIN("iio_buffer", NULL, NULL)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "iio_kit.h"
+#include "iio_buffer.h"
 #include "bus/bus.h"
 
 /*
@@ -172,9 +173,46 @@ static int ad799x_read_raw(struct iio_dev *indio_dev, const struct iio_chan_spec
 		return iio_scale_log2(st->vref_mv, chan->scan_type.realbits, val, val2);
 	if (mask != IIO_CHAN_INFO_RAW)
 		return -EINVAL;
+	if (iio_device_claim_direct(indio_dev))
+		return -EBUSY;
 	ret = ad799x_scan_direct(indio_dev, chan, val);
 	return ret < 0 ? ret : IIO_VAL_INT;
 }
+
+/*
+ * ad799x_trigger_handler: the enabled channels' result words, lowest first,
+ * MSB first and unmasked (flag and channel-ID nibble included), as the
+ * kernel's record holds them. The kernel reads them in one SMBus block read
+ * of the chip's sequence; this reads one conversion word each (the same
+ * words; more bus transactions).
+ */
+static int ad799x_trigger_handler(struct iio_dev *indio_dev, int64_t ts)
+{
+	struct ad799x_state *st = iio_priv(indio_dev);
+	struct bus_i2c_client *client = iio_device_i2c(indio_dev);
+	uint64_t active = iio_buffer_active_mask(indio_dev);
+	uint8_t data[IIO_SCAN_BYTES_MAX] = { 0 };
+	unsigned int ch;
+	int ret, j = 0;
+
+	if (!client)
+		return -ENODEV;
+	for (ch = 0; ch < 8; ch++) {
+		if (!(active & BIT_ULL(ch)))
+			continue;
+		ret = bus_smbus_read_word_swapped(client, ad799x_conv_cmd(st, ch));
+		if (ret < 0)
+			return ret;
+		data[j++] = (uint8_t)(ret >> 8);
+		data[j++] = (uint8_t)ret;
+	}
+	iio_push_to_buffers_with_timestamp(indio_dev, data, ts);
+	return 0;
+}
+
+static const struct iio_buffer_setup ad799x_buffer_setup = {
+	.handler = ad799x_trigger_handler,
+};
 
 static const struct iio_info ad799x_info = {
 	.read_raw = ad799x_read_raw,
@@ -260,6 +298,10 @@ static int ad799x_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 	}
 	/* the id name is static, as the device's name must be */
 	iio_device_setup(indio_dev, p->id->name, ci->channels, ci->num_channels, &ad799x_info);
+	if (iio_triggered_buffer_setup(indio_dev, &ad799x_buffer_setup, NULL)) {
+		iio_device_put(indio_dev);
+		return -ENOMEM;
+	}
 	*out = indio_dev;
 	return 0;
 }
