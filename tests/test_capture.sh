@@ -3,9 +3,8 @@
 # exact processed values the chip model gives for the board's inputs (and
 # timestamps that grow by the trigger's period), raw records byte for byte,
 # JSON arrays, a consumer's channels, and the errors (usage, an unknown
-# channel) with their exit statuses, the daemon serving on. (--rate writes a
-# trigger's sampling_frequency, which the daemon does not serve yet: the
-# triggers are not devices to READ and WRITE.)
+# channel, --rate where the daemon reaches no trigger file) with their exit
+# statuses, the daemon serving on.
 # Usage: test_capture.sh BUILD_DIR SOURCE_DIR. Last line "N passed, M failed".
 set -u
 build=$1
@@ -73,6 +72,11 @@ cli capture max1363 voltage9 -n 1 >/dev/null 2>"$tmp/err"
 st=$?
 if [ $st -eq 1 ] && grep -q '^iiowire: capture: ENOENT: ' "$tmp/err"; then ok
 else bad "capture of voltage9: status $st, $(cat "$tmp/err")"; fi
+# --rate: the native protocol reaches no trigger file yet (PROTOCOL.md, STREAM): refused, said so
+cli capture max1363 voltage0 -n 1 --trigger hrt0 --rate 50 >/dev/null 2>"$tmp/err"
+st=$?
+if [ $st -eq 1 ] && grep -q '^iiowire: capture: rate: ENODEV: .*board file' "$tmp/err"; then ok
+else bad "capture --rate: status $st, $(cat "$tmp/err")"; fi
 # and the daemon serves on
 if [ "$(cli read max1363 name)" = "max1363" ]; then ok; else bad "the daemon stopped serving"; fi
 shtest_end
