@@ -79,8 +79,9 @@ set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 
 set(CPACK_DEBIAN_DAEMON_PACKAGE_NAME iiowire)
 set(CPACK_DEBIAN_DAEMON_PACKAGE_SECTION net)
-# the unit's ExecReload runs /bin/kill, which minimal systems lack
-set(CPACK_DEBIAN_DAEMON_PACKAGE_DEPENDS "procps")
+# the unit's ExecReload runs /bin/kill, which minimal systems lack; --http-listen's
+# libwebsockets loads its libuv event-loop plugin at run time (no shlibdeps can see it)
+set(CPACK_DEBIAN_DAEMON_PACKAGE_DEPENDS "procps, libwebsockets-evlib-uv")
 set(CPACK_COMPONENT_DAEMON_DESCRIPTION
   "network server for Linux IIO sensors\niiowired serves IIO devices (its own userspace drivers over /dev/i2c-N\nand spidev, and emulated chips) with the kernel's sysfs names, over a\ntext/JSON line protocol and an iiod-compatible listener for libiio.")
 set(CPACK_DEBIAN_DAEMON_PACKAGE_CONTROL_EXTRA

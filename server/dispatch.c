@@ -821,7 +821,7 @@ static int64_t srv_stat_watches(const struct srv *srv)
 
 	for (pos = srv->sessions.next; pos != &srv->sessions; pos = pos->next) {
 		o = srv_container_of(pos, struct srv_session, node);
-		if (o->proto == &srv_proto_native)
+		if (srv_proto_is_native(o->proto))
 			n += o->native.nwatches;
 	}
 	return n;
@@ -1173,7 +1173,7 @@ static const struct srv_dispatch_row srv_dispatch_table[PROTO_OP_COUNT] = {
 	[PROTO_OP_STREAMS] = { srv_dispatch_streams, false },
 };
 
-static void srv_dispatch_line(struct srv_session *s, const char *line, size_t len)
+void srv_dispatch_line(struct srv_session *s, const char *line, size_t len)
 {
 	struct srv *srv = s->srv;
 	const struct srv_dispatch_row *row;
@@ -1244,23 +1244,28 @@ static void srv_native_error(struct srv_session *s, int err, const char *msg)
 	srv_dispatch_error(s, NULL, err, msg ? "%s" : NULL, msg);
 }
 
-static void srv_native_open(struct srv_session *s)
+void srv_native_open(struct srv_session *s)
 {
 	srv_list_init(&s->native.watches);
 	srv_list_init(&s->native.streams);
 }
 
 /* A session with watches is not idle: it receives events. */
-static bool srv_native_keeps_alive(const struct srv_session *s)
+bool srv_native_keeps_alive(const struct srv_session *s)
 {
 	return s->native.nwatches != 0;
 }
 
-static void srv_native_close(struct srv_session *s)
+void srv_native_close(struct srv_session *s)
 {
 	srv_watch_stop_all(s);
 	srv_stream_stop_all(s);
 	srv_dispatch_session_fini(s);
+}
+
+bool srv_proto_is_native(const struct srv_proto_ops *proto)
+{
+	return proto == &srv_proto_native || proto == &srv_proto_web;
 }
 
 const struct srv_proto_ops srv_proto_native = {

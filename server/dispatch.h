@@ -62,6 +62,25 @@ struct srv_native_conn {
 
 /* The native text/JSON protocol's row (session.h's struct srv_proto_ops). */
 extern const struct srv_proto_ops srv_proto_native;
+/* The same requests over a WebSocket (web.c): JSON only, one request per message. */
+extern const struct srv_proto_ops srv_proto_web;
+
+/** srv_proto_is_native() - does a session of @proto keep struct srv_native_conn? */
+bool srv_proto_is_native(const struct srv_proto_ops *proto);
+
+/**
+ * srv_dispatch_line() - answer one request line (text or JSON) of @s, in
+ * its order among the session's replies. Loop thread; @line is borrowed.
+ */
+void srv_dispatch_line(struct srv_session *s, const char *line, size_t len);
+
+/*
+ * The native row's state of a session, for a row that speaks the same
+ * requests (srv_proto_web): set it up, does it receive events, release it.
+ */
+void srv_native_open(struct srv_session *s);
+bool srv_native_keeps_alive(const struct srv_session *s);
+void srv_native_close(struct srv_session *s);
 
 /**
  * srv_dispatch_find_device() - the device @req->device names, or NULL after

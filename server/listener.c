@@ -24,6 +24,7 @@
 #include "proto_addr.h"
 #include "session.h"
 #include "srv.h"
+#include "web.h"
 
 const struct srv_listen_opt srv_listen_native = {
 	.option = "--listen",
@@ -41,6 +42,14 @@ const struct srv_listen_opt srv_listen_iiod = {
 	.proto = &srv_proto_iiod,
 };
 
+const struct srv_listen_opt srv_listen_http = {
+	.option = "--http-listen",
+	.forms = "PORT, :PORT, HOST:PORT or [IPV6]:PORT",
+	.addr_flags = PROTO_ADDR_BARE_PORT,
+	.empty_is_loopback = true,
+	.proto = &srv_proto_web,
+};
+
 static void srv_listener_connection_cb(uv_stream_t *server, int status)
 {
 	struct srv_listener *l = srv_container_of(server, struct srv_listener, h.stream);
@@ -50,7 +59,10 @@ static void srv_listener_connection_cb(uv_stream_t *server, int status)
 		srv_warn(&l->srv->log, "accept on %s: %s", l->name, uv_strerror(status));
 		return;
 	}
-	srv_session_accept(l);
+	if (l->proto == &srv_proto_web)
+		srv_web_accept(l);	/* HTTP first; a session once it is a WebSocket */
+	else
+		srv_session_accept(l);
 }
 
 static void srv_listener_close_cb(uv_handle_t *handle)

@@ -44,6 +44,8 @@ struct srv_listen_opt {
 /* --listen: the native protocol; --iiod-listen: libiio's iiod 0.24. */
 extern const struct srv_listen_opt srv_listen_native;
 extern const struct srv_listen_opt srv_listen_iiod;
+/* --http-listen: the page and the WebSocket (web.c takes each connection). */
+extern const struct srv_listen_opt srv_listen_http;
 
 struct srv_listener {
 	union srv_stream h;

@@ -32,6 +32,7 @@
 #include "srv.h"
 #include "stream.h"
 #include "iio_buffer.h"
+#include "web.h"
 
 #define SRV_MAIN_EXIT_USAGE	2
 /* descriptors kept for listeners, logs, bus devices and libuv's own use */
@@ -66,6 +67,11 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "      --sysfs-root DIR      where sysfs is, for kernel devices (default /sys)\n"
 "      --dev-root DIR        where their device nodes are (default /dev; for buffered\n"
 "                            capture, not mirrored yet)\n"
+"      --http-listen ADDR    serve the web page, /healthz and the WebSocket /ws on PORT,\n"
+"                            :PORT (loopback), HOST:PORT or [IPV6]:PORT; repeatable (at\n"
+"                            most %d); off by default\n"
+"      --http-origin ORIGIN  a page origin (http://host:port, or *) that may open the\n"
+"                            WebSocket besides the page's own; repeatable (at most %d)\n"
 "      --list-drivers        print every chip name a board file may use, and exit\n"
 "  -V, --version             print the version and exit\n"
 "  -h, --help                print this help and exit\n"
@@ -78,6 +84,9 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "kernel devices: at most %d, each with at most %d files and %d channels.\n"
 "Streams: %d per connection, %d readers per device, %d scans per block; a reader whose\n"
 "output waits above %d bytes loses its new blocks (counted); a trigger drives %d devices.\n"
+"WebSocket (--http-listen): a message %d bytes (E2BIG, then close), frames taken %d\n"
+"bytes at a time; HTTP headers %d bytes in all, %d connections reading headers at once,\n"
+"%d s for an HTTP request.\n"
 "Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board\n"
 "(and rescans the kernel's devices; a kernel uevent does too).\n"
 "systemd: sockets it passes (iiowired.socket; FileDescriptorName=iiod for libiio's)\n"
@@ -87,13 +96,16 @@ static void srv_main_usage(FILE *out, const char *default_board)
 		SRV_MAIN_FD_RESERVE, SRV_AUTH_TOKEN_MIN_BYTES, SRV_DEFAULT_IO_TIMEOUT_MS,
 		SRV_DEFAULT_LINE_TIMEOUT_MS,
 		SRV_DEFAULT_IDLE_TIMEOUT_MS, iio_kernel_sysfs_root(), IIO_KERNEL_BUS_DIR,
+		SRV_HTTP_LISTEN_MAX, SRV_HTTP_ORIGIN_MAX,
 		PROTO_LINE_MAX_BYTES, SRV_OUT_PAUSE_BYTES,
 		SRV_OUT_SOFT_BYTES, SRV_OUT_SOFT_MS, SRV_OUT_HARD_BYTES, SRV_SESSION_INFLIGHT_MAX,
 		SRV_BUSQ_DEPTH_MAX, SRV_LISTEN_BACKLOG, SRV_AUTH_ATTEMPTS_MAX, SRV_AUTH_FAIL_DELAY_MS,
 		SRV_AUTH_FAIL_GLOBAL_MS, SRV_AUTH_FAIL_DELAY_MS, SRV_AUTH_PENALTY_FREE + 1,
 		SRV_AUTH_PENALTY_MAX_MS, IIO_KERNEL_DEVICES_MAX, IIO_KERNEL_FILES_MAX,
 		IIO_KERNEL_CHANNELS_MAX, SRV_STREAM_MAX_PER_SESSION, SRV_STREAM_READERS_MAX,
-		PROTO_STREAM_SCANS_MAX, SRV_STREAM_QUEUE_BYTES, IIO_TRIGGER_CONSUMERS_MAX);
+		PROTO_STREAM_SCANS_MAX, SRV_STREAM_QUEUE_BYTES, IIO_TRIGGER_CONSUMERS_MAX,
+		SRV_WEB_MESSAGE_MAX_BYTES, SRV_WEB_RX_CHUNK_BYTES, SRV_WEB_HEADER_MAX_BYTES,
+		SRV_WEB_HEADER_POOL, SRV_WEB_HTTP_TIMEOUT_S);
 }
 
 /* Parse a whole decimal number in [@min, @max]. Return: 0 or -EINVAL. */
@@ -150,6 +162,35 @@ static int srv_main_listen(const struct srv_listen_opt *opt, const char **list, 
 static int srv_main_set_listen(struct srv_config *cfg, const char *arg)
 {
 	return srv_main_listen(&srv_listen_native, cfg->listen, &cfg->nlisten, SRV_LISTEN_MAX, arg);
+}
+
+static int srv_main_set_http_listen(struct srv_config *cfg, const char *arg)
+{
+	return srv_main_listen(&srv_listen_http, cfg->http_listen, &cfg->nhttp_listen,
+			       SRV_HTTP_LISTEN_MAX, arg);
+}
+
+/* "*", or a browser's Origin: http[s]://HOST[:PORT], no path. */
+static int srv_main_set_http_origin(struct srv_config *cfg, const char *arg)
+{
+	const char *host = NULL;
+
+	if (cfg->nhttp_origin == SRV_HTTP_ORIGIN_MAX) {
+		fprintf(stderr, "iiowired: at most %d --http-origin options\n", SRV_HTTP_ORIGIN_MAX);
+		return -EINVAL;
+	}
+	if (!strncmp(arg, "http://", 7))
+		host = arg + 7;
+	else if (!strncmp(arg, "https://", 8))
+		host = arg + 8;
+	if (strcmp(arg, "*") && (!host || !*host || strpbrk(host, "/ \t") ||
+				 strlen(arg) >= 256)) {
+		fprintf(stderr, "iiowired: --http-origin %s: not '*' or http[s]://HOST[:PORT] "
+			"(as a browser sends it, no path)\n", arg);
+		return -EINVAL;
+	}
+	cfg->http_origin[cfg->nhttp_origin++] = arg;
+	return 0;
 }
 
 static int srv_main_set_iiod_listen(struct srv_config *cfg, const char *arg)
@@ -280,6 +321,8 @@ static const struct srv_main_opt srv_main_opts[] = {
 	{ "kernel", no_argument, 0, srv_main_set_kernel },
 	{ "sysfs-root", required_argument, 0, srv_main_set_sysfs_root },
 	{ "dev-root", required_argument, 0, srv_main_set_dev_root },
+	{ "http-listen", required_argument, 0, srv_main_set_http_listen },
+	{ "http-origin", required_argument, 0, srv_main_set_http_origin },
 	{ "list-drivers", no_argument, 'L', NULL },
 	{ "version", no_argument, 'V', NULL },
 	{ "help", no_argument, 'h', NULL },

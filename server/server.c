@@ -39,6 +39,7 @@
 #include "session.h"
 #include "srv.h"
 #include "stream.h"
+#include "web.h"
 
 /* ---- authentication token ---- */
 
@@ -158,6 +159,7 @@ static void srv_stop_final(struct srv *srv)
 	uv_close((uv_handle_t *)&srv->grace, srv_handle_close_noop);
 	uv_close((uv_handle_t *)&srv->yield, srv_handle_close_noop);
 	srv_streams_close(srv);
+	srv_web_close(srv);
 }
 
 /* Go on with shutdown once no session and no reload is left. */
@@ -211,6 +213,7 @@ void srv_stop(struct srv *srv)
 	srv->mdns = NULL;
 	srv_kwatch_close(srv);
 	srv_listener_close_all(srv);
+	srv_web_stop(srv);
 	uv_timer_start(&srv->grace, srv_grace_cb, SRV_SHUTDOWN_GRACE_MS, 0);
 	if (srv->reload_busy)
 		srv_reload_wait_start(srv);
@@ -502,15 +505,32 @@ static int srv_start_systemd_listeners(struct srv *srv, char *err, size_t errlen
 	return ret < 0 ? ret : n;
 }
 
+/* Every address of one option's list (--listen, --http-listen, ...). Return: listeners, or -errno. */
+static int srv_listen_each(struct srv *srv, const struct srv_listen_opt *opt, const char **specs,
+			   int n, char *err, size_t errlen)
+{
+	int i, ret, opened = 0;
+
+	for (i = 0; i < n; i++) {
+		ret = srv_listener_open(srv, opt, specs[i], err, errlen);
+		if (ret < 0)
+			return ret;
+		opened += ret;
+	}
+	return opened;
+}
+
 /*
  * Bind every listen option: the sockets systemd passed, --listen (or the
- * loopback defaults, when neither gave one), then --iiod-listen, one
- * listener path for all. Return: 0, or -errno with @err.
+ * loopback defaults, when neither gave one), then --http-listen (after its
+ * libwebsockets context) and --iiod-listen, one listener path for all.
+ * Return: 0, or -errno with @err.
  */
 static int srv_start_listeners(struct srv *srv, char *err, size_t errlen)
 {
+	struct srv_config *cfg = &srv->cfg;
 	char port[8];
-	int i, ret, opened = 0;
+	int ret, opened = 0;
 
 	ret = srv_iiod_start(srv);
 	if (ret < 0) {
@@ -520,26 +540,32 @@ static int srv_start_listeners(struct srv *srv, char *err, size_t errlen)
 	opened = srv_start_systemd_listeners(srv, err, errlen);
 	if (opened < 0)
 		return opened;
-	if (srv->cfg.nlisten == 0 && opened == 0) {
+	if (cfg->nlisten == 0 && opened == 0) {
 		snprintf(port, sizeof(port), "%d", SRV_DEFAULT_PORT);
 		ret = srv_listener_open_loopback(srv, &srv_proto_native, port, err, errlen);
 		if (ret < 0)
 			return ret;
 		opened += ret;
 	}
-	for (i = 0; i < srv->cfg.nlisten; i++) {
-		ret = srv_listener_open(srv, &srv_listen_native, srv->cfg.listen[i], err, errlen);
+	ret = srv_listen_each(srv, &srv_listen_native, cfg->listen, cfg->nlisten, err, errlen);
+	if (ret < 0)
+		return ret;
+	opened += ret;
+	if (cfg->nhttp_listen) {
+		ret = srv_web_start(srv, err, errlen);
 		if (ret < 0)
 			return ret;
-		opened += ret;
 	}
-	for (i = 0; i < srv->cfg.niiod_listen; i++) {
-		ret = srv_listener_open(srv, &srv_listen_iiod, srv->cfg.iiod_listen[i], err,
-					errlen);
-		if (ret < 0)
-			return ret;
-		opened += ret;
-	}
+	ret = srv_listen_each(srv, &srv_listen_http, cfg->http_listen, cfg->nhttp_listen, err,
+			      errlen);
+	if (ret < 0)
+		return ret;
+	opened += ret;
+	ret = srv_listen_each(srv, &srv_listen_iiod, cfg->iiod_listen, cfg->niiod_listen, err,
+			      errlen);
+	if (ret < 0)
+		return ret;
+	opened += ret;
 	if (!opened) {
 		snprintf(err, errlen, "no address to listen on");
 		return -EADDRNOTAVAIL;
@@ -637,6 +663,7 @@ void srv_destroy(struct srv *srv)
 	if (!srv->loop_closed) {
 		srv_streams_close(srv);
 		/* a failed start: let the close callbacks of what was opened run */
+		srv_web_close(srv);
 		uv_run(&srv->loop, UV_RUN_DEFAULT);
 		uv_loop_close(&srv->loop);
 	}
@@ -645,6 +672,7 @@ void srv_destroy(struct srv *srv)
 		return;
 	}
 	srv_iiod_fini(srv);
+	srv_web_free(srv);
 	board_destroy(srv->board);
 	board_destroy(srv->reload_new);
 	board_destroy(srv->reload_old);

@@ -39,6 +39,8 @@ static void srv_session_set_state(struct srv_session *s, enum srv_conn_state sta
 
 size_t srv_session_queued(const struct srv_session *s)
 {
+	if (s->tx)
+		return s->out.len + s->tx->queued(s);
 	return s->out.len + ((s->flags & SRV_CONN_WRITING) ? s->h.stream.write_queue_size : 0);
 }
 
@@ -115,6 +117,11 @@ static void srv_session_read_start(struct srv_session *s)
 
 	if (s->state != SRV_CONN_OPEN || (s->flags & (SRV_CONN_READING | SRV_CONN_EOF)))
 		return;
+	if (s->tx) {
+		s->tx->rx(s, true);
+		s->flags |= SRV_CONN_READING;
+		return;
+	}
 	ret = uv_read_start(&s->h.stream, srv_session_alloc_cb, srv_session_read_cb);
 	if (ret < 0) {
 		srv_session_log(SRV_LOG_DEBUG, s, "read: %s", uv_strerror(ret));
@@ -128,7 +135,10 @@ static void srv_session_read_stop(struct srv_session *s)
 {
 	if (!(s->flags & SRV_CONN_READING))
 		return;
-	uv_read_stop(&s->h.stream);
+	if (s->tx)
+		s->tx->rx(s, false);
+	else
+		uv_read_stop(&s->h.stream);
 	s->flags &= ~SRV_CONN_READING;
 }
 
@@ -212,25 +222,42 @@ static void srv_session_eof_tail(struct srv_session *s)
 	s->partial_since_ms = 0;
 }
 
+/* Keep what is not taken yet behind what already waits (a transport may deliver more). */
+static void srv_session_defer(struct srv_session *s, const char *data, size_t len)
+{
+	char *d;
+
+	d = realloc(s->deferred, s->deferred_len + len);
+	if (!d) {
+		srv_session_broken(s);
+		return;
+	}
+	memcpy(d + s->deferred_len, data, len);
+	s->deferred = d;
+	s->deferred_len += len;
+}
+
+void srv_session_input(struct srv_session *s, const char *data, size_t len)
+{
+	size_t used = 0;
+
+	if (s->state != SRV_CONN_OPEN)
+		return;	/* what follows a last request is dropped */
+	if (!s->deferred)
+		used = srv_session_feed(s, data, len);
+	/* the caller's buffer (the shared one, or the transport's) is reused: keep the rest */
+	if (used < len && s->state == SRV_CONN_OPEN)
+		srv_session_defer(s, data + used, len - used);
+	srv_session_flush(s);
+}
+
 static void srv_session_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 {
 	struct srv_session *s = srv_session_of((uv_handle_t *)stream);
-	size_t used;
 
 	if (nread > 0) {
 		s->srv->stats.bytes_in += (uint64_t)nread;
-		used = srv_session_feed(s, buf->base, (size_t)nread);
-		if (used < (size_t)nread) {
-			/* the shared buffer is reused by the next read: keep the rest */
-			s->deferred = malloc((size_t)nread - used);
-			if (!s->deferred) {
-				srv_session_broken(s);
-			} else {
-				memcpy(s->deferred, buf->base + used, (size_t)nread - used);
-				s->deferred_len = (size_t)nread - used;
-			}
-		}
-		srv_session_flush(s);
+		srv_session_input(s, buf->base, (size_t)nread);
 	} else if (nread == UV_EOF) {
 		/* libuv stopped reading at EOF: no busy loop on a half-close */
 		s->flags |= SRV_CONN_EOF;
@@ -274,6 +301,11 @@ static void srv_session_write_cb(uv_write_t *req, int status)
 		srv_session_close(s);
 		return;
 	}
+	srv_session_sent(s);
+}
+
+void srv_session_sent(struct srv_session *s)
+{
 	srv_session_flush(s);
 	if (s->state != SRV_CONN_CLOSING && (s->flags & SRV_CONN_PAUSED) &&
 	    srv_session_queued(s) < SRV_OUT_RESUME_BYTES)
@@ -333,7 +365,7 @@ void srv_session_flush(struct srv_session *s)
 		return;
 	}
 	if (!(s->flags & SRV_CONN_WRITING) && s->out.len) {
-		ret = srv_session_send(s);
+		ret = s->tx ? s->tx->send(s) : srv_session_send(s);
 		if (ret < 0) {
 			srv_session_log(SRV_LOG_DEBUG, s, "write: %s", uv_strerror(ret));
 			srv_session_close(s);
@@ -512,6 +544,8 @@ void srv_session_close(struct srv_session *s)
 	free(s->deferred);
 	s->deferred = NULL;
 	s->deferred_len = 0;
+	if (s->tx)
+		s->tx->close(s);
 	uv_close(&s->h.handle, srv_session_close_cb);
 }
 
@@ -526,10 +560,13 @@ static void srv_session_peer(struct srv_session *s, bool is_unix)
 	srv_sockaddr_name((const struct sockaddr *)&ss, s->peer, sizeof(s->peer));
 }
 
-/* A session for @l's next connection, on srv->sessions, not yet counted. */
-static struct srv_session *srv_session_new(struct srv_listener *l)
+/*
+ * A session speaking @proto, on srv->sessions, not yet counted; its handle
+ * is @l's kind of stream, or an idle handle when @tx carries the bytes.
+ */
+static struct srv_session *srv_session_new(struct srv *srv, const struct srv_proto_ops *proto,
+					   struct srv_listener *l, const struct srv_transport *tx)
 {
-	struct srv *srv = l->srv;
 	struct srv_session *s;
 	int ret;
 
@@ -539,13 +576,16 @@ static struct srv_session *srv_session_new(struct srv_listener *l)
 		return NULL;
 	}
 	s->srv = srv;
-	s->proto = l->proto;
+	s->proto = proto;
+	s->tx = tx;
 	srv_list_init(&s->node);
 	srv_list_init(&s->yield_node);
 	proto_splitter_init(&s->sp, s->proto->line_max);
 	proto_buf_init(&s->out);
 	proto_buf_init(&s->sink);
-	if (l->is_unix)
+	if (tx)
+		ret = uv_idle_init(&srv->loop, &s->h.idle);
+	else if (l->is_unix)
 		ret = uv_pipe_init(&srv->loop, &s->h.pipe, 0);
 	else
 		ret = uv_tcp_init(&srv->loop, &s->h.tcp);
@@ -562,26 +602,11 @@ static struct srv_session *srv_session_new(struct srv_listener *l)
 	return s;
 }
 
-void srv_session_accept(struct srv_listener *l)
+/* Count @s in, or refuse it over --max-clients; then it reads. @where: for the log. */
+static void srv_session_admit(struct srv_session *s, const char *where)
 {
-	struct srv *srv = l->srv;
-	struct srv_session *s;
-	int ret;
+	struct srv *srv = s->srv;
 
-	s = srv_session_new(l);
-	if (!s)
-		return;
-	ret = uv_accept(&l->h.stream, &s->h.stream);
-	if (ret < 0) {
-		srv_debug(&srv->log, "accept: %s", uv_strerror(ret));
-		srv_session_close(s);
-		return;
-	}
-	srv_session_peer(s, l->is_unix);
-	if (!l->is_unix) {
-		uv_tcp_nodelay(&s->h.tcp, 1);
-		uv_tcp_keepalive(&s->h.tcp, 1, 60);
-	}
 	if (srv->nsessions >= srv->cfg.max_clients) {
 		/* an iiod client takes this as the answer to its first request (PRINT) */
 		srv->stats.rejected++;
@@ -596,8 +621,46 @@ void srv_session_accept(struct srv_listener *l)
 	srv->nsessions++;
 	srv->stats.connections++;
 	s->last_request_ms = uv_now(&srv->loop);
-	srv_session_log(SRV_LOG_DEBUG, s, "open on %s", l->name);
+	srv_session_log(SRV_LOG_DEBUG, s, "open on %s", where);
 	srv_session_read_start(s);
+}
+
+void srv_session_accept(struct srv_listener *l)
+{
+	struct srv *srv = l->srv;
+	struct srv_session *s;
+	int ret;
+
+	s = srv_session_new(srv, l->proto, l, NULL);
+	if (!s)
+		return;
+	ret = uv_accept(&l->h.stream, &s->h.stream);
+	if (ret < 0) {
+		srv_debug(&srv->log, "accept: %s", uv_strerror(ret));
+		srv_session_close(s);
+		return;
+	}
+	srv_session_peer(s, l->is_unix);
+	if (!l->is_unix) {
+		uv_tcp_nodelay(&s->h.tcp, 1);
+		uv_tcp_keepalive(&s->h.tcp, 1, 60);
+	}
+	srv_session_admit(s, l->name);
+}
+
+struct srv_session *srv_session_adopt(struct srv *srv, const struct srv_proto_ops *proto,
+				      const struct srv_transport *tx, void *tx_conn,
+				      const char *peer)
+{
+	struct srv_session *s;
+
+	s = srv_session_new(srv, proto, NULL, tx);
+	if (!s)
+		return NULL;
+	s->tx_conn = tx_conn;
+	snprintf(s->peer, sizeof(s->peer), "%s", peer);
+	srv_session_admit(s, "WebSocket");
+	return s;
 }
 
 /* The soft output limit: above it for SRV_OUT_SOFT_MS closes. Return: true if closed. */

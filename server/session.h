@@ -1,9 +1,10 @@
 /*
  * session.h - one client connection, whatever protocol it speaks.
  *
- * Every accepted socket (TCP, unix, the iiod port) is one struct
- * srv_session on srv->sessions, with one lifecycle (enum srv_conn_state),
- * one flags word, one set of limits and timeouts. What the bytes mean is
+ * Every accepted socket (TCP, unix, the iiod port, a WebSocket through
+ * struct srv_transport) is one struct srv_session on srv->sessions, with
+ * one lifecycle (enum srv_conn_state), one flags word, one set of limits
+ * and timeouts. What the bytes mean is
  * the protocol's: the listener that accepted the connection gives it a row
  * of struct srv_proto_ops (srv_proto_native in dispatch.c, srv_proto_iiod in
  * iiod_proto.c), and the row's private state lives in the session's union.
@@ -68,6 +69,7 @@ struct srv_listener;
  *	long, line timeout); @msg may be NULL for the errno's default text.
  * @partial: optional; true while the row holds an unfinished request of its
  *	own (a payload), which the line timeout applies to.
+
  * @keeps_alive: optional; true while the idle timeout must not apply.
  * @close: release the row's private state (the session is closing; no output).
  */
@@ -82,6 +84,24 @@ struct srv_proto_ops {
 	void (*error)(struct srv_session *s, int err, const char *msg);
 	bool (*partial)(const struct srv_session *s);
 	bool (*keeps_alive)(const struct srv_session *s);
+	void (*close)(struct srv_session *s);
+};
+
+/**
+ * struct srv_transport - how a session's bytes move when no libuv stream of
+ * ours carries them (web.c: libwebsockets owns the socket and frames the
+ * messages). NULL in a session means its own stream handle. Loop thread.
+ * @send: hand what s->out holds to the peer, or arrange to (it may stay in
+ *	s->out until the peer can take it). Return: 0, or -errno (closes).
+ * @queued: bytes the transport took from s->out and has not sent yet.
+ * @rx: start (@on) or stop taking input (the session's limits).
+ * @close: the session is closing: end the connection. The session's memory
+ *	goes in its handle's close callback, never in this call.
+ */
+struct srv_transport {
+	int (*send)(struct srv_session *s);
+	size_t (*queued)(const struct srv_session *s);
+	void (*rx)(struct srv_session *s, bool on);
 	void (*close)(struct srv_session *s);
 };
 
@@ -138,9 +158,11 @@ struct srv_slot {
  * ended by srv_session_close(); freed in the close callback.
  */
 struct srv_session {
-	union srv_stream h;
+	union srv_stream h;		/* h.idle when @tx is set */
 	struct srv *srv;
 	const struct srv_proto_ops *proto;
+	const struct srv_transport *tx;	/* NULL: h is the socket's stream */
+	void *tx_conn;			/* the transport's own state of this connection */
 	struct srv_list node;		/* srv->sessions */
 	struct srv_list yield_node;	/* srv->yielded: resume on the next turn */
 	uint64_t id;
@@ -177,6 +199,26 @@ struct srv_session {
 
 /** srv_session_accept() - accept one connection on listener @l, speaking its protocol. */
 void srv_session_accept(struct srv_listener *l);
+
+/**
+ * srv_session_adopt() - a session for a connection whose transport @tx owns
+ * the socket (a WebSocket once its handshake is done), counted and limited
+ * as an accepted one: over --max-clients it answers the row's error(-EBUSY)
+ * and finishes.
+ * @peer: "127.0.0.1:51234", for logs and the AUTH throttle.
+ * Return: the session (owned by the server; ends through srv_session_close()),
+ * or NULL when out of memory.
+ */
+struct srv_session *srv_session_adopt(struct srv *srv, const struct srv_proto_ops *proto,
+				      const struct srv_transport *tx, void *tx_conn,
+				      const char *peer);
+
+/**
+ * srv_session_input() - @len bytes came from the peer (a read, or a
+ * transport's framing of what it received): feed them to the row; what
+ * the limits leave is kept and fed later. STATS' bytes_in is the caller's.
+ */
+void srv_session_input(struct srv_session *s, const char *data, size_t len);
 
 /**
  * srv_session_close() - close now, whatever is queued (errors, shutdown
@@ -255,6 +297,12 @@ void srv_session_slot_done(struct srv_session *s, struct srv_slot *slot);
  * Call after producing output outside the session's own read callback.
  */
 void srv_session_flush(struct srv_session *s);
+
+/**
+ * srv_session_sent() - the peer took output: send more, close a finished
+ * session, read again below SRV_OUT_RESUME_BYTES. @s may be closing after.
+ */
+void srv_session_sent(struct srv_session *s);
 
 /** srv_session_queued() - bytes of output not yet accepted by the kernel. */
 size_t srv_session_queued(const struct srv_session *s);

@@ -28,6 +28,7 @@
 
 struct board;
 struct srv_iiod_ctx;
+struct srv_web;
 
 /* ---- limits and defaults (each one in --help and protocol/PROTOCOL.md) ---- */
 
@@ -37,6 +38,9 @@ struct srv_iiod_ctx;
 #define SRV_LISTEN_MAX			16
 /* --iiod-listen options accepted */
 #define SRV_IIOD_LISTEN_MAX		8
+/* --http-listen and --http-origin options one daemon takes (web.h) */
+#define SRV_HTTP_LISTEN_MAX		8
+#define SRV_HTTP_ORIGIN_MAX		16
 /* --allow-write options one daemon takes */
 #define SRV_ALLOW_WRITE_MAX		64
 #define SRV_DEFAULT_MAX_CLIENTS		4096
@@ -61,12 +65,16 @@ struct srv_iiod_ctx;
 /* Bytes read from a socket in one go; one buffer shared by every session. */
 #define SRV_READ_CHUNK_BYTES		(64 * 1024)
 
-/* A TCP or unix stream handle (listener or session), as whichever libuv type a call takes. */
+/*
+ * A TCP or unix stream handle (listener or session), as whichever libuv type a call takes;
+ * @idle for a session whose transport owns its socket (web.c): only its close callback is used.
+ */
 union srv_stream {
 	uv_handle_t handle;
 	uv_stream_t stream;
 	uv_tcp_t tcp;
 	uv_pipe_t pipe;
+	uv_idle_t idle;
 };
 
 /**
@@ -92,6 +100,10 @@ struct srv_config {
 	bool iiod_unauthenticated;	/* iiod clients may bypass --auth-token-file */
 	bool no_announce;		/* --no-announce: no DNS-SD through avahi-daemon */
 	bool kernel;			/* --kernel: every kernel IIO device (drivers/kernel/) */
+	const char *http_listen[SRV_HTTP_LISTEN_MAX];	/* --http-listen (web.h) */
+	int nhttp_listen;		/* 0: no HTTP/WebSocket face */
+	const char *http_origin[SRV_HTTP_ORIGIN_MAX];	/* --http-origin; none: same-origin */
+	int nhttp_origin;
 };
 
 /** struct srv_stats - counters for STATS; loop thread only. */
@@ -160,6 +172,7 @@ struct srv {
 	struct srv_mdns *mdns;		/* DNS-SD announcements (mdns.c); NULL: none */
 	struct srv_kwatch *kwatch;	/* kernel IIO uevents (kwatch.c); NULL: none */
 	struct srv_streams *streams;	/* captures and trigger timers (stream.c) */
+	struct srv_web *web;		/* --http-listen's libwebsockets (web.c); NULL: none */
 };
 
 /* ---- server.c ---- */

@@ -1,0 +1,440 @@
+/*
+ * app.js - iiowired's built-in page: the board's devices, their channels'
+ * live processed values, the consumer maps, live plots and attribute
+ * writes, all over the daemon's WebSocket (/ws), one JSON request of
+ * PROTOCOL.md per message. No framework: the DOM, WebSocket and dygraphs.
+ */
+"use strict";
+
+/* How often values are read again, the device list checked, a lost connection retried. */
+const VALUE_POLL_MS = 1000;
+const DEVICES_POLL_MS = 3000;
+const RECONNECT_MIN_MS = 500;
+const RECONNECT_MAX_MS = 5000;
+
+/* Units of processed values, by channel type (the kernel's sysfs-bus-iio ABI). */
+const UNITS = {
+	voltage: "mV", current: "mA", power: "mW", temp: "m°C", accel: "m/s²",
+	anglvel: "rad/s", magn: "G", illuminance: "lux", pressure: "kPa",
+	humidityrelative: "m%RH", rot: "°", incli: "°", capacitance: "nF",
+	resistance: "Ω", distance: "m", velocity: "m/s", concentration: "%",
+	steps: "steps", activity: "%", energy: "J", proximity: "", intensity: "",
+};
+
+const state = {
+	ws: null,
+	nextId: 1,
+	pending: new Map(),		/* id -> {resolve, reject} */
+	watches: new Map(),		/* "dev\0attr" -> plot */
+	devices: new Map(),		/* id -> {info, card, chans} */
+	devKey: "",
+	everOpen: false,
+	lostAt: null,
+	retryMs: RECONNECT_MIN_MS,
+	authNeeded: false,
+	timers: [],
+};
+window.iiowire = state;		/* for the browser tests */
+
+function el(tag, attrs, ...kids) {
+	const e = document.createElement(tag);
+	for (const [k, v] of Object.entries(attrs || {})) {
+		if (k === "text")
+			e.textContent = v;
+		else
+			e.setAttribute(k, v);
+	}
+	for (const k of kids)
+		e.append(k);
+	return e;
+}
+
+function setStatus(st, text) {
+	const s = document.getElementById("status");
+	s.dataset.state = st;
+	s.textContent = text;
+}
+
+function notice(text) {
+	const n = document.getElementById("notice");
+	n.textContent = text;
+	n.hidden = !text;
+}
+
+/* ---- requests ---- */
+
+class DaemonError extends Error {
+	constructor(reply) {
+		super(reply.error + ": " + reply.message);
+		this.errno = reply.error;
+	}
+}
+
+function request(obj) {
+	return new Promise((resolve, reject) => {
+		if (!state.ws || state.ws.readyState !== WebSocket.OPEN) {
+			reject(new Error("not connected"));
+			return;
+		}
+		const id = state.nextId++;
+		state.pending.set(id, { resolve, reject });
+		state.ws.send(JSON.stringify(Object.assign({ id }, obj)));
+	});
+}
+
+function onMessage(ev) {
+	let m;
+	try {
+		m = JSON.parse(ev.data);
+	} catch (e) {
+		return;
+	}
+	if (m.event) {
+		const p = state.watches.get(m.event.device + "\0" + m.event.attr);
+		if (p)
+			plotEvent(p, m.event);
+		return;
+	}
+	const p = state.pending.get(m.id);
+	if (!p)
+		return;
+	state.pending.delete(m.id);
+	if (m.ok)
+		p.resolve(m);
+	else
+		p.reject(new DaemonError(m));
+}
+
+/* ---- connection ---- */
+
+function connect() {
+	const proto = location.protocol === "https:" ? "wss:" : "ws:";
+	const ws = new WebSocket(proto + "//" + location.host + "/ws");
+
+	state.ws = ws;
+	ws.onmessage = onMessage;
+	ws.onopen = () => {
+		ws.wasOpen = true;
+		state.retryMs = RECONNECT_MIN_MS;
+		setStatus("open", "connected");
+		if (state.everOpen)
+			notice("Connection lost at " + state.lostAt.toLocaleTimeString() +
+			       "; reconnected at " + new Date().toLocaleTimeString() +
+			       " (the daemon restarted or the network dropped).");
+		state.everOpen = true;
+		start();
+	};
+	ws.onclose = () => {
+		stopTimers();
+		for (const p of state.pending.values())
+			p.reject(new Error("connection closed"));
+		state.pending.clear();
+		if (state.ws !== ws)
+			return;
+		if (ws.wasOpen)
+			state.lostAt = new Date();
+		setStatus("lost", "disconnected: retrying in " + state.retryMs / 1000 + " s");
+		setTimeout(connect, state.retryMs);
+		state.retryMs = Math.min(state.retryMs * 2, RECONNECT_MAX_MS);
+	};
+}
+
+function stopTimers() {
+	for (const t of state.timers)
+		clearInterval(t);
+	state.timers = [];
+}
+
+/* Everything the page shows, loaded again on each (re)connection. */
+async function start() {
+	try {
+		const tok = sessionStorage.getItem("iiowire-token");
+		if (tok)
+			await request({ op: "auth", token: tok })
+				.catch(() => sessionStorage.removeItem("iiowire-token"));
+		await loadDevices();
+	} catch (e) {
+		if (e.errno === "EACCES" && /authentication/.test(e.message)) {
+			askToken();
+			return;
+		}
+		notice("Loading failed: " + e.message);
+		return;
+	}
+	document.getElementById("auth").hidden = true;
+	await loadMaps().catch((e) => notice("Maps: " + e.message));
+	for (const p of state.watches.values())
+		watch(p);
+	state.timers.push(setInterval(pollValues, VALUE_POLL_MS));
+	state.timers.push(setInterval(() => loadDevices().catch(() => {}), DEVICES_POLL_MS));
+	pollValues();
+}
+
+function askToken() {
+	const f = document.getElementById("auth");
+	f.hidden = false;
+	document.getElementById("token").focus();
+}
+
+document.getElementById("auth").addEventListener("submit", async (ev) => {
+	ev.preventDefault();
+	const tok = document.getElementById("token").value;
+	const err = document.getElementById("auth-error");
+	try {
+		await request({ op: "auth", token: tok });
+		err.textContent = "";
+		sessionStorage.setItem("iiowire-token", tok);
+		start();
+	} catch (e) {
+		err.textContent = e.message;
+	}
+});
+
+/* ---- devices and channels ---- */
+
+function chanName(c) {
+	let n = c.type;
+	if (c.index !== undefined)
+		n += c.index;
+	if (c.differential)
+		n += "-" + c.type + c.index2;
+	if (c.modifier)
+		n += "_" + c.modifier;
+	return n;
+}
+
+/* The attribute with @suffix among a channel's, the channel's own before a shared one. */
+function chanAttr(c, suffix) {
+	const own = (c.output ? "out_" : "in_") + chanName(c) + suffix;
+	if (c.attributes.includes(own))
+		return own;
+	return c.attributes.find((a) => a.endsWith(suffix));
+}
+
+async function loadDevices() {
+	const r = await request({ op: "devices" });
+	const key = JSON.stringify(r.devices);
+	if (key === state.devKey)
+		return;
+	state.devKey = key;
+	const seen = new Set();
+	for (const d of r.devices) {
+		seen.add(d.id);
+		const old = state.devices.get(d.id);
+		if (old && JSON.stringify(old.info) === JSON.stringify(d))
+			continue;
+		if (old)
+			old.card.remove();
+		state.devices.set(d.id, await loadDevice(d));
+	}
+	for (const [id, dev] of state.devices) {
+		if (seen.has(id))
+			continue;
+		dev.card.remove();	/* gone on a reload of the board */
+		for (const chan of dev.chans)
+			togglePlot(dev.info, chan, false);
+		state.devices.delete(id);
+	}
+	const box = document.getElementById("devices");
+	for (const d of r.devices)
+		box.append(state.devices.get(d.id).card);
+}
+
+async function loadDevice(d) {
+	const [ch, at] = await Promise.all([
+		request({ op: "channels", device: d.id }),
+		request({ op: "attrs", device: d.id }),
+	]);
+	const dev = { info: d, chans: [], card: null };
+	const rows = el("tbody");
+	for (const c of ch.channels) {
+		if (c.type === "timestamp")
+			continue;
+		const chan = {
+			dev: d.id, name: chanName(c) + (c.output ? " (out)" : ""), type: c.type,
+			key: (c.output ? "out_" : "in_") + chanName(c), output: c.output,
+			input: chanAttr(c, "_input"), raw: chanAttr(c, "_raw"),
+			scaleAttr: chanAttr(c, "_scale"), offsetAttr: chanAttr(c, "_offset"),
+			scale: 1, offset: 0,
+		};
+		chan.value = chan.input || chan.raw;
+		if (!chan.value)
+			continue;
+		chan.cell = el("td", { class: "num value", "data-attr": chan.value, text: "…" });
+		chan.rawCell = el("td", { class: "num raw", text: "" });
+		const box = el("input", { type: "checkbox", title: "plot" });
+		box.addEventListener("change", () => togglePlot(d, chan, box.checked));
+		rows.append(el("tr", { "data-chan": chan.key }, el("td", { text: chan.name }),
+			       chan.cell, el("td", { text: UNITS[chan.type] ?? "" }), chan.rawCell,
+			       el("td", {}, box)));
+		dev.chans.push(chan);
+	}
+	await Promise.all(dev.chans.map(loadScale));
+	const ids = [d.id, d.hwid ? "hardware id " + d.hwid : null].filter(Boolean).join(" · ");
+	dev.card = el("div", { class: "card", "data-device": d.id, "data-name": d.name },
+		      el("h3", { text: d.name + (d.label ? " (" + d.label + ")" : "") }),
+		      el("div", { class: "ids", text: ids }),
+		      el("table", {}, el("thead", {}, el("tr", {},
+			 el("th", { text: "channel" }), el("th", { text: "value" }),
+			 el("th", { text: "unit" }), el("th", { text: "raw" }),
+			 el("th", { text: "plot" }))), rows),
+		      attrsBox(d, at.attrs));
+	return dev;
+}
+
+async function loadScale(chan) {
+	if (chan.input)
+		return;
+	if (chan.scaleAttr)
+		chan.scale = Number((await request({ op: "read", device: chan.dev,
+						      attr: chan.scaleAttr })).value);
+	if (chan.offsetAttr)
+		chan.offset = Number((await request({ op: "read", device: chan.dev,
+						       attr: chan.offsetAttr })).value);
+}
+
+/* What the kernel's ABI calls the processed value: _input, or (_raw + _offset) * _scale. */
+function processed(chan, text) {
+	if (chan.input)
+		return text;
+	const v = (Number(text) + chan.offset) * chan.scale;
+	return Number.isFinite(v) ? String(Number(v.toPrecision(6))) : text;
+}
+
+async function pollValues() {
+	const jobs = [];
+	for (const dev of state.devices.values()) {
+		for (const chan of dev.chans) {
+			jobs.push(request({ op: "read", device: chan.dev, attr: chan.value }).then((r) => {
+				chan.cell.textContent = processed(chan, r.value);
+				chan.cell.classList.remove("error");
+				chan.rawCell.textContent = chan.input ? "" : r.value;
+			}, (e) => {
+				chan.cell.textContent = e.errno || e.message;
+				chan.cell.classList.add("error");
+			}));
+		}
+	}
+	await Promise.all(jobs);
+}
+
+/* ---- attributes: read all, write the writable ones ---- */
+
+function attrsBox(d, attrs) {
+	const body = el("tbody");
+	const box = el("details", { class: "attrs" },
+		       el("summary", { text: attrs.length + " attributes" }), el("table", {}, body));
+	for (const a of attrs) {
+		const cur = el("td", { class: "num cur" });
+		const row = el("tr", { "data-attr": a.name }, el("td", { text: a.name }), cur);
+		const cell = el("td");
+		if (a.mode.includes("w")) {
+			const inp = el("input", { type: "text", "aria-label": a.name });
+			const btn = el("button", { type: "button", class: "write", text: "write" });
+			const msg = el("span", { class: "attr-msg" });
+			btn.addEventListener("click", () => writeAttr(d, a.name, inp, msg, cur));
+			cell.append(inp, btn, msg);
+		}
+		row.append(cell);
+		body.append(row);
+		if (a.mode.includes("r"))
+			box.addEventListener("toggle", () => {
+				if (box.open)
+					readInto(d.id, a.name, cur);
+			});
+	}
+	return box;
+}
+
+function readInto(dev, attr, cell) {
+	return request({ op: "read", device: dev, attr }).then((r) => { cell.textContent = r.value; },
+		(e) => { cell.textContent = e.errno || e.message; });
+}
+
+async function writeAttr(d, attr, inp, msg, cur) {
+	msg.className = "attr-msg";
+	msg.textContent = "…";
+	try {
+		await request({ op: "write", device: d.id, attr, value: inp.value });
+		msg.textContent = "written";
+		const dev = state.devices.get(d.id);
+		if (dev)
+			await Promise.all(dev.chans.map(loadScale));
+		await readInto(d.id, attr, cur);
+		pollValues();
+	} catch (e) {
+		msg.className = "attr-msg error";
+		msg.textContent = e.message;	/* the daemon's errno name and message */
+	}
+}
+
+/* ---- consumer maps ---- */
+
+async function loadMaps() {
+	const r = await request({ op: "maps" });
+	const body = document.querySelector("#maps tbody");
+	body.replaceChildren(...r.maps.map((m) => el("tr", {},
+		el("td", { text: m.consumer }), el("td", { text: m.channel ?? "" }),
+		el("td", { text: m.device ?? "(not registered)" }),
+		el("td", { text: m.datasheet_name }), el("td", { text: m.provider }))));
+}
+
+/* ---- live plots: a WATCH per plotted channel ---- */
+
+function windowS() {
+	return Number(document.getElementById("window").value);
+}
+
+function togglePlot(d, chan, on) {
+	const key = chan.dev + "\0" + chan.value;
+	const old = state.watches.get(key);
+	if (!on) {
+		if (old) {
+			state.watches.delete(key);
+			old.box.remove();
+			request({ op: "unwatch", device: chan.dev, attr: chan.value }).catch(() => {});
+		}
+		document.getElementById("plots-section").hidden = state.watches.size === 0;
+		return;
+	}
+	const graph = el("div", { class: "plot-graph" });
+	const box = el("div", { class: "plot", "data-plot": d.name + " " + chan.name, "data-points": "0" },
+		       el("div", { text: d.name + " " + chan.name + " (" + (UNITS[chan.type] ?? "") + ")" }),
+		       graph);
+	document.getElementById("plots").append(box);
+	document.getElementById("plots-section").hidden = false;
+	const p = { chan, box, data: [], graph: null, err: null };
+	p.graph = new Dygraph(graph, [[new Date(), null]], {
+		labels: ["time", chan.name], connectSeparatedPoints: true, drawPoints: true,
+		strokeWidth: 1.5, legend: "follow",
+	});
+	state.watches.set(key, p);
+	watch(p);
+}
+
+function watch(p) {
+	const iv = Number(document.getElementById("interval").value);
+	request({ op: "watch", device: p.chan.dev, attr: p.chan.value, interval_ms: iv })
+		.catch((e) => notice("Plot " + p.chan.name + ": " + e.message));
+}
+
+function plotEvent(p, ev) {
+	if (ev.error)
+		return;
+	/* timestamp_ns is above 2^53: ms precision is all a plot needs */
+	const t = new Date(Math.floor(ev.timestamp_ns / 1e6));
+	p.data.push([t, Number(processed(p.chan, ev.value))]);
+	const from = t.getTime() - windowS() * 1000;
+	while (p.data.length && p.data[0][0].getTime() < from)
+		p.data.shift();
+	p.box.dataset.points = String(p.data.length);
+	p.graph.updateOptions({ file: p.data, dateWindow: [from, t.getTime()] });
+}
+
+document.getElementById("interval").addEventListener("change", () => {
+	for (const p of state.watches.values())
+		watch(p);	/* watching again changes the interval */
+});
+
+document.getElementById("where").textContent = location.host;
+connect();

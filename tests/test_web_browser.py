@@ -1,0 +1,221 @@
+#!/usr/bin/python3
+"""test_web_browser.py - iiowired's built-in page in a real browser
+(Debian's chromium, headless, driven by chromium-driver through
+python3-selenium), on the demo board: every device is listed with its name,
+label and hardware id; a channel's value is the daemon's READ; a plot has
+points after a few seconds; an allowed write changes the value and a
+refused one shows the daemon's error; a device removed by a reload goes
+away; a daemon restart is noticed and the page reconnects; with a token,
+nothing loads before it is given. Saves a screenshot to
+BUILD_DIR/web-page.png (README links the committed copy, docs/web-page.png).
+Usage: test_web_browser.py BUILD_DIR SOURCE_DIR. Last line: "N passed, M failed"."""
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from webtest import Daemon, check, end  # noqa: E402
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+except ImportError:
+    print("SKIPPED: python3-selenium is not installed (tests/deps.sh installs it)")
+    sys.exit(0)
+if not os.path.exists("/usr/bin/chromium") or not os.path.exists("/usr/bin/chromedriver"):
+    print("SKIPPED: chromium or chromium-driver is not installed (tests/deps.sh installs them)")
+    sys.exit(0)
+
+build, src = sys.argv[1], sys.argv[2]
+tmp = tempfile.mkdtemp(prefix="iiowire-web-")
+board = os.path.join(tmp, "board.json")
+shutil.copy(os.path.join(src, "maps", "demo.json"), board)
+
+
+def browser():
+    o = Options()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--window-size=1400,1100", "--user-data-dir=" + os.path.join(tmp, "chrome")):
+        o.add_argument(a)
+    o.binary_location = "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+
+
+def wait_for(what, fn, timeout=10):
+    """Poll @fn until it is true; Return: its last value."""
+    deadline = time.time() + timeout
+    while True:
+        try:
+            v = fn()
+        except Exception:  # noqa: BLE001 - the page is still being built
+            v = None
+        if v or time.time() > deadline:
+            if not v:
+                print("timed out waiting for", what, flush=True)
+            return v
+        time.sleep(0.1)
+
+
+def cards(drv):
+    return drv.find_elements(By.CSS_SELECTOR, ".card")
+
+
+def card(drv, dev):
+    return drv.find_element(By.CSS_SELECTOR, '.card[data-device="%s"]' % dev)
+
+
+def test_devices(drv, d):
+    devs = d.tcp({"op": "devices"})["devices"]
+    wait_for("the device cards", lambda: len(cards(drv)) == len(devs))
+    check(len(cards(drv)) == len(devs) == 7, "%d cards for %d devices" %
+          (len(cards(drv)), len(devs)))
+    for dev in devs:
+        try:
+            c = card(drv, dev["id"])
+        except Exception:  # noqa: BLE001
+            check(False, "no card for " + dev["id"])
+            continue
+        text = c.find_element(By.TAG_NAME, "h3").text + " " + c.find_element(
+            By.CSS_SELECTOR, ".ids").text
+        want = [dev["name"], dev.get("label", ""), dev.get("hwid", ""), dev["id"]]
+        check(all(w in text for w in want), "card of %s says %r" % (dev["id"], text))
+
+
+def test_values(drv, d):
+    row = card(drv, "iio:device0").find_element(By.CSS_SELECTOR, 'tr[data-chan="in_voltage0"]')
+    raw = d.tcp({"op": "read", "device": "dummy0", "attr": "in_voltage0_raw"})["value"]
+    scale = float(d.tcp({"op": "read", "device": "dummy0", "attr": "in_voltage0_scale"})["value"])
+    offset = float(d.tcp({"op": "read", "device": "dummy0", "attr": "in_voltage0_offset"})["value"])
+    wait_for("a value", lambda: row.find_element(By.CSS_SELECTOR, ".raw").text == raw)
+    shown_raw = row.find_element(By.CSS_SELECTOR, ".raw").text
+    shown = float(row.find_element(By.CSS_SELECTOR, ".value").text)
+    want = (float(raw) + offset) * scale
+    check(shown_raw == raw, "raw %r in the page, READ %r" % (shown_raw, raw))
+    check(abs(shown - want) <= abs(want) * 1e-5, "processed %r in the page, (%s + %g) * %g = %g" %
+          (shown, raw, offset, scale, want))
+    row = card(drv, "iio:device0").find_element(By.CSS_SELECTOR, 'tr[data-chan="in_steps"]')
+    steps = d.tcp({"op": "read", "device": "dummy0", "attr": "in_steps_input"})["value"]
+    check(wait_for("steps", lambda: row.find_element(By.CSS_SELECTOR, ".value").text == steps),
+          "_input value in the page is READ's %r" % steps)
+
+
+def test_plot(drv):
+    row = card(drv, "iio:device0").find_element(By.CSS_SELECTOR, 'tr[data-chan="in_voltage0"]')
+    row.find_element(By.CSS_SELECTOR, "input[type=checkbox]").click()
+    plot = wait_for("a plot", lambda: drv.find_element(By.CSS_SELECTOR, ".plot"))
+    # a second one of an emulated input that moves, for the screenshot
+    card(drv, "iio:device2").find_element(By.CSS_SELECTOR, 'tr[data-chan="in_voltage0"] '
+                                          'input[type=checkbox]').click()
+    n = wait_for("points", lambda: int(plot.get_attribute("data-points")) >= 4, timeout=8)
+    check(n, "the plot has %s points after a few seconds" % plot.get_attribute("data-points"))
+    check(len(plot.find_elements(By.TAG_NAME, "canvas")) > 0, "dygraphs drew a canvas")
+
+
+def write_from_page(drv, dev, attr, value):
+    c = card(drv, dev)
+    det = c.find_element(By.CSS_SELECTOR, "details.attrs")
+    if not det.get_attribute("open"):
+        det.find_element(By.TAG_NAME, "summary").click()
+    row = det.find_element(By.CSS_SELECTOR, 'tr[data-attr="%s"]' % attr)
+    inp = row.find_element(By.CSS_SELECTOR, "input")
+    inp.clear()
+    inp.send_keys(value)
+    row.find_element(By.CSS_SELECTOR, "button.write").click()
+    msg = row.find_element(By.CSS_SELECTOR, ".attr-msg")
+    wait_for("the write's answer", lambda: msg.text not in ("", "…"))
+    return msg
+
+
+def test_writes(drv, d):
+    msg = write_from_page(drv, "iio:device0", "out_voltage0_raw", "777")
+    got = d.tcp({"op": "read", "device": "dummy0", "attr": "out_voltage0_raw"})["value"]
+    check(msg.text == "written" and got == "777", "allowed write: %r, READ %r" % (msg.text, got))
+    msg = write_from_page(drv, "iio:device0", "in_voltage0_scale", "2")
+    check("EACCES" in msg.text and "error" in msg.get_attribute("class"),
+          "refused write shows the daemon's error: %r" % msg.text)
+    got = d.tcp({"op": "read", "device": "dummy0", "attr": "in_voltage0_scale"})["value"]
+    check(got != "2", "the refused write changed nothing: %r" % got)
+
+
+def test_reload(drv, d):
+    b = json.load(open(board))
+    b["devices"] = [x for x in b["devices"] if x.get("label") != "imu"]
+    b["maps"] = [m for m in b["maps"] if m.get("adc_dev_name") != "imu"]
+    json.dump(b, open(board, "w"))
+    d.proc.send_signal(signal.SIGHUP)
+    gone = wait_for("the imu card to go", lambda: not drv.find_elements(
+        By.CSS_SELECTOR, '.card[data-name="adis16400"]'))
+    check(gone and len(cards(drv)) == 6, "a device removed on reload: %d cards" % len(cards(drv)))
+
+
+def test_restart(drv, d):
+    check(d.stop() == 0, "the daemon stops")
+    st = drv.find_element(By.ID, "status")
+    check(wait_for("lost", lambda: st.get_attribute("data-state") == "lost"),
+          "the page says the connection is lost: %r" % st.text)
+    d.start()
+    ok = wait_for("reconnect", lambda: st.get_attribute("data-state") == "open", timeout=15)
+    note = drv.find_element(By.ID, "notice").text
+    check(ok and "reconnected" in note, "reconnected after a restart: %r" % note)
+    check(wait_for("cards after restart", lambda: len(cards(drv)) == 6), "cards after restart")
+
+
+def test_token():
+    tok = os.path.join(tmp, "token")
+    with open(tok, "w") as f:
+        f.write("browser-test-token-0123\n")
+    os.chmod(tok, 0o600)
+    d = Daemon(build, os.path.join(src, "maps", "demo.json"), "--auth-token-file", tok)
+    drv = browser()
+    try:
+        drv.get(d.url("/"))
+        form = drv.find_element(By.ID, "auth")
+        check(wait_for("the token prompt", form.is_displayed), "token prompt shown")
+        time.sleep(1)
+        check(len(cards(drv)) == 0, "nothing loads before the token: %d cards" % len(cards(drv)))
+        drv.find_element(By.ID, "token").send_keys("wrong-token-0123456789")
+        drv.find_element(By.ID, "token-send").click()
+        err = drv.find_element(By.ID, "auth-error")
+        check(wait_for("refusal", lambda: "EACCES" in err.text), "wrong token: %r" % err.text)
+        check(len(cards(drv)) == 0, "still nothing after a wrong token")
+        drv.find_element(By.ID, "token").clear()
+        drv.find_element(By.ID, "token").send_keys("browser-test-token-0123")
+        drv.find_element(By.ID, "token-send").click()
+        check(wait_for("cards after AUTH", lambda: len(cards(drv)) == 7, timeout=10),
+              "devices load once the token is given")
+    finally:
+        drv.quit()
+        check(d.stop() == 0, "the token daemon stops cleanly")
+
+
+def main():
+    d = Daemon(build, board, "--allow-write", "dummy0:out_voltage*_raw")
+    drv = browser()
+    try:
+        drv.get(d.url("/"))
+        test_devices(drv, d)
+        test_values(drv, d)
+        test_plot(drv)
+        test_writes(drv, d)
+        time.sleep(2)   # a few more points in the plot for the picture
+        drv.execute_script("window.scrollTo(0, 0)")
+        shot = os.path.join(build, "web-page.png")
+        check(drv.save_screenshot(shot), "screenshot saved")
+        print("web: screenshot in", shot, flush=True)
+        test_reload(drv, d)
+        test_restart(drv, d)
+    finally:
+        drv.quit()
+        d.stop()
+    test_token()
+    shutil.rmtree(tmp, ignore_errors=True)
+    end()
+
+
+main()
