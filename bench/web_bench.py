@@ -99,8 +99,8 @@ def round_trips(cls, port, pid, depth):
         now = time.perf_counter()
         lat.append(now - sent.pop(0))
         n += 1
-        c.send(READ)
         sent.append(time.perf_counter())
+        c.send(READ)
     el = time.perf_counter() - t0
     cpu = cpu_s(pid) - c0
     for _ in range(depth):
