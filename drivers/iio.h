@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "iio_types.h"	/* the ABI leaf: types, modifiers, IIO_VAL_*, info bits */
+#include "iio_events.h"	/* ...and the event ABI: types, directions, info bits, codes */
 
 #define BIT(n)	(1UL << (n))
 
@@ -66,6 +67,34 @@ struct iio_chan_spec_ext_info {
 };
 
 /**
+ * struct iio_event_spec - one event a channel can signal, as the kernel's:
+ * its type and direction and the IIO_EV_INFO_* bits of its events/
+ * attributes at each sharing level (iio_event.c names them).
+ */
+struct iio_event_spec {
+	enum iio_event_type type;
+	enum iio_event_direction dir;
+	unsigned long mask_separate;
+	unsigned long mask_shared_by_type;
+	unsigned long mask_shared_by_dir;
+	unsigned long mask_shared_by_all;
+};
+
+/*
+ * A device attribute outside the channel tables, as the kernel's
+ * attribute groups (iio_info.attrs, .event_attrs): events/sampling_frequency,
+ * iio_evgen's poke_evN. read fills buf with the text ('\n' included) and
+ * returns its length or -errno; write gets the user's text, returns 0 or
+ * -errno. Either may be NULL. Arrays end with an entry with a NULL name.
+ */
+struct iio_dev_attr {
+	const char *name;
+	int (*read)(struct iio_dev *indio_dev, uintptr_t priv, char *buf, size_t len);
+	int (*write)(struct iio_dev *indio_dev, uintptr_t priv, const char *buf, size_t len);
+	uintptr_t private;
+};
+
+/**
  * struct iio_chan_spec - one channel, field for field as the kernel's.
  * @channel2: modifier (when @modified) or the negative input's index (when
  *	@differential); the two are exclusive.
@@ -73,6 +102,7 @@ struct iio_chan_spec_ext_info {
  * @info_mask_*: BIT(IIO_CHAN_INFO_*) sets at the four sharing levels, each
  *	with its *_available twin.
  * @ext_info: array ended by an entry with a NULL name, or NULL.
+ * @event_spec/@num_event_specs: the events the channel can signal.
  */
 struct iio_chan_spec {
 	enum iio_chan_type type;
@@ -90,6 +120,8 @@ struct iio_chan_spec {
 	unsigned long info_mask_shared_by_all;
 	unsigned long info_mask_shared_by_all_available;
 	const struct iio_chan_spec_ext_info *ext_info;
+	const struct iio_event_spec *event_spec;
+	unsigned int num_event_specs;
 	const char *extend_name;
 	const char *datasheet_name;
 	unsigned modified:1;
@@ -119,6 +151,13 @@ struct iio_chan_spec {
  *	length, or -errno.
  * @write_text: likewise for writes: the user's text as written, not parsed;
  *	return 0 or -errno.
+ * @read_event_config: whether (@type, @dir) of @chan is enabled: the value
+ *	the events/..._en file prints ("%d"), or -errno.
+ * @write_event_config: enable (@state 1) or disable (0) it; 0 or -errno.
+ * @read_event_value: fill val/val2 for @info (IIO_EV_INFO_*); return IIO_VAL_*.
+ * @write_event_value: apply (val, val2), parsed as INT_PLUS_MICRO; 0 or -errno.
+ * @attrs: device attributes (iio_evgen's poke_evN), or NULL.
+ * @event_attrs: device attributes under events/ (sampling_frequency), or NULL.
  */
 struct iio_info {
 	int (*read_raw)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
@@ -137,6 +176,19 @@ struct iio_info {
 			     char *buf, size_t len);
 	int (*write_text)(struct iio_dev *indio_dev, const struct iio_attr *attr,
 			  const char *buf, size_t len);
+	int (*read_event_config)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+				 enum iio_event_type type, enum iio_event_direction dir);
+	int (*write_event_config)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+				  enum iio_event_type type, enum iio_event_direction dir,
+				  int state);
+	int (*read_event_value)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+				enum iio_event_type type, enum iio_event_direction dir,
+				enum iio_event_info info, int *val, int *val2);
+	int (*write_event_value)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+				 enum iio_event_type type, enum iio_event_direction dir,
+				 enum iio_event_info info, int val, int val2);
+	const struct iio_dev_attr *attrs;
+	const struct iio_dev_attr *event_attrs;
 };
 
 #define IIO_LABEL_MAX		256

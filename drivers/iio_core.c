@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "iio_event.h"
 #include "iio_kit.h"
 #include "iio_priv.h"
 #include "iio_value.h"
@@ -201,13 +202,6 @@ const struct iio_chan_spec *iio_device_find_channel(const struct iio_dev *indio_
 	return NULL;
 }
 
-/* The attribute set under construction; installed on the device only when complete. */
-struct iio_core_attr_set {
-	struct iio_attr *attrs;
-	int n;
-	int cap;
-};
-
 void iio_core_seterr(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -230,11 +224,8 @@ static bool iio_core_set_has(const struct iio_core_attr_set *set, const char *na
 	return false;
 }
 
-/*
- * Append one attribute unless its name exists. Return: 0 added, -EBUSY on a
- * duplicate (the caller decides whether that is an error), -ENOMEM.
- */
-static int iio_core_set_add(struct iio_core_attr_set *set, const struct iio_attr *attr)
+/* Append one attribute unless its name exists (iio_priv.h). */
+int iio_core_set_add(struct iio_core_attr_set *set, const struct iio_attr *attr)
 {
 	struct iio_attr *grown;
 	int cap;
@@ -465,12 +456,16 @@ int iio_device_attrs_build(struct iio_dev *indio_dev, char *err, size_t errlen)
 		if (ret < 0)
 			goto err_free_set;
 	}
-	if (has_timestamp) {
+	/* an event interface has the clock too: event timestamps use it */
+	if (has_timestamp || iio_device_has_events(indio_dev)) {
 		ret = iio_core_add_dev_attr(&set, IIO_ATTR_TS_CLOCK, IIO_CORE_MODE_RW,
 					    err, errlen);
 		if (ret < 0)
 			goto err_free_set;
 	}
+	ret = iio_event_attrs_add(&set, indio_dev, err, errlen);
+	if (ret < 0)
+		goto err_free_set;
 
 	iio_device_attrs_free(indio_dev);
 	op->attrs = set.attrs;
@@ -630,6 +625,9 @@ static ssize_t iio_core_read_locked(struct iio_dev *indio_dev, const struct iio_
 		break;	/* only a device with read_text has these */
 	case IIO_ATTR_BUFFER:
 		return iio_buffer_attr_read_locked(indio_dev, attr, buf, len);
+	case IIO_ATTR_EVENT:
+	case IIO_ATTR_DEVICE:
+		return iio_event_attr_read_locked(indio_dev, attr, buf, len);
 	}
 	return -EINVAL;
 }
@@ -758,6 +756,9 @@ int iio_attr_write(struct iio_dev *indio_dev, const struct iio_attr *attr,
 		break;
 	case IIO_ATTR_BUFFER:
 		ret = iio_buffer_attr_write_locked(indio_dev, attr, text);
+	case IIO_ATTR_EVENT:
+	case IIO_ATTR_DEVICE:
+		ret = iio_event_attr_write_locked(indio_dev, attr, text, len);
 		break;
 	default:
 		ret = -EACCES;

@@ -52,13 +52,17 @@ enum iio_attr_kind {
 	IIO_ATTR_TS_CLOCK,	/* current_timestamp_clock */
 	IIO_ATTR_TEXT,		/* known only by its file: a mirrored kernel device's */
 	IIO_ATTR_BUFFER,	/* buffer/, buffer0/, scan_elements/, trigger/ (iio_buffer.h) */
+	IIO_ATTR_EVENT,		/* events/..._en, _value, ... of an event spec */
+	IIO_ATTR_DEVICE,	/* struct iio_dev_attr: poke_ev0, events/sampling_frequency */
 };
 
 /**
  * struct iio_attr - one attribute of a registered device (read-only view).
  * @chan: the channel that owns it (for shared ones, the first that declared
  *	it, in array order); NULL for device attributes.
- * @info: the IIO_CHAN_INFO_* bit for INFO and AVAIL kinds.
+ * @info: the IIO_CHAN_INFO_* bit for INFO and AVAIL kinds, the
+ *	IIO_EV_INFO_* bit for EVENT.
+ * @ev: EVENT: the channel's event spec; @dattr: DEVICE: the driver's entry.
  * @mode: 0644, 0444 or 0200, as sysfs would show.
  */
 struct iio_attr {
@@ -69,6 +73,8 @@ struct iio_attr {
 	enum iio_shared_by shared;
 	unsigned int mode;
 	const struct iio_chan_spec_ext_info *ext;
+	const struct iio_event_spec *ev;
+	const struct iio_dev_attr *dattr;
 };
 
 /**

@@ -25,6 +25,7 @@ struct iio_dev *iio_device_alloc(size_t sizeof_priv)
 		return NULL;
 	atomic_init(&op->refs, 1);
 	pthread_mutex_init(&op->lock, NULL);
+	pthread_mutex_init(&op->events_lock, NULL);
 	op->id = -1;
 	op->want_id = -1;
 	op->priv_size = sizeof_priv;
@@ -56,6 +57,8 @@ void iio_device_put(struct iio_dev *indio_dev)
 	iio_device_mark_gone(indio_dev);
 	iio_device_attrs_free(indio_dev);
 	iio_device_buffer_free(indio_dev);
+	iio_event_release(indio_dev);
+	pthread_mutex_destroy(&op->events_lock);
 	pthread_mutex_destroy(&op->lock);
 	free(op);
 }
@@ -97,6 +100,7 @@ void iio_device_mark_gone(struct iio_dev *indio_dev)
 	op->i2c = NULL;
 	op->spi = NULL;
 	iio_device_unlock(indio_dev);
+	iio_event_wake(indio_dev);
 	bus_i2c_client_destroy(i2c);
 	bus_spi_device_destroy(spi);
 }

@@ -32,6 +32,8 @@ struct iio_dev_opaque {
 	int npreset;
 	int want_id;			/* iio_device_request_id(), -1 for none */
 	bool own_queue;			/* iio_device_set_own_queue() */
+	struct iio_event_queue *events;	/* iio_event.c; NULL until the first open */
+	pthread_mutex_t events_lock;	/* guards @events: pushes come from any thread */
 	/* current_timestamp_clock; 0 is CLOCK_REALTIME, the default, so calloc() sets it */
 	clockid_t clock_id;
 	struct iio_dev_buffer *buffer;	/* iio_triggered_buffer_setup(), or NULL */
@@ -59,6 +61,36 @@ int iio_hwid_format(char *buf, size_t len, const struct bus_i2c_client *i2c,
 /* iio_core_seterr() - a printf-style message into @err (NULL or 0 bytes: none); iio_core.c. */
 void iio_core_seterr(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The attribute set under construction (iio_core.c); installed only when complete. */
+struct iio_core_attr_set {
+	struct iio_attr *attrs;
+	int n;
+	int cap;
+};
+
+/*
+ * iio_core_set_add() - append @attr unless its name exists (iio_core.c).
+ * Return: 0, -EBUSY for a duplicate (the caller decides), -ENOMEM.
+ */
+int iio_core_set_add(struct iio_core_attr_set *set, const struct iio_attr *attr);
+
+/*
+ * iio_event_attrs_add() - the events/ attributes of every channel's event
+ * specs and the driver's device attributes (iio_event.c), with @err naming
+ * what failed. Return: 0, -EBUSY (duplicate separate name), -EINVAL (a mask
+ * bit past the postfix table), -ENAMETOOLONG, -ENOMEM.
+ */
+int iio_event_attrs_add(struct iio_core_attr_set *set, const struct iio_dev *indio_dev,
+			char *err, size_t errlen);
+/* iio_event_attr_read_locked()/_write_locked() - EVENT and DEVICE kinds, device lock held. */
+ssize_t iio_event_attr_read_locked(struct iio_dev *indio_dev, const struct iio_attr *attr,
+				   char *buf, size_t len);
+int iio_event_attr_write_locked(struct iio_dev *indio_dev, const struct iio_attr *attr,
+				const char *text, size_t len);
+/* iio_event_release() - free the queue (the device's final put). */
+void iio_event_release(struct iio_dev *indio_dev);
+/* iio_event_wake() - tell the reader the device is gone (mark_gone). */
+void iio_event_wake(struct iio_dev *indio_dev);
 
 /* iio_device_attrs_free() - drop the attribute set (iio_core.c); used by the final put. */
 void iio_device_attrs_free(struct iio_dev *indio_dev);

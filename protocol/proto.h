@@ -139,6 +139,8 @@ enum proto_op {
 	PROTO_OP_CSTREAM,
 	PROTO_OP_UNSTREAM,
 	PROTO_OP_STREAMS,
+	PROTO_OP_SUBSCRIBE,
+	PROTO_OP_UNSUBSCRIBE,
 	PROTO_OP_COUNT		/* not an op: the size of the op table */
 };
 
@@ -181,6 +183,7 @@ enum proto_format {
  * @format: STREAM, CSTREAM.
  * @channels/@nchannels: STREAM, CSTREAM: the channels named (none: all).
  * @stream: UNSTREAM: the stream, 0 for all.
+ * @evtype: SUBSCRIBE only: the event type filter ("thresh"), NULL for any.
  * @store: private: owned storage of the strings (the struct may be moved
  *	with memcpy; it then owns the store in its new place).
  */
@@ -194,6 +197,7 @@ struct proto_request {
 	const char *consumer;
 	const char *channel;
 	const char *token;
+	const char *evtype;
 	enum proto_what what;
 	unsigned int multiplier;
 	int interval_ms;
@@ -431,6 +435,28 @@ struct proto_stream_info {
 	int nchans;
 	uint64_t delivered;
 	uint64_t lost;
+/* What a pushed IIO event line says (SUBSCRIBE). */
+enum proto_ievent_kind {
+	PROTO_IEVENT_EVENT,	/* IIOEVENT: one event */
+	PROTO_IEVENT_LOST,	/* IIOEVENTLOST: @lost events were dropped before the next */
+	PROTO_IEVENT_END,	/* IIOEVENTEND: the subscription ended (@err, @message) */
+};
+
+/**
+ * struct proto_ievent - one pushed line of a SUBSCRIBE.
+ * @device: the device as the SUBSCRIBE named it.
+ * @id/@timestamp: EVENT: the kernel's struct iio_event_data (code, ns on
+ *	the device's current_timestamp_clock).
+ * @lost: LOST: how many. @err/@message: END: why (-ENODEV: device gone).
+ */
+struct proto_ievent {
+	enum proto_ievent_kind kind;
+	const char *device;
+	uint64_t id;
+	int64_t timestamp;
+	uint64_t lost;
+	int err;
+	const char *message;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -580,6 +606,16 @@ int proto_streamend_encode(struct proto_buf *b, bool json, int stream, int err, 
  */
 int proto_event_encode(struct proto_buf *b, bool json, const struct proto_event *ev);
 
+/**
+ * proto_ievent_encode() - one SUBSCRIBE line: text
+ * "IIOEVENT <dev> 0x<id> time: <ts>, type: ..." (the fields of
+ * iio_event_monitor's line after "Event: "), "IIOEVENTLOST <dev> <n>",
+ * "IIOEVENTEND <dev> <NAME> <message>"; JSON {"iio_event":{..}},
+ * {"iio_event_lost":{..}}, {"iio_event_end":{..}} (PROTOCOL.md, SUBSCRIBE).
+ * Return: 0, -ENOMEM, -EINVAL without @ev->device.
+ */
+int proto_ievent_encode(struct proto_buf *b, bool json, const struct proto_ievent *ev);
+
 /* ------------------------------------------------------------------------ */
 /* Reply decoding (client).                                                 */
 /* ------------------------------------------------------------------------ */
@@ -588,6 +624,7 @@ enum proto_reply_kind {
 	PROTO_REPLY_OK = 0,
 	PROTO_REPLY_ERR,
 	PROTO_REPLY_EVENT,	/* a pushed event, not the answer to a request */
+	PROTO_REPLY_IEVENT,	/* a pushed IIO event line (SUBSCRIBE) */
 };
 
 /**
@@ -605,6 +642,7 @@ enum proto_reply_kind {
  *	@devices (DEVICES, DEVICE), @attrs, @channels, @maps, @consumer,
  *	@stats, @lines (HELP).
  * @event: PROTO_REPLY_EVENT.
+ * @ievent: PROTO_REPLY_IEVENT (JSON only: libiiowire speaks JSON).
  * @pending: text listings: item lines still to be fed.
  */
 struct proto_reply {
@@ -633,6 +671,7 @@ struct proto_reply {
 	struct proto_stat *stats;
 	const char **lines;
 	struct proto_event event;
+	struct proto_ievent ievent;
 	int pending;
 	/* private */
 	struct proto_arena *arena;

@@ -94,6 +94,7 @@ enum proto_field {
 	PROTO_F_FORMAT,
 	PROTO_F_CHANNELS,
 	PROTO_F_STREAM,
+	PROTO_F_EVTYPE,
 	PROTO_F_COUNT
 };
 
@@ -129,6 +130,14 @@ int proto_reply_finish(struct proto_buf *b, const struct proto_request *req, int
 		       size_t start);
 /* "\n<key> <value>" of a text key/value listing */
 int proto_reply_kv_line(struct proto_buf *b, const char *key, const char *value);
+struct cJSON;
+/*
+ * proto_ievent_decode_json() - a pushed SUBSCRIBE line (proto_ievent.c),
+ * when @root has one of its members. Return: 1 when it has none (not an
+ * IIO event), 0 with r->ievent filled, -EPROTO (@err says why), -ENOMEM.
+ */
+int proto_ievent_decode_json(struct proto_reply *r, const struct cJSON *root, const char *line,
+			     size_t len, char *err, size_t errlen);
 
 /*
  * Reply decoding helpers (proto_reply_decode.c), shared with the text

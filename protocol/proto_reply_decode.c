@@ -663,6 +663,8 @@ static int proto_reply_decode_json(struct proto_reply *r, const char *line, size
 	ok = cJSON_GetObjectItemCaseSensitive(root, "ok");
 	if (ev)
 		ret = proto_reply_json_event(r, ev, line, len, err, errlen);
+	else if ((ret = proto_ievent_decode_json(r, root, line, len, err, errlen)) != 1)
+		;	/* an IIO event line (SUBSCRIBE) */
 	else if (!cJSON_IsBool(ok))
 		ret = proto_reply_bad(err, errlen, "ok: missing or not true/false");
 	else if (cJSON_IsFalse(ok))

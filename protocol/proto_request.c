@@ -103,6 +103,14 @@ static const struct proto_op_row proto_op_rows[PROTO_OP_COUNT] = {
 	[PROTO_OP_STREAMS] = {
 		.name = "STREAMS", .usage = "STREAMS", .summary = "list this connection's streams",
 		.list_key = "streams" },
+	[PROTO_OP_SUBSCRIBE] = {
+		.name = "SUBSCRIBE", .usage = "SUBSCRIBE <dev> [<channel> [<evtype>]]",
+		.summary = "push a device's IIO events (channel * for any)",
+		.args = { F(DEVICE), F(CHANNEL), F(EVTYPE) }, .nargs = 3, .nreq = 1 },
+	[PROTO_OP_UNSUBSCRIBE] = {
+		.name = "UNSUBSCRIBE", .usage = "UNSUBSCRIBE [<dev>]",
+		.summary = "stop one device's events, or every device's",
+		.args = { F(DEVICE) }, .nargs = 1, .nreq = 0 },
 };
 
 /* What an argument holds, which says how both spellings read and write it. */
@@ -147,6 +155,8 @@ static const struct proto_field_row {
 	[PROTO_F_FORMAT] = { "format", "raw|csv|json", PROTO_FIELD_FORMAT },
 	[PROTO_F_CHANNELS] = { "channels", "<channel>", PROTO_FIELD_LIST },
 	[PROTO_F_STREAM] = { "stream", "<stream>", PROTO_FIELD_NUM },
+	[PROTO_F_EVTYPE] = { "evtype", "<evtype>", PROTO_FIELD_STR,
+			     offsetof(struct proto_request, evtype) },
 };
 
 static const char *const proto_format_names[PROTO_FORMAT_COUNT] = {

@@ -26,6 +26,7 @@
 #include "board.h"
 #include "busq.h"
 #include "dispatch.h"
+#include "events.h"
 #include "iio_consumer.h"
 #include "iio_core.h"
 #include "iio_registry.h"
@@ -122,8 +123,8 @@ static void srv_dispatch_devid(char *buf, size_t len, const struct iio_dev *dev)
 	snprintf(buf, len, "iio:device%d", iio_device_id(dev));
 }
 
-/* The device @req names, or NULL after answering ENODEV/ENOTUNIQ. Borrowed. */
-static struct iio_dev *srv_dispatch_device(struct srv_session *s, const struct proto_request *req)
+/* The device @req names, or NULL after answering ENODEV/ENOTUNIQ (dispatch.h). */
+struct iio_dev *srv_dispatch_device(struct srv_session *s, const struct proto_request *req)
 {
 	char cand[PROTO_MSG_MAX_BYTES];
 	struct iio_dev *dev;
@@ -1171,6 +1172,8 @@ static const struct srv_dispatch_row srv_dispatch_table[PROTO_OP_COUNT] = {
 	[PROTO_OP_CSTREAM] = { srv_dispatch_stream, false },
 	[PROTO_OP_UNSTREAM] = { srv_dispatch_unstream, false },
 	[PROTO_OP_STREAMS] = { srv_dispatch_streams, false },
+	[PROTO_OP_SUBSCRIBE] = { srv_events_subscribe, false },
+	[PROTO_OP_UNSUBSCRIBE] = { srv_events_unsubscribe, false },
 };
 
 void srv_dispatch_line(struct srv_session *s, const char *line, size_t len)
@@ -1248,18 +1251,20 @@ void srv_native_open(struct srv_session *s)
 {
 	srv_list_init(&s->native.watches);
 	srv_list_init(&s->native.streams);
+	srv_list_init(&s->native.evsubs);
 }
 
-/* A session with watches is not idle: it receives events. */
+/* A session with watches or subscriptions is not idle: it receives events. */
 bool srv_native_keeps_alive(const struct srv_session *s)
 {
-	return s->native.nwatches != 0;
+	return s->native.nwatches != 0 || s->native.nevsubs != 0;
 }
 
 void srv_native_close(struct srv_session *s)
 {
 	srv_watch_stop_all(s);
 	srv_stream_stop_all(s);
+	srv_events_session_close(s);
 	srv_dispatch_session_fini(s);
 }
 

@@ -46,6 +46,7 @@ struct srv_memo;
  * @auth_failures: wrong AUTH tokens so far; @authed: a right one came.
  * @streams: its STREAMs (stream.c); @nstreams how many; @next_stream the
  *	last id given (ids are never reused on a connection).
+ * @evsubs: its SUBSCRIBEs (events.c); @nevsubs how many.
  */
 struct srv_native_conn {
 	struct srv_list watches;
@@ -53,6 +54,8 @@ struct srv_native_conn {
 	struct srv_list streams;
 	unsigned int nstreams;
 	int next_stream;
+	struct srv_list evsubs;
+	unsigned int nevsubs;
 	struct srv_memo *memo;
 	const char *cur_line;
 	size_t cur_len;
@@ -95,6 +98,12 @@ struct iio_dev *srv_dispatch_find_device(struct srv_session *s, const struct pro
  */
 void srv_dispatch_error(struct srv_session *s, const struct proto_request *req, int err,
 			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/**
+ * srv_dispatch_device() - the device @req->device names, or NULL after
+ * answering ENODEV or ENOTUNIQ. Return: borrowed, valid while registered.
+ */
+struct iio_dev *srv_dispatch_device(struct srv_session *s, const struct proto_request *req);
 
 /**
  * srv_dispatch_route() - where I/O on @dev runs: on the loop (0, *q NULL)

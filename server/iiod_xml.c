@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "iio_core.h"
+#include "iio_event.h"
 #include "iio_registry.h"
 #include "iiod.h"
 #include "iiod_xml.h"
@@ -505,6 +506,16 @@ static int srv_iiod_xml_chan_cmp(const void *a, const void *b)
 	return x->order - y->order;
 }
 
+/*
+ * libiio 0.24 reads the files of a device's directory, not its events/
+ * subdirectory: iiod 0.24 shows no event attribute, so neither do we.
+ */
+static bool srv_iiod_xml_is_event(const struct iio_attr *a)
+{
+	return a->kind == IIO_ATTR_EVENT ||
+	       strncmp(a->name, IIO_EVENT_DIR, strlen(IIO_EVENT_DIR)) == 0;
+}
+
 /* Group the attributes of @d->dev into channels and device attributes. */
 static int srv_iiod_xml_dev_build(struct srv_iiod_dev *d)
 {
@@ -526,7 +537,8 @@ static int srv_iiod_xml_dev_build(struct srv_iiod_dev *d)
 	for (i = 0; i < n; i++) {
 		cand[i].attr = a = iio_device_attr_at(d->dev, i);
 		/* name and label are attributes of the device element, as in iiod */
-		cand[i].used = a->kind == IIO_ATTR_DEV_NAME || a->kind == IIO_ATTR_DEV_LABEL;
+		cand[i].used = a->kind == IIO_ATTR_DEV_NAME || a->kind == IIO_ATTR_DEV_LABEL ||
+			       srv_iiod_xml_is_event(a);
 	}
 	for (i = 0; i < n && !ret; i++) {
 		if (cand[i].used ||

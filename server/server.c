@@ -30,6 +30,7 @@
 #include "acl.h"
 #include "board.h"
 #include "busq.h"
+#include "events.h"
 #include "iiod_proto.h"
 #include "iio_registry.h"
 #include "listener.h"
@@ -160,6 +161,7 @@ static void srv_stop_final(struct srv *srv)
 	uv_close((uv_handle_t *)&srv->yield, srv_handle_close_noop);
 	srv_streams_close(srv);
 	srv_web_close(srv);
+	srv_events_fini(srv);
 }
 
 /* Go on with shutdown once no session and no reload is left. */
@@ -329,6 +331,7 @@ static void srv_reload_done_cb(uv_async_t *async)
 		srv->board_gen++;
 		srv_streams_board_swap(srv, old);
 		srv->stats.reloads++;
+		srv_events_reload(srv);
 		srv_info(&srv->log, "board reloaded from %s: %s, %d device(s)",
 			 srv_board_origin(srv), srv->board->name,
 			 iio_registry_count(srv->board->reg));
@@ -625,6 +628,11 @@ int srv_start(struct srv *srv)
 	uv_async_init(&srv->loop, &srv->reload_done, srv_reload_done_cb);
 	uv_unref((uv_handle_t *)&srv->reload_done);
 	uv_idle_init(&srv->loop, &srv->yield);
+	ret = srv_events_init(srv);
+	if (ret < 0) {
+		srv_err(&srv->log, "events: %s", uv_strerror(ret));
+		return ret;
+	}
 	uv_timer_start(&srv->sweep, srv_sweep_cb, SRV_SWEEP_INTERVAL_MS, SRV_SWEEP_INTERVAL_MS);
 	/* the sweep must not keep the loop alive on its own, nor the grace timer */
 	uv_unref((uv_handle_t *)&srv->sweep);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events.h"
 #include "listener.h"
 #include "session.h"
 #include "srv.h"
@@ -310,6 +311,9 @@ void srv_session_sent(struct srv_session *s)
 	if (s->state != SRV_CONN_CLOSING && (s->flags & SRV_CONN_PAUSED) &&
 	    srv_session_queued(s) < SRV_OUT_RESUME_BYTES)
 		srv_session_resume(s);
+	/* room again: subscriptions move the events they held */
+	if (s->state != SRV_CONN_CLOSING)
+		srv_events_writable(s);
 }
 
 /*
@@ -491,6 +495,9 @@ void srv_session_slot_done(struct srv_session *s, struct srv_slot *slot)
 	srv_session_flush(s);
 	if (s->state != SRV_CONN_CLOSING && ((s->flags & SRV_CONN_PAUSED) || was_waiting))
 		srv_session_resume(s);
+	/* events held while a reply was in order before them may follow it now */
+	if (s->state != SRV_CONN_CLOSING && !s->slots_head)
+		srv_events_writable(s);
 }
 
 void srv_session_finish(struct srv_session *s)

@@ -29,6 +29,7 @@
 struct board;
 struct srv_iiod_ctx;
 struct srv_web;
+struct srv_events;
 
 /* ---- limits and defaults (each one in --help and protocol/PROTOCOL.md) ---- */
 
@@ -173,6 +174,7 @@ struct srv {
 	struct srv_kwatch *kwatch;	/* kernel IIO uevents (kwatch.c); NULL: none */
 	struct srv_streams *streams;	/* captures and trigger timers (stream.c) */
 	struct srv_web *web;		/* --http-listen's libwebsockets (web.c); NULL: none */
+	struct srv_events *events;	/* SUBSCRIBE fan-out (events.c); NULL after stop */
 };
 
 /* ---- server.c ---- */

@@ -124,7 +124,7 @@ check "device" 0 "id iio:device1${nl}name max1238${nl}label stargate2-adc${nl}hw
 check "device --json" 0 '{"id": "iio:device1", "name": "max1238", "label": "stargate2-adc", "hwid": "0-0035", "channels": 25, "attrs": 29}' "" \
 	-- $c --json device 0-0035
 check "device missing" 1 "" "iiowire: device: ENODEV: " -- $c device nodev
-check_re "attrs" 0 '^[a-z0-9_-]+ (r|rw|w)$' -- $c attrs dummy0
+check_re "attrs" 0 '^[a-z0-9_/-]+ (r|rw|w)$' -- $c attrs dummy0
 check_re "channels" 0 '^[a-z]+ ([0-9]+|-) [a-z-]+ [A-Z0-9-]+ (in|out) ([0-9]+|-) [a-z0-9_,-]+$' -- $c channels max1238
 check "maps" 0 "iio_hwmon.0 testchan1 iio:device1 AIN1 0-0035${nl}iio_hwmon.0 testchan2 iio:device1 AIN2 0-0035${nl}meter diff iio:device1 AIN0-AIN1 0-0035" "" \
 	-- $c maps

@@ -44,10 +44,15 @@ static int tdummy_probe(const struct tdummy_props *props, const char *probe_name
 	struct iio_probe p = {
 		.id = id, .name = probe_name, .props = props, .prop_str = tdummy_prop_str,
 	};
+	int ret;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(drv);
 	CU_ASSERT_STRING_EQUAL(id->name, "iio_dummy");
-	return drv->probe(&p, out, err, errlen);
+	ret = drv->probe(&p, out, err, errlen);
+	/* as iio_driver_probe(): remove() then gives back the iio_evgen slot */
+	if (ret == 0)
+		iio_device_set_driver(*out, drv);
+	return ret;
 }
 
 /* A registered dummy in a fresh registry. */
@@ -99,6 +104,14 @@ static const struct tdummy_attr_row tdummy_attrs[] = {
 	{ "in_activity_walking_input", 0644, "4\n" },
 	{ "name", 0444, "dummy0\n" },
 	{ "current_timestamp_clock", 0644, "realtime\n" },
+	/* iio_simple_dummy_events.c: one shared enable and value behind them all */
+	{ "events/in_voltage0_thresh_rising_en", 0644, "0\n" },
+	{ "events/in_voltage0_thresh_rising_value", 0644, "0\n" },
+	{ "events/in_steps_change_en", 0644, "0\n" },
+	{ "events/in_activity_running_thresh_rising_en", 0644, "0\n" },
+	{ "events/in_activity_running_thresh_rising_value", 0644, "0\n" },
+	{ "events/in_activity_walking_thresh_falling_en", 0644, "0\n" },
+	{ "events/in_activity_walking_thresh_falling_value", 0644, "0\n" },
 };
 
 static void test_every_attribute(void)

@@ -398,6 +398,22 @@ static int iio_value_kstrtoull(const char *s, uint64_t *res)
 	return 0;
 }
 
+int iio_kstrtoul10(const char *s, unsigned long *res)
+{
+	uint64_t r = 0;
+	int n;
+
+	if (s[0] == '+')
+		s++;
+	n = iio_value_parse_digits(&s, 10, 0, &r);
+	if (n == -ERANGE || (n > 0 && r > ULONG_MAX))
+		return -ERANGE;
+	if (n <= 0 || iio_value_end_ok(s))
+		return -EINVAL;
+	*res = (unsigned long)r;
+	return 0;
+}
+
 static int iio_value_kstrtoll(const char *s, int64_t *res)
 {
 	uint64_t u;

@@ -49,6 +49,14 @@ int iio_str_to_fixpoint(const char *str, int fract_mult, int *integer, int *frac
 int iio_parse_value(const char *str, int fmt, int *val, int *val2);
 
 /**
+ * iio_kstrtoul10() - the kernel's kstrtoul(s, 10, res): decimal digits, an
+ * optional leading '+' and one trailing '\n' (event attributes such as
+ * poke_evN and events/sampling_frequency parse with it).
+ * Return: 0, -ERANGE on overflow, -EINVAL for anything else.
+ */
+int iio_kstrtoul10(const char *s, unsigned long *res);
+
+/**
  * iio_parse_value_checked() - iio_parse_value() for a value written from
  * the network: a fixed-point integer part outside int, which the kernel
  * wraps (4294968296 becomes 1000), is refused instead. One of the

@@ -8,13 +8,17 @@
  * step counter and two activity channels, with the kernel driver's initial
  * values and write rules. Its name comes from the board ("name"), as the
  * kernel's comes from the configfs directory. Place in the flow: *driver*
- * -> core. Like every driver it never formats text and names no attribute;
- * buffers and events of the kernel's dummy are out of scope.
+ * -> core. Like every driver it never formats text and names no attribute.
+ * Its events are the kernel's iio_simple_dummy_events.c: four event specs
+ * backed by one shared enable and one shared value, pushed when the
+ * iio_evgen slot it took at probe is poked (iio_dummy_evgen.c).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "iio_dummy_evgen.h"
+#include "iio_event.h"
 #include "iio_kit.h"
 #include "iio_buffer.h"
 
@@ -56,6 +60,41 @@ struct iio_dummy_state {
 	int height;
 	int activity_running;
 	int activity_walking;
+	int event_en;		/* one enable and one value behind every events/ file */
+	int event_val;
+	int evgen_slot;		/* our iio_evgen slot, -1 without one */
+};
+
+/* What poking the slot with these values pushes (iio_simple_dummy_event_handler). */
+enum iio_dummy_evgen_value {
+	IIO_DUMMY_EV_VOLTAGE0_RISING,
+	IIO_DUMMY_EV_RUNNING_RISING,
+	IIO_DUMMY_EV_WALKING_FALLING,
+	IIO_DUMMY_EV_STEPS_CHANGE,
+};
+
+static const struct iio_event_spec iio_dummy_voltage0_event = {
+	.type = IIO_EV_TYPE_THRESH,
+	.dir = IIO_EV_DIR_RISING,
+	.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
+};
+
+static const struct iio_event_spec iio_dummy_steps_event = {
+	.type = IIO_EV_TYPE_CHANGE,
+	.dir = IIO_EV_DIR_NONE,
+	.mask_separate = BIT(IIO_EV_INFO_ENABLE),
+};
+
+static const struct iio_event_spec iio_dummy_running_event = {
+	.type = IIO_EV_TYPE_THRESH,
+	.dir = IIO_EV_DIR_RISING,
+	.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
+};
+
+static const struct iio_event_spec iio_dummy_walking_event = {
+	.type = IIO_EV_TYPE_THRESH,
+	.dir = IIO_EV_DIR_FALLING,
+	.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
 };
 
 /* Constant answers of the kernel driver; units as the ABI's (mV, Hz). */
@@ -90,6 +129,8 @@ static const struct iio_chan_spec iio_dummy_channels[] = {
 		.info_mask_shared_by_dir = BIT(IIO_CHAN_INFO_SAMP_FREQ),
 		.scan_index = IIO_DUMMY_SCAN_VOLTAGE_0,
 		.scan_type = { .sign = 'u', .realbits = 13, .storagebits = 16 },
+		.event_spec = &iio_dummy_voltage0_event,
+		.num_event_specs = 1,
 	},
 	/* differential pairs 1-2 and 3-4; only the second shares sampling_frequency */
 	IIO_DUMMY_DIFF_CHAN(1, 2, IIO_DUMMY_SCAN_DIFFVOLTAGE_1M2, 12, 0),
@@ -124,6 +165,8 @@ static const struct iio_chan_spec iio_dummy_channels[] = {
 		.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_ENABLE) |
 					    BIT(IIO_CHAN_INFO_CALIBHEIGHT),
 		.scan_index = -1,
+		.event_spec = &iio_dummy_steps_event,
+		.num_event_specs = 1,
 	},
 	{
 		.type = IIO_ACTIVITY,
@@ -131,6 +174,8 @@ static const struct iio_chan_spec iio_dummy_channels[] = {
 		.channel2 = IIO_MOD_RUNNING,
 		.info_mask_separate = BIT(IIO_CHAN_INFO_PROCESSED),
 		.scan_index = -1,
+		.event_spec = &iio_dummy_running_event,
+		.num_event_specs = 1,
 	},
 	{
 		.type = IIO_ACTIVITY,
@@ -138,6 +183,8 @@ static const struct iio_chan_spec iio_dummy_channels[] = {
 		.channel2 = IIO_MOD_WALKING,
 		.info_mask_separate = BIT(IIO_CHAN_INFO_PROCESSED),
 		.scan_index = -1,
+		.event_spec = &iio_dummy_walking_event,
+		.num_event_specs = 1,
 	},
 };
 
@@ -278,9 +325,113 @@ static int iio_dummy_write_raw(struct iio_dev *indio_dev, const struct iio_chan_
 	}
 }
 
+static int iio_dummy_read_event_config(struct iio_dev *indio_dev,
+				       const struct iio_chan_spec *chan,
+				       enum iio_event_type type, enum iio_event_direction dir)
+{
+	(void)chan;
+	(void)type;
+	(void)dir;
+	return ((struct iio_dummy_state *)iio_priv(indio_dev))->event_en;
+}
+
+/* Each channel takes only its own event type (and voltage only rising), as the kernel's. */
+static int iio_dummy_write_event_config(struct iio_dev *indio_dev,
+					const struct iio_chan_spec *chan,
+					enum iio_event_type type, enum iio_event_direction dir,
+					int state)
+{
+	struct iio_dummy_state *st = iio_priv(indio_dev);
+
+	switch (chan->type) {
+	case IIO_VOLTAGE:
+		if (type != IIO_EV_TYPE_THRESH || dir != IIO_EV_DIR_RISING)
+			return -EINVAL;
+		break;
+	case IIO_ACTIVITY:
+		if (type != IIO_EV_TYPE_THRESH)
+			return -EINVAL;
+		break;
+	case IIO_STEPS:
+		if (type != IIO_EV_TYPE_CHANGE)
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+	st->event_en = state;
+	return 0;
+}
+
+static int iio_dummy_read_event_value(struct iio_dev *indio_dev,
+				      const struct iio_chan_spec *chan,
+				      enum iio_event_type type, enum iio_event_direction dir,
+				      enum iio_event_info info, int *val, int *val2)
+{
+	(void)chan;
+	(void)type;
+	(void)dir;
+	(void)info;
+	(void)val2;
+	*val = ((struct iio_dummy_state *)iio_priv(indio_dev))->event_val;
+	return IIO_VAL_INT;
+}
+
+static int iio_dummy_write_event_value(struct iio_dev *indio_dev,
+				       const struct iio_chan_spec *chan,
+				       enum iio_event_type type, enum iio_event_direction dir,
+				       enum iio_event_info info, int val, int val2)
+{
+	(void)chan;
+	(void)type;
+	(void)dir;
+	(void)info;
+	(void)val2;
+	((struct iio_dummy_state *)iio_priv(indio_dev))->event_val = val;
+	return 0;
+}
+
+/* The slot's handler: the enable is never consulted, as in the kernel's. */
+static void iio_dummy_event_handler(struct iio_dev *indio_dev, unsigned long value,
+				    int64_t timestamp)
+{
+	struct iio_dummy_state *st = iio_priv(indio_dev);
+
+	switch (value) {
+	case IIO_DUMMY_EV_VOLTAGE0_RISING:
+		iio_push_event(indio_dev, IIO_UNMOD_EVENT_CODE(IIO_VOLTAGE, 0, IIO_EV_TYPE_THRESH,
+							       IIO_EV_DIR_RISING), timestamp);
+		break;
+	case IIO_DUMMY_EV_RUNNING_RISING:
+		if (st->activity_running > st->event_val)
+			iio_push_event(indio_dev,
+				       IIO_MOD_EVENT_CODE(IIO_ACTIVITY, 0, IIO_MOD_RUNNING,
+							  IIO_EV_TYPE_THRESH, IIO_EV_DIR_RISING),
+				       timestamp);
+		break;
+	case IIO_DUMMY_EV_WALKING_FALLING:
+		if (st->activity_walking < st->event_val)
+			iio_push_event(indio_dev,
+				       IIO_MOD_EVENT_CODE(IIO_ACTIVITY, 0, IIO_MOD_WALKING,
+							  IIO_EV_TYPE_THRESH, IIO_EV_DIR_FALLING),
+				       timestamp);
+		break;
+	case IIO_DUMMY_EV_STEPS_CHANGE:
+		iio_push_event(indio_dev, IIO_UNMOD_EVENT_CODE(IIO_STEPS, 0, IIO_EV_TYPE_CHANGE,
+							       IIO_EV_DIR_NONE), timestamp);
+		break;
+	default:
+		break;
+	}
+}
+
 static const struct iio_info iio_dummy_info = {
 	.read_raw = iio_dummy_read_raw,
 	.write_raw = iio_dummy_write_raw,
+	.read_event_config = iio_dummy_read_event_config,
+	.write_event_config = iio_dummy_write_event_config,
+	.read_event_value = iio_dummy_read_event_value,
+	.write_event_value = iio_dummy_write_event_value,
 };
 
 /*
@@ -351,6 +502,12 @@ static int iio_dummy_probe(const struct iio_probe *p, struct iio_dev **out, char
 	st = iio_priv(indio_dev);
 	snprintf(st->name, sizeof(st->name), "%s", name);
 	iio_dummy_init_state(st);
+	/*
+	 * With all ten slots taken the kernel's probe fails; ours binds a
+	 * dummy that no poke reaches (K-42): boards with many dummies worked
+	 * before events came.
+	 */
+	st->evgen_slot = iio_evgen_get_slot(indio_dev, iio_dummy_event_handler);
 	iio_device_setup(indio_dev, st->name, iio_dummy_channels,
 			 (int)ARRAY_SIZE(iio_dummy_channels), &iio_dummy_info);
 	if (iio_triggered_buffer_setup(indio_dev, &iio_dummy_buffer_setup, NULL)) {
@@ -359,6 +516,14 @@ static int iio_dummy_probe(const struct iio_probe *p, struct iio_dev **out, char
 	}
 	*out = indio_dev;
 	return 0;
+}
+
+static void iio_dummy_remove(struct iio_dev *indio_dev)
+{
+	struct iio_dummy_state *st = iio_priv(indio_dev);
+
+	iio_evgen_release_slot(st->evgen_slot);
+	st->evgen_slot = -1;
 }
 
 static const struct iio_device_id iio_dummy_id[] = {
@@ -371,6 +536,7 @@ static const struct iio_driver iio_dummy_driver = {
 	.bus = IIO_DRIVER_BUS_NONE,
 	.id_table = iio_dummy_id,
 	.probe = iio_dummy_probe,
+	.remove = iio_dummy_remove,
 	.takes_name = true,
 };
 IIO_DRIVER_REGISTER(iio_dummy_driver);

@@ -1,0 +1,544 @@
+/*
+ * events.c - SUBSCRIBE/UNSUBSCRIBE: IIO events fanned out to connections
+ * (events.h).
+ *
+ * One struct srv_evdev per device that has subscribers holds the device's
+ * event queue open (the server is its one reader). The core's notify
+ * callback, from whichever thread pushed, only wakes the loop through one
+ * uv_async; the loop then drains every device's queue into the queues of
+ * its subscriptions, filtered by channel and event type, and each
+ * subscription moves what it holds into its connection's output while that
+ * output is below SRV_EVENT_OUT_MAX_BYTES and no reply is waiting on a
+ * bus. The rest waits in the subscription's ring of SRV_EVENT_QUEUE_MAX,
+ * whose oldest entries are dropped and counted (IIOEVENTLOST) when it is
+ * full. Output goes through srv_session_out(), so an event never lands
+ * inside a listing. Place in the flow: core queue -> *events* -> session.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "dispatch.h"
+#include "events.h"
+#include "iio_core.h"
+#include "iio_event.h"
+#include "iio_registry.h"
+#include "session.h"
+#include "srv.h"
+
+/* Events taken from a device's queue per read. */
+#define SRV_EVENT_READ_BATCH	64
+
+struct srv_evdev;
+
+/* What a subscription passes: an event type and a channel, or any. */
+struct srv_evfilter {
+	bool any_chan;
+	int chan_type;
+	int chan;
+	int chan2;
+	int modifier;
+	bool indexed;
+	bool diff;
+	int evtype;		/* -1: any */
+};
+
+struct srv_evsub {
+	struct srv_list dev_node;	/* ed->subs */
+	struct srv_list sess_node;	/* s->native.evsubs */
+	struct srv_session *s;
+	struct srv_evdev *ed;
+	char *device;			/* as the SUBSCRIBE named it (owned) */
+	struct srv_evfilter f;
+	bool json;
+	unsigned int head, count;
+	uint64_t lost;			/* dropped since the last IIOEVENTLOST */
+	struct iio_event_data q[SRV_EVENT_QUEUE_MAX];
+};
+
+struct srv_evdev {
+	struct srv_list node;		/* ev->devs */
+	struct iio_dev *dev;		/* referenced; its queue is open */
+	struct srv_list subs;
+};
+
+struct srv_events {
+	uv_async_t async;
+	struct srv *srv;
+	struct srv_list devs;
+};
+
+/* Any thread, under a core lock: only wake the loop. */
+static void srv_events_notify(void *ctx)
+{
+	uv_async_send(&((struct srv_events *)ctx)->async);
+}
+
+static bool srv_evfilter_match(const struct srv_evfilter *f, uint64_t id)
+{
+	struct iio_event_fields e;
+
+	iio_event_decode(id, &e);
+	if (f->evtype >= 0 && e.type != f->evtype)
+		return false;
+	if (f->any_chan)
+		return true;
+	if (e.chan_type != f->chan_type || e.modifier != f->modifier)
+		return false;
+	if (f->indexed && e.chan != f->chan)
+		return false;
+	return !f->diff || (e.diff && e.chan2 == f->chan2);
+}
+
+static void srv_evsub_emit(struct srv_evsub *sub, const struct proto_ievent *ev)
+{
+	if (proto_ievent_encode(srv_session_out(sub->s), sub->json, ev) < 0)
+		srv_session_broken(sub->s);
+	sub->s->srv->stats.events++;
+}
+
+/* Move what fits into the connection's output (events.h: the slow-reader rule). */
+static void srv_evsub_flush(struct srv_evsub *sub)
+{
+	struct srv_session *s = sub->s;
+	struct proto_ievent ev = { .device = sub->device };
+	bool any = false;
+
+	while ((sub->count || sub->lost) && !srv_session_closing(s) && !s->slots_head &&
+	       srv_session_queued(s) < SRV_EVENT_OUT_MAX_BYTES) {
+		if (sub->lost) {
+			ev.kind = PROTO_IEVENT_LOST;
+			ev.lost = sub->lost;
+			sub->lost = 0;
+		} else {
+			ev.kind = PROTO_IEVENT_EVENT;
+			ev.id = sub->q[sub->head].id;
+			ev.timestamp = sub->q[sub->head].timestamp;
+			sub->head = (sub->head + 1) % SRV_EVENT_QUEUE_MAX;
+			sub->count--;
+		}
+		srv_evsub_emit(sub, &ev);
+		any = true;
+	}
+	if (any)
+		srv_session_flush(s);
+}
+
+static void srv_evsub_push(struct srv_evsub *sub, const struct iio_event_data *e)
+{
+	if (!srv_evfilter_match(&sub->f, e->id))
+		return;
+	if (sub->count == SRV_EVENT_QUEUE_MAX) {
+		sub->head = (sub->head + 1) % SRV_EVENT_QUEUE_MAX;
+		sub->count--;
+		sub->lost++;
+	}
+	sub->q[(sub->head + sub->count) % SRV_EVENT_QUEUE_MAX] = *e;
+	sub->count++;
+}
+
+static struct srv_evdev *srv_evdev_find(struct srv_events *ev, const struct iio_dev *dev)
+{
+	struct srv_list *pos, *tmp;
+	struct srv_evdev *ed;
+
+	srv_list_for_each_safe(pos, tmp, &ev->devs) {
+		ed = srv_container_of(pos, struct srv_evdev, node);
+		if (ed->dev == dev)
+			return ed;
+	}
+	return NULL;
+}
+
+/* The device's fan-out, opening its queue on first use. Return: it, or NULL with *err. */
+static struct srv_evdev *srv_evdev_get(struct srv_events *ev, struct iio_dev *dev, int *err)
+{
+	struct srv_evdev *ed = srv_evdev_find(ev, dev);
+
+	if (ed)
+		return ed;
+	ed = calloc(1, sizeof(*ed));
+	if (!ed) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = iio_event_open(dev, srv_events_notify, ev);
+	if (*err < 0) {
+		free(ed);
+		return NULL;
+	}
+	ed->dev = iio_device_get(dev);
+	srv_list_init(&ed->subs);
+	srv_list_add_tail(&ev->devs, &ed->node);
+	return ed;
+}
+
+static void srv_evdev_put_if_unused(struct srv_evdev *ed)
+{
+	if (!srv_list_empty(&ed->subs))
+		return;
+	iio_event_close(ed->dev);
+	iio_device_put(ed->dev);
+	srv_list_del(&ed->node);
+	free(ed);
+}
+
+static void srv_evsub_free(struct srv_evsub *sub)
+{
+	struct srv_evdev *ed = sub->ed;
+
+	srv_list_del(&sub->dev_node);
+	srv_list_del(&sub->sess_node);
+	sub->s->native.nevsubs--;
+	free(sub->device);
+	free(sub);
+	srv_evdev_put_if_unused(ed);
+}
+
+/* End @sub with an error line: what it still held is reported lost first. */
+static void srv_evsub_end(struct srv_evsub *sub, int err, const char *msg)
+{
+	struct proto_ievent ev = { .device = sub->device };
+
+	if (sub->count + sub->lost) {
+		ev.kind = PROTO_IEVENT_LOST;
+		ev.lost = sub->count + sub->lost;
+		srv_evsub_emit(sub, &ev);
+	}
+	ev.kind = PROTO_IEVENT_END;
+	ev.err = err;
+	ev.message = msg;
+	srv_evsub_emit(sub, &ev);
+	srv_session_flush(sub->s);
+	srv_evsub_free(sub);
+}
+
+static void srv_evdev_fan_out(struct srv_evdev *ed, const struct iio_event_data *e, int n,
+			      uint64_t lost)
+{
+	struct srv_list *pos, *tmp;
+	struct srv_evsub *sub;
+	int i;
+
+	srv_list_for_each_safe(pos, tmp, &ed->subs) {
+		sub = srv_container_of(pos, struct srv_evsub, dev_node);
+		sub->lost += lost;
+		for (i = 0; i < n; i++)
+			srv_evsub_push(sub, &e[i]);
+	}
+}
+
+/* Take everything the device queued; Return: false when it ended (device gone). */
+static bool srv_evdev_drain(struct srv_evdev *ed)
+{
+	struct iio_event_data e[SRV_EVENT_READ_BATCH];
+	struct srv_list *pos, *tmp;
+	uint64_t lost;
+	int n;
+
+	do {
+		n = iio_event_read(ed->dev, e, SRV_EVENT_READ_BATCH, &lost);
+		if (n < 0) {
+			srv_list_for_each_safe(pos, tmp, &ed->subs)
+				srv_evsub_end(srv_container_of(pos, struct srv_evsub, dev_node),
+					      n, "device removed");
+			return false;	/* the last sub freed @ed */
+		}
+		srv_evdev_fan_out(ed, e, n, lost);
+	} while (n == SRV_EVENT_READ_BATCH);
+	srv_list_for_each_safe(pos, tmp, &ed->subs)
+		srv_evsub_flush(srv_container_of(pos, struct srv_evsub, dev_node));
+	return true;
+}
+
+static void srv_events_async_cb(uv_async_t *async)
+{
+	struct srv_events *ev = srv_container_of(async, struct srv_events, async);
+	struct srv_list *pos, *tmp;
+
+	srv_list_for_each_safe(pos, tmp, &ev->devs)
+		srv_evdev_drain(srv_container_of(pos, struct srv_evdev, node));
+}
+
+int srv_events_init(struct srv *srv)
+{
+	struct srv_events *ev = calloc(1, sizeof(*ev));
+	int ret;
+
+	if (!ev)
+		return UV_ENOMEM;
+	ret = uv_async_init(&srv->loop, &ev->async, srv_events_async_cb);
+	if (ret < 0) {
+		free(ev);
+		return ret;
+	}
+	/* a wake-up handle alone must not keep the loop running */
+	uv_unref((uv_handle_t *)&ev->async);
+	ev->srv = srv;
+	srv_list_init(&ev->devs);
+	srv->events = ev;
+	return 0;
+}
+
+static void srv_events_close_cb(uv_handle_t *h)
+{
+	free(srv_container_of((uv_async_t *)h, struct srv_events, async));
+}
+
+void srv_events_fini(struct srv *srv)
+{
+	if (!srv->events)
+		return;
+	uv_close((uv_handle_t *)&srv->events->async, srv_events_close_cb);
+	srv->events = NULL;
+}
+
+/* Move @sub to the device its name finds on the current board, or end it. */
+static void srv_evsub_follow(struct srv_events *ev, struct srv_evsub *sub)
+{
+	struct srv_evdev *old = sub->ed, *ed;
+	struct iio_dev *dev;
+	int err = -ENODEV;
+
+	if (iio_registry_find(ev->srv->board->reg, sub->device, &dev, NULL, 0) < 0) {
+		srv_evsub_end(sub, -ENODEV, "device left the board");
+		return;
+	}
+	if (dev == old->dev)
+		return;
+	ed = srv_evdev_get(ev, dev, &err);
+	if (!ed) {
+		srv_evsub_end(sub, err, err == -ENODEV ? "device has no events now" : NULL);
+		return;
+	}
+	srv_list_del(&sub->dev_node);
+	sub->ed = ed;
+	srv_list_add_tail(&ed->subs, &sub->dev_node);
+	srv_evdev_put_if_unused(old);
+}
+
+void srv_events_reload(struct srv *srv)
+{
+	struct srv_events *ev = srv->events;
+	struct srv_list *pos, *tmp, *p2, *t2, moved;
+	struct srv_evdev *ed;
+
+	if (!ev)
+		return;
+	/* detach the old devices first so that new ones added below are not walked */
+	srv_list_init(&moved);
+	srv_list_for_each_safe(pos, tmp, &ev->devs) {
+		srv_list_del(pos);
+		srv_list_add_tail(&moved, pos);
+	}
+	srv_list_for_each_safe(pos, tmp, &moved) {
+		ed = srv_container_of(pos, struct srv_evdev, node);
+		/* the last sub to leave frees @ed (srv_evdev_put_if_unused) */
+		srv_list_for_each_safe(p2, t2, &ed->subs)
+			srv_evsub_follow(ev, srv_container_of(p2, struct srv_evsub, dev_node));
+	}
+	/* a device the reload kept (not one board_load() makes today) stays served */
+	srv_list_for_each_safe(pos, tmp, &moved) {
+		srv_list_del(pos);
+		srv_list_add_tail(&ev->devs, pos);
+	}
+}
+
+/* The channel @name of @dev that has events, as a filter. Return: 0, -ENOENT. */
+static int srv_evfilter_channel(struct srv_evfilter *f, const struct iio_dev *dev,
+				const char *name)
+{
+	char id[IIO_ATTR_NAME_MAX];
+	const struct iio_chan_spec *c;
+	int i;
+
+	f->any_chan = !name || strcmp(name, "*") == 0;
+	if (f->any_chan)
+		return 0;
+	for (i = 0; i < dev->num_channels; i++) {
+		c = &dev->channels[i];
+		if (!c->num_event_specs || iio_chan_id(id, sizeof(id), c) < 0 || strcmp(id, name))
+			continue;
+		f->chan_type = c->type;
+		f->indexed = c->indexed;
+		f->chan = c->channel;
+		f->diff = c->differential;
+		f->chan2 = c->differential ? c->channel2 : 0;
+		f->modifier = c->modified ? c->channel2 : 0;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* Does any event spec the filter's channel (or any channel) has carry @evtype? */
+static bool srv_evfilter_possible(const struct srv_evfilter *f, const struct iio_dev *dev,
+				  const char *channel)
+{
+	char id[IIO_ATTR_NAME_MAX];
+	const struct iio_chan_spec *c;
+	unsigned int j;
+	int i;
+
+	if (f->evtype < 0)
+		return true;
+	for (i = 0; i < dev->num_channels; i++) {
+		c = &dev->channels[i];
+		if (!f->any_chan && (iio_chan_id(id, sizeof(id), c) < 0 || strcmp(id, channel)))
+			continue;
+		for (j = 0; j < c->num_event_specs; j++)
+			if ((int)c->event_spec[j].type == f->evtype)
+				return true;
+	}
+	return false;
+}
+
+/* Build the filter of @req on @dev, answering its errors. Return: 0 or -errno. */
+static int srv_evfilter_parse(struct srv_session *s, const struct proto_request *req,
+			      const struct iio_dev *dev, struct srv_evfilter *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->evtype = -1;
+	if (srv_evfilter_channel(f, dev, req->channel) < 0) {
+		srv_dispatch_error(s, req, -ENOENT, "%s has no channel %s with events",
+				   req->device, req->channel);
+		return -ENOENT;
+	}
+	if (req->evtype && strcmp(req->evtype, "*") != 0) {
+		f->evtype = iio_event_type_from_name(req->evtype);
+		if (f->evtype < 0) {
+			srv_dispatch_error(s, req, -EINVAL, "evtype: unknown '%.32s' (thresh, mag, "
+					   "roc, change, ...)", req->evtype);
+			return -EINVAL;
+		}
+	}
+	if (!srv_evfilter_possible(f, dev, req->channel)) {
+		srv_dispatch_error(s, req, -ENOENT, "%s has no %s events%s%s", req->device,
+				   req->evtype, f->any_chan ? "" : " on ",
+				   f->any_chan ? "" : req->channel);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static struct srv_evsub *srv_evsub_find(struct srv_session *s, const struct iio_dev *dev)
+{
+	struct srv_list *pos, *tmp;
+	struct srv_evsub *sub;
+
+	srv_list_for_each_safe(pos, tmp, &s->native.evsubs) {
+		sub = srv_container_of(pos, struct srv_evsub, sess_node);
+		if (sub->ed->dev == dev)
+			return sub;
+	}
+	return NULL;
+}
+
+static void srv_events_ok(struct srv_session *s, const struct proto_request *req)
+{
+	if (proto_reply_ok(srv_session_out(s), req) < 0)
+		srv_session_broken(s);
+}
+
+static int srv_evsub_new(struct srv_session *s, const struct proto_request *req,
+			 struct iio_dev *dev, const struct srv_evfilter *f)
+{
+	struct srv_evsub *sub = calloc(1, sizeof(*sub));
+	int err = -ENOMEM;
+
+	if (!sub || !(sub->device = strdup(req->device)))
+		goto err_free;
+	sub->ed = srv_evdev_get(s->srv->events, dev, &err);
+	if (!sub->ed)
+		goto err_free;
+	sub->s = s;
+	sub->f = *f;
+	sub->json = req->flags & PROTO_REQ_JSON;
+	srv_list_add_tail(&sub->ed->subs, &sub->dev_node);
+	srv_list_add_tail(&s->native.evsubs, &sub->sess_node);
+	s->native.nevsubs++;
+	return 0;
+
+err_free:
+	if (sub)
+		free(sub->device);
+	free(sub);
+	return err;
+}
+
+void srv_events_subscribe(struct srv_session *s, struct proto_request *req)
+{
+	struct srv_evfilter f;
+	struct srv_evsub *sub;
+	struct iio_dev *dev;
+	int ret;
+
+	dev = srv_dispatch_device(s, req);
+	if (!dev)
+		return;
+	if (!iio_device_has_events(dev)) {
+		srv_dispatch_error(s, req, -ENODEV, "%s does not support events", req->device);
+		return;
+	}
+	if (srv_evfilter_parse(s, req, dev, &f) < 0)
+		return;
+	sub = srv_evsub_find(s, dev);
+	if (sub) {
+		/* the same device again: a new filter and spelling, not a second stream */
+		sub->f = f;
+		sub->json = req->flags & PROTO_REQ_JSON;
+		srv_events_ok(s, req);
+		return;
+	}
+	if (s->native.nevsubs >= SRV_EVENT_SUBS_MAX_PER_SESSION) {
+		srv_dispatch_error(s, req, -EBUSY, "at most %d subscriptions per connection",
+				   SRV_EVENT_SUBS_MAX_PER_SESSION);
+		return;
+	}
+	ret = srv_evsub_new(s, req, dev, &f);
+	if (ret < 0) {
+		srv_dispatch_error(s, req, ret, NULL);
+		return;
+	}
+	srv_events_ok(s, req);
+}
+
+void srv_events_unsubscribe(struct srv_session *s, struct proto_request *req)
+{
+	struct srv_evsub *sub;
+	struct iio_dev *dev;
+
+	if (!req->device) {
+		srv_events_session_close(s);
+		srv_events_ok(s, req);
+		return;
+	}
+	dev = srv_dispatch_device(s, req);
+	if (!dev)
+		return;
+	sub = srv_evsub_find(s, dev);
+	if (!sub) {
+		srv_dispatch_error(s, req, -ENOENT, "no subscription to %s", req->device);
+		return;
+	}
+	srv_evsub_free(sub);
+	srv_events_ok(s, req);
+}
+
+void srv_events_session_close(struct srv_session *s)
+{
+	struct srv_list *pos, *tmp;
+
+	srv_list_for_each_safe(pos, tmp, &s->native.evsubs)
+		srv_evsub_free(srv_container_of(pos, struct srv_evsub, sess_node));
+}
+
+void srv_events_writable(struct srv_session *s)
+{
+	struct srv_list *pos, *tmp;
+
+	if (s->proto != &srv_proto_native || !s->native.nevsubs)
+		return;
+	srv_list_for_each_safe(pos, tmp, &s->native.evsubs)
+		srv_evsub_flush(srv_container_of(pos, struct srv_evsub, sess_node));
+}
