@@ -1,0 +1,378 @@
+/*
+ * test_server_events.c - SUBSCRIBE, UNSUBSCRIBE and pushed IIO events
+ * against a live iiowired (server/events.c), with iio_evgen as the source.
+ *
+ * Event lines in both spellings with the code and iio_event_monitor's
+ * fields; filters by channel and event type; the request errors; the
+ * per-connection limit at N and N+1; never inside a listing; a client
+ * that never reads loses its own oldest events, counted, while another
+ * gets every event and answers at once; a reload that removes the device
+ * ends the stream with ENODEV and one that keeps it carries it on.
+ */
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "srvtest.h"
+#include "testutil.h"
+
+/* Subscriptions one connection may hold (server/events.h). */
+#define TEV_SUBS_MAX	32
+
+static struct srvtest srv;
+static char tev_sock[108], tev_listen[128];
+static char tev_board_json[8192];
+static char tev_small_json[512];
+
+static void tev_boards(void)
+{
+	size_t n = 0;
+	int i;
+
+	n += (size_t)snprintf(tev_board_json + n, sizeof(tev_board_json) - n,
+			      "{\"board\": \"events\", \"devices\": ["
+			      "{\"driver\": \"iio_dummy\", \"name\": \"dummy0\"},"
+			      "{\"driver\": \"iio_evgen\"}");
+	/* one more dummy than a connection may subscribe to, beside dummy0 */
+	for (i = 1; i <= TEV_SUBS_MAX; i++)
+		n += (size_t)snprintf(tev_board_json + n, sizeof(tev_board_json) - n,
+				      ",{\"driver\": \"iio_dummy\", \"name\": \"d%d\"}", i);
+	snprintf(tev_board_json + n, sizeof(tev_board_json) - n, "]}");
+	snprintf(tev_small_json, sizeof(tev_small_json),
+		 "{\"board\": \"small\", \"devices\": [{\"driver\": \"iio_evgen\"},"
+		 "{\"driver\": \"iio_dummy\", \"name\": \"other\"}]}");
+}
+
+/*
+ * A unix socket as well: the kernel holds little for a reader that stops
+ * (no TCP autotuning), so a stalled client's backlog reaches the daemon.
+ */
+static int suite_init(void)
+{
+	const char *const args[] = { "--listen", tev_listen, NULL };
+
+	tev_boards();
+	snprintf(tev_sock, sizeof(tev_sock), "/tmp/iiowire-evtest-%d.sock", (int)getpid());
+	snprintf(tev_listen, sizeof(tev_listen), "unix:%s", tev_sock);
+	return srvtest_suite_up(&srv, tev_board_json, args);
+}
+
+static int suite_fini(void)
+{
+	return srvtest_suite_down(&srv);
+}
+
+static struct srvc *tev_open(void)
+{
+	struct srvc *c = srvc_open(srv.port);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	return c;
+}
+
+static struct srvc *tev_open_unix(void)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct srvc *c = calloc(1, sizeof(*c));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	c->buf = malloc(SRVTEST_CLIENT_BUF);
+	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", tev_sock);
+	CU_ASSERT_FATAL(c->buf && connect(c->fd, (struct sockaddr *)&sun, sizeof(sun)) == 0);
+	srvc_timeout(c, SRVTEST_REPLY_MS);
+	return c;
+}
+
+static void tev_expect(struct srvc *c, const char *req, const char *want)
+{
+	char got[1024];
+
+	CU_ASSERT(srvc_req(c, req, got, sizeof(got)) > 0);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (strcmp(got, want))
+		fprintf(stderr, "\n%s\n  got  %s\n  want %s\n", req, got, want);
+}
+
+/* The next line with the timestamp field replaced by T (text: "time: <ts>,"). */
+static void tev_line_t(struct srvc *c, char *out, size_t len)
+{
+	char raw[1024], *p, *q;
+
+	out[0] = '\0';
+	if (srvc_line(c, raw, sizeof(raw)) < 0)
+		return;
+	p = strstr(raw, "time: ");
+	if (!p) {
+		p = strstr(raw, "\"timestamp\":");
+		if (!p) {
+			snprintf(out, len, "%s", raw);
+			return;
+		}
+		p += strlen("\"timestamp\":");
+	} else {
+		p += strlen("time: ");
+	}
+	q = p;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	snprintf(out, len, "%.*sT%s", (int)(p - raw), raw, q);
+}
+
+static void tev_poke(struct srvc *c, const char *value)
+{
+	char req[64];
+
+	snprintf(req, sizeof(req), "WRITE iio_evgen poke_ev0 %s", value);
+	tev_expect(c, req, "OK");
+}
+
+static void test_event_lines(void)
+{
+	struct srvc *t = tev_open(), *j = tev_open(), *p = tev_open();
+	char got[1024];
+
+	tev_expect(t, "SUBSCRIBE dummy0", "OK");
+	tev_expect(j, "{\"id\":1,\"op\":\"subscribe\",\"device\":\"dummy0\"}", "{\"id\":1,\"ok\":true}");
+	tev_poke(p, "0");
+	tev_poke(p, "1");
+	tev_poke(p, "2");	/* walking 4 < value 0: the handler pushes nothing */
+	tev_poke(p, "3");
+	tev_line_t(t, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, "IIOEVENT dummy0 0x0001000000000000 time: T, type: voltage, "
+			       "channel: 0, evtype: thresh, direction: rising");
+	tev_line_t(t, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, "IIOEVENT dummy0 0x00011b1300000000 time: T, type: "
+			       "activity(running), channel: 0, evtype: thresh, direction: rising");
+	tev_line_t(t, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, "IIOEVENT dummy0 0x0503001400000000 time: T, type: steps, "
+			       "channel: 0, evtype: change");
+	tev_line_t(j, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, "{\"iio_event\":{\"device\":\"dummy0\",\"id\":\"0x0001000000000000\","
+			       "\"timestamp\":T,\"type\":\"voltage\",\"channel\":0,"
+			       "\"evtype\":\"thresh\",\"direction\":\"rising\"}}");
+	tev_line_t(j, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, "{\"iio_event\":{\"device\":\"dummy0\",\"id\":\"0x00011b1300000000\","
+			       "\"timestamp\":T,\"type\":\"activity\",\"modifier\":\"running\","
+			       "\"channel\":0,\"evtype\":\"thresh\",\"direction\":\"rising\"}}");
+	tev_line_t(j, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, "{\"iio_event\":{\"device\":\"dummy0\",\"id\":\"0x0503001400000000\","
+			       "\"timestamp\":T,\"type\":\"steps\",\"channel\":0,\"evtype\":\"change\"}}");
+	tev_expect(t, "UNSUBSCRIBE dummy0", "OK");
+	tev_expect(t, "UNSUBSCRIBE dummy0", "ERR ENOENT no subscription to dummy0");
+	tev_poke(p, "0");
+	/* nothing more for t: the next line is the answer to this */
+	tev_expect(t, "VERSION", "OK iiowire " IIOWIRE_VERSION " proto 1.0");
+	srvc_close(t);
+	srvc_close(j);
+	srvc_close(p);
+}
+TEST_CASE(test_event_lines, "IIOEVENT lines, text and JSON, in the device's order");
+
+static void test_filters_and_errors(void)
+{
+	struct srvc *c = tev_open(), *p = tev_open();
+	char got[1024];
+
+	tev_expect(c, "SUBSCRIBE dummy0 activity_running", "OK");
+	tev_poke(p, "0");
+	tev_poke(p, "1");
+	tev_poke(p, "3");
+	tev_line_t(c, got, sizeof(got));
+	CU_ASSERT(strstr(got, "type: activity(running),") != NULL);
+	/* the same device again changes the filter: now every change event */
+	tev_expect(c, "SUBSCRIBE dummy0 * change", "OK");
+	tev_poke(p, "1");
+	tev_poke(p, "3");
+	tev_line_t(c, got, sizeof(got));
+	CU_ASSERT(strstr(got, "type: steps,") != NULL);
+	tev_expect(c, "UNSUBSCRIBE", "OK");
+	tev_expect(c, "SUBSCRIBE nosuch", "ERR ENODEV no device nosuch");
+	tev_expect(c, "SUBSCRIBE iio_evgen", "ERR ENODEV iio_evgen does not support events");
+	tev_expect(c, "SUBSCRIBE dummy0 voltage1-voltage2",
+		   "ERR ENOENT dummy0 has no channel voltage1-voltage2 with events");
+	tev_expect(c, "SUBSCRIBE dummy0 * gesture", "ERR ENOENT dummy0 has no gesture events");
+	tev_expect(c, "SUBSCRIBE dummy0 voltage0 change",
+		   "ERR ENOENT dummy0 has no change events on voltage0");
+	tev_expect(c, "SUBSCRIBE dummy0 * bogus",
+		   "ERR EINVAL evtype: unknown 'bogus' (thresh, mag, roc, change, ...)");
+	tev_expect(c, "SUBSCRIBE", "ERR EINVAL SUBSCRIBE: missing <dev> (usage: SUBSCRIBE <dev> "
+		   "[<channel> [<evtype>]])");
+	/* an event a part lacks cannot be enabled: there is no such file */
+	tev_expect(c, "WRITE dummy0 events/in_voltage0_thresh_falling_en 1",
+		   "ERR ENOENT dummy0 has no attribute events/in_voltage0_thresh_falling_en");
+	tev_expect(c, "WRITE dummy0 events/in_voltage0_thresh_rising_value 12x",
+		   "ERR EINVAL dummy0 events/in_voltage0_thresh_rising_value: invalid argument");
+	tev_expect(c, "WRITE dummy0 events/in_steps_change_en maybe",
+		   "ERR EINVAL dummy0 events/in_steps_change_en: invalid argument");
+	tev_expect(c, "WRITE iio_evgen poke_ev0 -1",
+		   "ERR EINVAL iio_evgen poke_ev0: invalid argument");
+	srvc_close(c);
+	srvc_close(p);
+}
+TEST_CASE(test_filters_and_errors, "filters by channel and type; bad requests and writes");
+
+static void test_limit(void)
+{
+	struct srvc *c = tev_open();
+	char req[64], want[96];
+	int i;
+
+	tev_expect(c, "SUBSCRIBE dummy0", "OK");
+	for (i = 1; i < TEV_SUBS_MAX; i++) {
+		snprintf(req, sizeof(req), "SUBSCRIBE d%d", i);
+		tev_expect(c, req, "OK");
+	}
+	snprintf(req, sizeof(req), "SUBSCRIBE d%d", TEV_SUBS_MAX);
+	snprintf(want, sizeof(want), "ERR EBUSY at most %d subscriptions per connection",
+		 TEV_SUBS_MAX);
+	tev_expect(c, req, want);
+	/* one gone makes room again */
+	tev_expect(c, "UNSUBSCRIBE d1", "OK");
+	tev_expect(c, req, "OK");
+	srvc_close(c);
+}
+TEST_CASE(test_limit, "subscriptions per connection: N work, N+1 is EBUSY");
+
+static void test_not_inside_listings(void)
+{
+	enum { ROUNDS = 50, ATTRS = 25 };
+	struct srvc *c = tev_open();
+	char got[1024], *batch = malloc(ROUNDS * 64);
+	size_t n = 0;
+	int i, k, events = 0, bad = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(batch);
+	tev_expect(c, "SUBSCRIBE dummy0 voltage0", "OK");
+	for (i = 0; i < ROUNDS; i++)
+		n += (size_t)sprintf(batch + n, "WRITE iio_evgen poke_ev0 0\nATTRS dummy0\n");
+	CU_ASSERT_EQUAL_FATAL(srvc_send(c, batch, n), 0);
+	for (i = 0; i < ROUNDS && !bad;) {
+		CU_ASSERT_FATAL(srvc_line(c, got, sizeof(got)) > 0);
+		if (!strncmp(got, "IIOEVENT ", 9)) {
+			events++;
+			continue;
+		}
+		if (!strcmp(got, "OK"))
+			continue;
+		bad = strcmp(got, "OK 25") != 0;
+		for (k = 0; k < ATTRS && !bad; k++) {
+			CU_ASSERT_FATAL(srvc_line(c, got, sizeof(got)) > 0);
+			bad = !strncmp(got, "IIOEVENT", 8);
+		}
+		i++;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	while (events < ROUNDS && srvc_line(c, got, sizeof(got)) > 0)
+		events += !strncmp(got, "IIOEVENT ", 9);
+	CU_ASSERT_EQUAL(events, ROUNDS);
+	free(batch);
+	srvc_close(c);
+}
+TEST_CASE(test_not_inside_listings, "an event never lands inside a listing");
+
+/* Count a subscriber's events and reported losses until @want are accounted for. */
+static void tev_account(struct srvc *c, long want, long *events, long *lost)
+{
+	char got[1024];
+	const char *p;
+
+	*events = 0;
+	*lost = 0;
+	srvc_timeout(c, 3000);
+	while (*events + *lost < want && srvc_line(c, got, sizeof(got)) > 0) {
+		if (!strncmp(got, "IIOEVENT ", 9))
+			(*events)++;
+		else if ((p = strstr(got, "IIOEVENTLOST dummy0 ")) == got)
+			*lost += strtol(p + 20, NULL, 10);
+	}
+	srvc_timeout(c, SRVTEST_REPLY_MS);
+}
+
+static void test_slow_reader(void)
+{
+	enum { N = 20000, BATCH = 100 };
+	struct srvc *slow = tev_open_unix(), *fast = tev_open(), *p = tev_open();
+	char got[256], *batch = malloc(BATCH * 32);
+	long ev_fast = 0, lost_fast = 0, ev_slow, lost_slow, got_fast, got_lost;
+	int i, b;
+	size_t n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(batch);
+	tev_expect(slow, "SUBSCRIBE dummy0", "OK");
+	tev_expect(fast, "SUBSCRIBE dummy0", "OK");
+	for (b = 0; b < N / BATCH; b++) {
+		for (n = 0, i = 0; i < BATCH; i++)
+			n += (size_t)sprintf(batch + n, "WRITE iio_evgen poke_ev0 3\n");
+		CU_ASSERT_EQUAL_FATAL(srvc_send(p, batch, n), 0);
+		for (i = 0; i < BATCH; i++)
+			CU_ASSERT_FATAL(srvc_line(p, got, sizeof(got)) > 0);
+		/* the fast one keeps up as it goes; the slow one never reads */
+		tev_account(fast, 1, &got_fast, &got_lost);
+		ev_fast += got_fast;
+		lost_fast += got_lost;
+	}
+	tev_account(fast, N - ev_fast - lost_fast, &got_fast, &got_lost);
+	ev_fast += got_fast;
+	lost_fast += got_lost;
+	/* every event reached the reader, or was counted (the device's queue, K-40) */
+	CU_ASSERT_EQUAL(ev_fast + lost_fast, N);
+	CU_ASSERT(ev_fast >= N / 2);
+	/* the stalled one did not hold anyone up and is still served */
+	tev_expect(fast, "VERSION", "OK iiowire " IIOWIRE_VERSION " proto 1.0");
+	tev_account(slow, N, &ev_slow, &lost_slow);
+	CU_ASSERT_EQUAL(ev_slow + lost_slow, N);
+	CU_ASSERT(lost_slow > 0);
+	CU_ASSERT(ev_slow < N);
+	if (ev_fast + lost_fast != N || ev_fast < N / 2 || !lost_slow)
+		fprintf(stderr, "\nfast %ld+%ld lost, slow %ld+%ld lost\n", ev_fast, lost_fast,
+			ev_slow, lost_slow);
+	tev_expect(slow, "VERSION", "OK iiowire " IIOWIRE_VERSION " proto 1.0");
+	free(batch);
+	srvc_close(slow);
+	srvc_close(fast);
+	srvc_close(p);
+}
+TEST_CASE(test_slow_reader, "a reader that stalls loses its oldest, counted; others get all");
+
+static void test_reload_ends_stream(void)
+{
+	struct srvc *c = tev_open(), *keep = tev_open(), *p;
+	long reloads, end;
+	char got[1024];
+
+	tev_expect(c, "SUBSCRIBE dummy0", "OK");
+	tev_expect(keep, "SUBSCRIBE iio:device1", "ERR ENODEV iio:device1 does not support events");
+	CU_ASSERT_FATAL(srvtest_rewrite_file(srv.board, tev_small_json) == 0);
+	kill(srv.pid, SIGHUP);
+	CU_ASSERT(srvc_line(c, got, sizeof(got)) > 0);
+	CU_ASSERT_STRING_EQUAL(got, "IIOEVENTEND dummy0 ENODEV device left the board");
+	/* the stream ended: pokes of the new board's dummy do not reach it */
+	tev_expect(c, "UNSUBSCRIBE dummy0", "ERR ENODEV no device dummy0");
+	tev_expect(keep, "SUBSCRIBE other", "OK");
+	p = tev_open();
+	reloads = srvc_stat(p, "reloads");
+	CU_ASSERT_FATAL(srvtest_rewrite_file(srv.board, tev_small_json) == 0);
+	kill(srv.pid, SIGHUP);
+	for (end = srvtest_now_ms() + 5000; srvc_stat(p, "reloads") == reloads &&
+	     srvtest_now_ms() < end;)
+		srvtest_sleep_ms(20);
+	CU_ASSERT(srvc_stat(p, "reloads") == reloads + 1);
+	/* a reload that keeps the name carries the subscription to the new device */
+	tev_poke(p, "0");
+	tev_line_t(keep, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, "IIOEVENT other 0x0001000000000000 time: T, type: voltage, "
+			       "channel: 0, evtype: thresh, direction: rising");
+	CU_ASSERT_FATAL(srvtest_rewrite_file(srv.board, tev_board_json) == 0);
+	kill(srv.pid, SIGHUP);
+	srvc_close(p);
+	srvc_close(c);
+	srvc_close(keep);
+}
+TEST_CASE(test_reload_ends_stream, "a reload ends a removed device's stream (ENODEV), keeps others");
+
+TEST_MAIN("server events", suite_init, suite_fini)
