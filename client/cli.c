@@ -804,6 +804,109 @@ static int cli_cmd_capture(struct cli *c, int argc, char **argv)
 	return cli_capture_run(c->w, argc, argv);
 }
 
+/*
+ * Print one IIO event as iio_event_monitor does: its line on stdout, an
+ * unknown code on stderr. Losses are iiowire's own, on stderr.
+ */
+static void cli_monitor_print(const struct iiowire_iio_event *ev)
+{
+	char line[256];
+
+	if (ev->lost)
+		fprintf(stderr, "iiowire: monitor: %" PRIu64 " events lost\n", ev->lost);
+	if (iiowire_event_format(line, sizeof(line), ev))
+		printf("%s\n", line);
+	else
+		fprintf(stderr, "%s\n", line);
+	fflush(stdout);
+}
+
+/* Deliver events until @count (0: no limit), a signal or the stream's end. */
+static int cli_monitor_loop(struct cli *c, struct iiowire_event_stream *st, int sfd, long count)
+{
+	struct signalfd_siginfo si;
+	struct iiowire_iio_event ev;
+	struct pollfd pfd[2];
+	long seen = 0;
+	int ret;
+
+	while (count == 0 || seen < count) {
+		ret = iiowire_event_stream_read(st, &ev, 0);
+		if (ret == -ENODEV) {
+			/* what the tool's perror says when its read fails so */
+			fprintf(stderr, "Failed to read event from device: %s\n",
+				strerror(ENODEV));
+			return CLI_EXIT_ERROR;
+		}
+		if (ret < 0)
+			return cli_fail(c, "monitor", ret);
+		if (ret > 0) {
+			cli_monitor_print(&ev);
+			seen++;
+			continue;
+		}
+		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = iiowire_fd(c->w), .events = POLLIN };
+		ret = poll(pfd, pfd[1].fd >= 0 ? 2 : 1, pfd[1].fd >= 0 ? -1 : CLI_WATCH_RETRY_MS);
+		if (ret < 0 && errno != EINTR)
+			return cli_fail(c, "monitor", -errno);
+		if (pfd[0].revents & POLLIN) {
+			if (read(sfd, &si, sizeof(si)) < 0)
+				si.ssi_signo = 0;
+			return CLI_EXIT_OK;
+		}
+		/* readable: the next read takes what came, without waiting */
+		ret = iiowire_event_stream_read(st, &ev, pfd[1].fd >= 0 ? 0 : 1);
+		if (ret > 0) {
+			cli_monitor_print(&ev);
+			seen++;
+		} else if (ret < 0 && ret != -ENODEV) {
+			return cli_fail(c, "monitor", ret);
+		}
+	}
+	return CLI_EXIT_OK;
+}
+
+static int cli_cmd_monitor(struct cli *c, int argc, char **argv)
+{
+	struct iiowire_event_stream *st;
+	struct iiowire_device *d;
+	int count = 0, i = 0, ret, sfd, num;
+	sigset_t old;
+
+	if (argc >= 3 && strcmp(argv[0], "-n") == 0) {
+		if (cli_parse_int(argv[1], 1, INT_MAX, &count) < 0)
+			return cli_usage_error("monitor: bad count '%s'", argv[1]);
+		i = 2;
+	}
+	if (argc - i != 1)
+		return cli_usage_error("monitor needs one DEVICE");
+	ret = iiowire_device_get_info(c->w, argv[i], &d);
+	if (ret < 0)
+		return cli_fail(c, "monitor", ret);
+	/* the tool names a device found by name; one given as iio:deviceN it opens as it is */
+	if (strcmp(argv[i], d->id) != 0 && sscanf(d->id, "iio:device%d", &num) == 1)
+		printf("Found IIO device with name %s with device number %d\n", argv[i], num);
+	iiowire_free(d);
+	fflush(stdout);
+	ret = iiowire_event_stream_open(c->w, argv[i], NULL, NULL, &st);
+	if (ret == -ENODEV) {
+		fprintf(stderr, "This device does not support events\n");
+		return CLI_EXIT_ERROR;
+	}
+	if (ret < 0)
+		return cli_fail(c, "monitor", ret);
+	sfd = cli_signalfd_open(&old);
+	if (sfd < 0) {
+		iiowire_event_stream_close(st);
+		return cli_fail(c, "monitor", sfd);
+	}
+	ret = cli_monitor_loop(c, st, sfd, count);
+	cli_signalfd_close(sfd, &old);
+	iiowire_event_stream_close(st);
+	return ret;
+}
+
 static int cli_cmd_stats(struct cli *c, int argc, char **argv)
 {
 	struct iiowire_stat *s;
@@ -880,7 +983,8 @@ static void cli_print_help(FILE *out)
 		fprintf(out, "  %-40s %s\n", cmd->usage, cmd->help);
 	fprintf(out, "\nDEVICE is iio:deviceN, a name, a label or a hardware id. CHANNEL '-' is\n"
 		     "the consumer's first channel. In 'watch', -n stops after COUNT values\n"
-		     "(default: until Ctrl-C) and -i sets the interval (default %d ms).\n",
+		     "(default: until Ctrl-C) and -i sets the interval (default %d ms);\n"
+		     "in 'monitor', -n stops after COUNT events.\n",
 		CLI_WATCH_DEFAULT_INTERVAL_MS);
 	fprintf(out, "\n'capture' reads N scans of DEVICE's CHANNELs (ids such as voltage0,\n"
 		     "accel_x, timestamp; none: all) and writes them to stdout. Options:\n"
@@ -1016,6 +1120,8 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "watch", 2, -1, "watch [-n COUNT] [-i MS] DEVICE ATTR...",
 	  "print values as they are pushed", cli_cmd_watch },
 	{ "capture", 1, -1, CLI_CAPTURE_USAGE, CLI_CAPTURE_HELP, cli_cmd_capture },
+	{ "monitor", 1, 3, "monitor [-n COUNT] DEVICE",
+	  "IIO events, as iio_event_monitor prints them", cli_cmd_monitor },
 	{ "stats", 0, 0, "stats", "the daemon's counters", cli_cmd_stats },
 	{ "version", 0, 0, "version", "library, server and protocol versions", cli_cmd_version },
 	{ "shell", 0, 0, "shell", "read commands from the terminal or stdin", cli_cmd_shell },

@@ -72,6 +72,7 @@ IIOWIRE_EXPORT void iiowire_close(struct iiowire *w)
 	iiowire_conn_shut(w);
 	iiowire_evq_clear(w);
 	iiowire_watch_list_free(w);
+	iiowire_evstream_free_all(w);
 	if (w->token) {
 		/* a secret: do not leave it in freed memory */
 		memset(w->token, 0, strlen(w->token));

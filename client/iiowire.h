@@ -17,9 +17,11 @@
 #ifndef IIOWIRE_H
 #define IIOWIRE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/iio/types.h>	/* enum iio_chan_type, enum iio_modifier */
+#include <linux/iio/events.h>	/* struct iio_event_data */
 
 #ifdef __cplusplus
 extern "C" {
@@ -930,6 +932,85 @@ IIOWIRE_EXPORT int iiowire_scan_raw(const struct iiowire_stream *s, const void *
  */
 IIOWIRE_EXPORT int iiowire_scan_processed(const struct iiowire_stream *s, const void *record,
 					  int chan, int *val, unsigned int scale);
+
+/* ---------------------------------------------------------------------------
+ * IIO events
+ *
+ * A stream of one device's IIO events (thresholds crossed, steps counted):
+ * the daemon's SUBSCRIBE. Each event carries the kernel's struct
+ * iio_event_data (the 64-bit event code and its timestamp in ns on the
+ * device's current_timestamp_clock), and the decoders are named after
+ * libiio 1.0's iio_event_get_*(). A connection holds at most one stream
+ * per device; streams are sent again after a reconnect. A stream is read
+ * from the thread that uses its connection.
+ */
+
+struct iiowire_event_stream;
+
+/**
+ * struct iiowire_iio_event - one IIO event.
+ * @data: the kernel's record: .id (event code), .timestamp (ns).
+ * @device: the stream's device, as opened (borrowed from the stream).
+ * @lost: events dropped for this stream just before this one (a reader
+ *	that fell behind: the daemon drops the oldest and counts them).
+ */
+struct iiowire_iio_event {
+	struct iio_event_data data;
+	const char *device;
+	uint64_t lost;
+};
+
+/**
+ * iiowire_event_stream_open() - start receiving @device's IIO events,
+ * all of them or those of @channel ("voltage0", "activity_running"; NULL
+ * for any) and of @evtype ("thresh", "change"; NULL for any).
+ * @out: the stream (owned: iiowire_event_stream_close()).
+ * Return: 0; -ENODEV (no such device, or it has no events), -ENOENT (no
+ * such channel or event type on it), -EINVAL, -EBUSY (a stream of that
+ * device is already open on @w, or the daemon's per-connection limit),
+ * -ENOMEM, or the connection's -errno.
+ */
+IIOWIRE_EXPORT int iiowire_event_stream_open(struct iiowire *w, const char *device,
+					     const char *channel, const char *evtype,
+					     struct iiowire_event_stream **out);
+
+/**
+ * iiowire_event_stream_read() - the next event, waiting up to @timeout_ms
+ * (0: do not wait; < 0: without limit).
+ * Return: 1 with @ev filled; 0 when none came in time; -ENODEV once the
+ * device left the daemon's board (the stream has ended); or -errno.
+ */
+IIOWIRE_EXPORT int iiowire_event_stream_read(struct iiowire_event_stream *st,
+					     struct iiowire_iio_event *ev, int timeout_ms);
+
+/**
+ * iiowire_event_stream_close() - stop the stream and free it (events not
+ * read are dropped). NULL-safe. Close streams before their connection.
+ */
+IIOWIRE_EXPORT void iiowire_event_stream_close(struct iiowire_event_stream *st);
+
+/** iiowire_event_get_type() - the event type (enum iio_event_type: IIO_EV_TYPE_THRESH, ...). */
+IIOWIRE_EXPORT int iiowire_event_get_type(const struct iiowire_iio_event *ev);
+/** iiowire_event_get_direction() - enum iio_event_direction (IIO_EV_DIR_RISING, ...). */
+IIOWIRE_EXPORT int iiowire_event_get_direction(const struct iiowire_iio_event *ev);
+/** iiowire_event_get_chan_type() - the channel type (enum iio_chan_type). */
+IIOWIRE_EXPORT int iiowire_event_get_chan_type(const struct iiowire_iio_event *ev);
+/** iiowire_event_get_modifier() - the modifier (enum iio_modifier; 0 for none). */
+IIOWIRE_EXPORT int iiowire_event_get_modifier(const struct iiowire_iio_event *ev);
+/**
+ * iiowire_event_get_channel() - the channel number, or with @diff the
+ * negative input of a differential pair.
+ * Return: the number (>= 0), or -1 (no number; @diff for a code that is
+ * not differential).
+ */
+IIOWIRE_EXPORT int iiowire_event_get_channel(const struct iiowire_iio_event *ev, bool diff);
+/**
+ * iiowire_event_format() - the line tools/iio/iio_event_monitor prints for
+ * @ev, without the newline ("Event: time: ..., type: voltage, ...").
+ * Return: 1 for a line the tool prints on stdout, 0 for its stderr
+ * "Unknown event: ..." line.
+ */
+IIOWIRE_EXPORT int iiowire_event_format(char *buf, size_t len, const struct iiowire_iio_event *ev);
 
 #ifdef __cplusplus
 }

@@ -88,6 +88,7 @@ struct iiowire {
 	unsigned long evq_dropped;
 	struct iiowire_qevent *ev_current;	/* owned: the one last handed out */
 	struct iiowire_watch *watches;		/* owned list */
+	struct iiowire_event_stream *streams;	/* open IIO event streams (events.c) */
 
 	char errmsg[IIOWIRE_ERRMSG_MAX_BYTES];
 };
@@ -127,6 +128,12 @@ void iiowire_evq_push(struct iiowire *w, const char *device, const char *attr,
 void iiowire_evq_clear(struct iiowire *w);
 void iiowire_watch_list_free(struct iiowire *w);
 int iiowire_watch_replay(struct iiowire *w);
+
+/* events.c: IIO event streams */
+struct proto_ievent;
+void iiowire_evstream_push(struct iiowire *w, const struct proto_ievent *ev);
+int iiowire_evstream_replay(struct iiowire *w);
+void iiowire_evstream_free_all(struct iiowire *w);
 
 /* alloc.c: one-allocation listings (an array followed by its strings). */
 struct iiowire_pack {

@@ -19,5 +19,7 @@ int iiowire_req_run(struct iiowire *w, struct proto_request *req, bool idempoten
 		    struct proto_reply *r);
 int iiowire_req_reconnect(struct iiowire *w);
 int iiowire_req_drain(struct iiowire *w);
+/* A line that is not the awaited reply: events to their queues, the rest dropped. */
+void iiowire_req_unsolicited(struct iiowire *w, struct proto_reply *r);
 
 #endif /* IIOWIRE_REQ_H */

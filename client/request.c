@@ -21,11 +21,13 @@
 #include "iiowire_req.h"
 
 /* Hand a line that is not the awaited reply to its owner: events are queued, the rest dropped. */
-static void iiowire_req_unsolicited(struct iiowire *w, struct proto_reply *r)
+void iiowire_req_unsolicited(struct iiowire *w, struct proto_reply *r)
 {
 	if (r->kind == PROTO_REPLY_EVENT)
 		iiowire_evq_push(w, r->event.device, r->event.attr, r->event.value, r->event.err,
 				 r->event.timestamp_ns);
+	else if (r->kind == PROTO_REPLY_IEVENT)
+		iiowire_evstream_push(w, &r->ievent);
 }
 
 /**

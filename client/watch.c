@@ -133,7 +133,7 @@ int iiowire_watch_replay(struct iiowire *w)
 			return ret;
 		iiowire_evq_push(w, wt->device, wt->attr, NULL, ret, iiowire_watch_now_ns());
 	}
-	return 0;
+	return iiowire_evstream_replay(w);
 }
 
 /* The remembered subscription for (device, attr), or NULL. */
@@ -258,11 +258,9 @@ static int iiowire_watch_wait(struct iiowire *w, int64_t deadline)
 				return iiowire_err_local(w, ret, "waiting for events");
 			continue;
 		}
-		if (proto_reply_decode(&r, PROTO_OP_NONE, line, len, NULL, 0) >= 0 &&
-		    r.kind == PROTO_REPLY_EVENT)
-			iiowire_evq_push(w, r.event.device, r.event.attr, r.event.value,
-					 r.event.err, r.event.timestamp_ns);
-		/* anything else is a late reply to a request that timed out */
+		/* events to their queues; anything else is a late reply to a request that timed out */
+		if (proto_reply_decode(&r, PROTO_OP_NONE, line, len, NULL, 0) >= 0)
+			iiowire_req_unsolicited(w, &r);
 		proto_reply_fini(&r);
 	}
 	return 1;

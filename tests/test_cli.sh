@@ -177,9 +177,48 @@ else
 	echo "FAIL: watch until SIGINT: status $wstatus, stderr $(cat "$tmp/werr")"
 fi
 
+# ---- monitor: iio_event_monitor's lines, from a board with the event generator ----
+printf '{"board": "evtest", "devices": [{"driver": "iio_dummy", "name": "dummy0"},\n {"driver": "iio_evgen"}]}\n' >"$tmp/evboard.json"
+esock=$tmp/esock
+"$daemon" --listen "unix:$esock" --board "$tmp/evboard.json" --log-level error &
+pids="$pids $!"
+i=0
+while [ $i -lt 200 ] && ! "$cli" -a "unix:$esock" version >/dev/null 2>&1; do
+	i=$((i + 1))
+	sleep 0.05
+done
+e="$cli -a unix:$esock"
+$e monitor -n 4 dummy0 >"$tmp/mout" 2>"$tmp/merr" &
+mpid=$!
+# the stream is open once the daemon counts a subscriber's device as read: poke until seen
+i=0
+while [ $i -lt 100 ] && ! grep -q 'Found' "$tmp/mout"; do i=$((i + 1)); sleep 0.05; done
+sleep 0.2
+for v in 0 1 2 3 1; do $e write iio_evgen poke_ev0 $v; done
+wait $mpid
+mstatus=$?
+sed -E 's/time: [0-9]+,/time: T,/' "$tmp/mout" >"$tmp/mout.t"
+cat >"$tmp/mwant" <<'EOF2'
+Found IIO device with name dummy0 with device number 0
+Event: time: T, type: voltage, channel: 0, evtype: thresh, direction: rising
+Event: time: T, type: activity(running), channel: 0, evtype: thresh, direction: rising
+Event: time: T, type: steps, channel: 0, evtype: change
+Event: time: T, type: activity(running), channel: 0, evtype: thresh, direction: rising
+EOF2
+if [ $mstatus = 0 ] && cmp -s "$tmp/mout.t" "$tmp/mwant" && [ ! -s "$tmp/merr" ]; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "FAIL: monitor: status $mstatus, stdout $(cat "$tmp/mout"), stderr $(cat "$tmp/merr")"
+fi
+check "monitor bad count" 2 "" "monitor: bad count '0'" -- $e monitor -n 0 dummy0
+check "monitor without events" 1 "Found IIO device with name iio_evgen with device number 1" "This device does not support events" -- $e monitor iio_evgen
+check "monitor no device" 1 "" "iiowire: monitor: ENODEV: " -- $e monitor nosuch
+check "monitor two devices" 2 "" "monitor needs one DEVICE" -- $e monitor dummy0 iio_evgen
+
 # ---- usage ----
 check_re "--help" 0 '.*' -- $cli --help
-check "--help names every command" 0 "14" "" -- sh -c "$cli --help | grep -Ec '^  (devices|device|attrs|channels|read|write|maps|consumer|cread|watch|stats|version|shell|help)( |$)'"
+check "--help names every command" 0 "15" "" -- sh -c "$cli --help | grep -Ec '^  (devices|device|attrs|channels|read|write|maps|consumer|cread|watch|monitor|stats|version|shell|help)( |$)'"
 check "no command" 2 "" "no command" -- $cli
 check "unknown command" 2 "" "unknown command 'frob'" -- $c frob
 check "missing argument" 2 "" "usage: iiowire read DEVICE ATTR" -- $c read max1238
