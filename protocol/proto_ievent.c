@@ -220,3 +220,61 @@ int proto_ievent_decode_json(struct proto_reply *r, const struct cJSON *root, co
 	}
 	return proto_reply_bad(err, errlen, "iio event");
 }
+
+/* "0x<16 hex> time: <ts>, ..." after the device of an IIOEVENT line. */
+static int proto_ievent_text_event(struct proto_ievent *e, const char *rest)
+{
+	char *end;
+
+	if (strncmp(rest, "0x", 2) != 0)
+		return -EPROTO;
+	errno = 0;
+	e->id = strtoull(rest + 2, &end, 16);
+	if (errno || end != rest + 18 || strncmp(end, " time: ", 7) != 0)
+		return -EPROTO;
+	e->timestamp = strtoll(end + 7, &end, 10);
+	return errno || (*end != ',' && *end != '\0') ? -EPROTO : 0;
+}
+
+int proto_ievent_decode_text(struct proto_reply *r, const char *word, char *rest, char *err,
+			     size_t errlen)
+{
+	struct proto_ievent *e = &r->ievent;
+	char *sp, *end;
+	size_t k;
+
+	for (k = 0; k < PROTO_IEVENT_KINDS && strcmp(word, proto_ievent_words[k]); k++)
+		;
+	if (k == PROTO_IEVENT_KINDS)
+		return 1;
+	r->kind = PROTO_REPLY_IEVENT;
+	e->kind = (enum proto_ievent_kind)k;
+	sp = strchr(rest, ' ');
+	if (!sp || sp == rest)
+		return proto_reply_bad(err, errlen, "iio event: device");
+	*sp = '\0';
+	e->device = rest;
+	rest = sp + 1;
+	switch (e->kind) {
+	case PROTO_IEVENT_EVENT:
+		if (proto_ievent_text_event(e, rest))
+			return proto_reply_bad(err, errlen, "iio event: id or time");
+		return 0;
+	case PROTO_IEVENT_LOST:
+		errno = 0;
+		e->lost = strtoull(rest, &end, 10);
+		if (errno || end == rest || *end)
+			return proto_reply_bad(err, errlen, "iio event: count");
+		return 0;
+	case PROTO_IEVENT_END:
+		sp = strchr(rest, ' ');
+		if (sp)
+			*sp = '\0';
+		e->err = proto_errno_from_name(rest);
+		if (!e->err)
+			e->err = -EPROTO;
+		e->message = sp ? sp + 1 : proto_errno_message(e->err);
+		return 0;
+	}
+	return proto_reply_bad(err, errlen, "iio event");
+}

@@ -138,6 +138,9 @@ struct cJSON;
  */
 int proto_ievent_decode_json(struct proto_reply *r, const struct cJSON *root, const char *line,
 			     size_t len, char *err, size_t errlen);
+/* ...and a text line whose first word is @word, @rest after it (modified, owned by @r). */
+int proto_ievent_decode_text(struct proto_reply *r, const char *word, char *rest, char *err,
+			     size_t errlen);
 
 /*
  * Reply decoding helpers (proto_reply_decode.c), shared with the text

@@ -221,6 +221,9 @@ static int proto_reply_decode_text(struct proto_reply *r, const char *line, size
 
 	if (!strcmp(copy, "EVENT") || !strcmp(copy, "EVENTERR"))
 		return proto_reply_text_event(r, rest, copy[5] == 'E', err, errlen);
+	n = proto_ievent_decode_text(r, copy, rest, err, errlen);
+	if (n != 1)
+		return n;
 	if (!strcmp(copy, "ERR")) {
 		r->kind = PROTO_REPLY_ERR;
 		sp = strchr(rest, ' ');

@@ -1207,6 +1207,8 @@ static int reencode(struct proto_buf *b, const struct proto_request *req,
 	q.store = NULL;
 	if (r->kind == PROTO_REPLY_EVENT)
 		return proto_event_encode(b, r->json, &r->event);
+	if (r->kind == PROTO_REPLY_IEVENT)
+		return proto_ievent_encode(b, r->json, &r->ievent);
 	if (r->kind == PROTO_REPLY_ERR)
 		return proto_reply_error(b, &q, r->err, r->message);
 	switch (q.op) {
@@ -1567,7 +1569,7 @@ static void transcript_reply_done(struct transcript *t)
 	if (b.len != t->lines.len || memcmp(b.data, t->lines.data, b.len))
 		fprintf(stderr, "\n  %s: re-encoded\n%.*s  but the document has\n%.*s", t->where,
 			(int)b.len, b.data, (int)t->lines.len, t->lines.data);
-	if (t->r.kind != PROTO_REPLY_EVENT) {
+	if (t->r.kind != PROTO_REPLY_EVENT && t->r.kind != PROTO_REPLY_IEVENT) {
 		/* P-13: the reply's spelling is the request's */
 		TEST_ROW_ASSERT(t->r.json == !!(t->req.flags & PROTO_REQ_JSON), t->where);
 		/* an error from the decoder is exactly what the document shows */
