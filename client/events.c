@@ -139,25 +139,12 @@ void iiowire_evstream_free_all(struct iiowire *w)
 	w->streams = NULL;
 }
 
-static char *iiowire_evstream_dup(const char *s, bool *failed)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = strdup(s);
-	if (!d)
-		*failed = true;
-	return d;
-}
-
 /** iiowire_event_stream_open() - see iiowire.h. Return: 0 or -errno. */
 IIOWIRE_EXPORT int iiowire_event_stream_open(struct iiowire *w, const char *device,
 					     const char *channel, const char *evtype,
 					     struct iiowire_event_stream **out)
 {
 	struct iiowire_event_stream *st;
-	bool failed = false;
 	int ret;
 
 	iiowire_err_clear(w);
@@ -170,10 +157,13 @@ IIOWIRE_EXPORT int iiowire_event_stream_open(struct iiowire *w, const char *devi
 	if (!st)
 		return -ENOMEM;
 	st->w = w;
-	st->device = iiowire_evstream_dup(device, &failed);
-	st->channel = iiowire_evstream_dup(channel, &failed);
-	st->evtype = iiowire_evstream_dup(evtype, &failed);
-	ret = failed ? -ENOMEM : iiowire_evstream_send(w, PROTO_OP_SUBSCRIBE, st);
+	st->device = strdup(device);
+	st->channel = channel ? strdup(channel) : NULL;
+	st->evtype = evtype ? strdup(evtype) : NULL;
+	if (!st->device || (channel && !st->channel) || (evtype && !st->evtype))
+		ret = -ENOMEM;
+	else
+		ret = iiowire_evstream_send(w, PROTO_OP_SUBSCRIBE, st);
 	if (ret < 0) {
 		iiowire_evstream_free(st);
 		return ret;
@@ -184,41 +174,13 @@ IIOWIRE_EXPORT int iiowire_event_stream_open(struct iiowire *w, const char *devi
 	return 0;
 }
 
-/* Read lines until @st has an event or an end, or @deadline; reconnect once. */
-static int iiowire_evstream_wait(struct iiowire_event_stream *st, int64_t deadline)
+/* The wait of iiowire_event_stream_read(): until @ctx (the stream) has an event or ended. */
+static bool iiowire_evstream_ready(struct iiowire *w, void *ctx)
 {
-	struct iiowire *w = st->w;
-	bool reconnected = false;
-	struct proto_reply r;
-	char *line;
-	size_t len;
-	int ret;
+	const struct iiowire_event_stream *st = ctx;
 
-	while (!st->count && !st->end) {
-		if (w->fd < 0) {
-			if (reconnected)
-				return -ENOTCONN;
-			reconnected = true;
-			ret = iiowire_req_reconnect(w);
-			w->reconnects++;
-			if (ret < 0)
-				return iiowire_err_local(w, ret, "reconnect");
-			continue;
-		}
-		ret = iiowire_conn_read_line(w, deadline, &line, &len);
-		if (ret == -ETIMEDOUT)
-			return 0;
-		if (ret < 0) {
-			iiowire_conn_shut(w);
-			if (!iiowire_conn_is_broken_err(ret) || reconnected)
-				return iiowire_err_local(w, ret, "waiting for events");
-			continue;
-		}
-		if (proto_reply_decode(&r, PROTO_OP_NONE, line, len, NULL, 0) >= 0)
-			iiowire_req_unsolicited(w, &r);
-		proto_reply_fini(&r);
-	}
-	return 1;
+	(void)w;
+	return st->count || st->end;
 }
 
 /** iiowire_event_stream_read() - see iiowire.h. Return: 1, 0 or -errno. */
@@ -230,7 +192,8 @@ IIOWIRE_EXPORT int iiowire_event_stream_read(struct iiowire_event_stream *st,
 
 	iiowire_err_clear(st->w);
 	if (!st->count && !st->end) {
-		ret = iiowire_evstream_wait(st, iiowire_conn_deadline(timeout_ms));
+		ret = iiowire_req_wait(st->w, iiowire_conn_deadline(timeout_ms),
+				       iiowire_evstream_ready, st);
 		if (ret <= 0)
 			return ret;
 	}

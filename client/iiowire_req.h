@@ -19,6 +19,8 @@ int iiowire_req_run(struct iiowire *w, struct proto_request *req, bool idempoten
 		    struct proto_reply *r);
 int iiowire_req_reconnect(struct iiowire *w);
 int iiowire_req_drain(struct iiowire *w);
+int iiowire_req_wait(struct iiowire *w, int64_t deadline,
+		     bool (*ready)(struct iiowire *w, void *ctx), void *ctx);
 /* A line that is not the awaited reply: events to their queues, the rest dropped. */
 void iiowire_req_unsolicited(struct iiowire *w, struct proto_reply *r);
 

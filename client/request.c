@@ -31,6 +31,48 @@ void iiowire_req_unsolicited(struct iiowire *w, struct proto_reply *r)
 }
 
 /**
+ * iiowire_req_wait() - read pushed lines into their queues until @ready
+ * says so or @deadline passes, reconnecting once if the socket breaks.
+ * Return: 1 when ready, 0 on timeout, or -errno.
+ */
+int iiowire_req_wait(struct iiowire *w, int64_t deadline,
+		     bool (*ready)(struct iiowire *w, void *ctx), void *ctx)
+{
+	struct proto_reply r;
+	bool reconnected = false;
+	char *line;
+	size_t len;
+	int ret;
+
+	while (!ready(w, ctx)) {
+		if (w->fd < 0) {
+			if (reconnected)
+				return -ENOTCONN;
+			reconnected = true;
+			ret = iiowire_req_reconnect(w);
+			w->reconnects++;
+			if (ret < 0)
+				return iiowire_err_local(w, ret, "reconnect");
+			continue;
+		}
+		ret = iiowire_conn_read_line(w, deadline, &line, &len);
+		if (ret == -ETIMEDOUT)
+			return 0;
+		if (ret < 0) {
+			iiowire_conn_shut(w);
+			if (!iiowire_conn_is_broken_err(ret) || reconnected)
+				return iiowire_err_local(w, ret, "waiting for events");
+			continue;
+		}
+		/* events to their queues; anything else is a late reply to a request that timed out */
+		if (proto_reply_decode(&r, PROTO_OP_NONE, line, len, NULL, 0) >= 0)
+			iiowire_req_unsolicited(w, &r);
+		proto_reply_fini(&r);
+	}
+	return 1;
+}
+
+/**
  * iiowire_req_drain() - read what the socket already holds and sort every
  * whole line in it (events to the queue, stale replies away), without
  * waiting.

@@ -225,45 +225,11 @@ IIOWIRE_EXPORT int iiowire_event_pending(const struct iiowire *w)
 	return w->evq_len;
 }
 
-/*
- * Read lines until an event is queued or @deadline passes, reconnecting
- * once if the socket breaks. Return: 1 when the queue has one, 0 on
- * timeout, or -errno.
- */
-static int iiowire_watch_wait(struct iiowire *w, int64_t deadline)
+/* The wait of iiowire_event_next(): until the connection's queue has an event. */
+static bool iiowire_watch_ready(struct iiowire *w, void *ctx)
 {
-	struct proto_reply r;
-	bool reconnected = false;
-	char *line;
-	size_t len;
-	int ret;
-
-	while (w->evq_len == 0) {
-		if (w->fd < 0) {
-			if (reconnected)
-				return -ENOTCONN;
-			reconnected = true;
-			ret = iiowire_req_reconnect(w);
-			w->reconnects++;
-			if (ret < 0)
-				return iiowire_err_local(w, ret, "reconnect");
-			continue;
-		}
-		ret = iiowire_conn_read_line(w, deadline, &line, &len);
-		if (ret == -ETIMEDOUT)
-			return 0;
-		if (ret < 0) {
-			iiowire_conn_shut(w);
-			if (!iiowire_conn_is_broken_err(ret) || reconnected)
-				return iiowire_err_local(w, ret, "waiting for events");
-			continue;
-		}
-		/* events to their queues; anything else is a late reply to a request that timed out */
-		if (proto_reply_decode(&r, PROTO_OP_NONE, line, len, NULL, 0) >= 0)
-			iiowire_req_unsolicited(w, &r);
-		proto_reply_fini(&r);
-	}
-	return 1;
+	(void)ctx;
+	return w->evq_len > 0;
 }
 
 /** iiowire_event_next() - see iiowire.h. Return: 1, 0, or -errno. */
@@ -277,7 +243,7 @@ IIOWIRE_EXPORT int iiowire_event_next(struct iiowire *w, struct iiowire_event *e
 	free(w->ev_current);
 	w->ev_current = NULL;
 	if (w->evq_len == 0) {
-		ret = iiowire_watch_wait(w, iiowire_conn_deadline(timeout_ms));
+		ret = iiowire_req_wait(w, iiowire_conn_deadline(timeout_ms), iiowire_watch_ready, NULL);
 		if (ret <= 0)
 			return ret;
 	}

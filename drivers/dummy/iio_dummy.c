@@ -65,7 +65,7 @@ struct iio_dummy_state {
 	int evgen_slot;		/* our iio_evgen slot, -1 without one */
 };
 
-/* What poking the slot with these values pushes (iio_simple_dummy_event_handler). */
+/* The values a poke of the slot takes (iio_simple_dummy_event_handler). */
 enum iio_dummy_evgen_value {
 	IIO_DUMMY_EV_VOLTAGE0_RISING,
 	IIO_DUMMY_EV_RUNNING_RISING,
@@ -73,7 +73,8 @@ enum iio_dummy_evgen_value {
 	IIO_DUMMY_EV_STEPS_CHANGE,
 };
 
-static const struct iio_event_spec iio_dummy_voltage0_event = {
+/* voltage0 and activity running: the kernel's two specs are the same */
+static const struct iio_event_spec iio_dummy_rising_event = {
 	.type = IIO_EV_TYPE_THRESH,
 	.dir = IIO_EV_DIR_RISING,
 	.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
@@ -83,12 +84,6 @@ static const struct iio_event_spec iio_dummy_steps_event = {
 	.type = IIO_EV_TYPE_CHANGE,
 	.dir = IIO_EV_DIR_NONE,
 	.mask_separate = BIT(IIO_EV_INFO_ENABLE),
-};
-
-static const struct iio_event_spec iio_dummy_running_event = {
-	.type = IIO_EV_TYPE_THRESH,
-	.dir = IIO_EV_DIR_RISING,
-	.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
 };
 
 static const struct iio_event_spec iio_dummy_walking_event = {
@@ -129,7 +124,7 @@ static const struct iio_chan_spec iio_dummy_channels[] = {
 		.info_mask_shared_by_dir = BIT(IIO_CHAN_INFO_SAMP_FREQ),
 		.scan_index = IIO_DUMMY_SCAN_VOLTAGE_0,
 		.scan_type = { .sign = 'u', .realbits = 13, .storagebits = 16 },
-		.event_spec = &iio_dummy_voltage0_event,
+		.event_spec = &iio_dummy_rising_event,
 		.num_event_specs = 1,
 	},
 	/* differential pairs 1-2 and 3-4; only the second shares sampling_frequency */
@@ -174,7 +169,7 @@ static const struct iio_chan_spec iio_dummy_channels[] = {
 		.channel2 = IIO_MOD_RUNNING,
 		.info_mask_separate = BIT(IIO_CHAN_INFO_PROCESSED),
 		.scan_index = -1,
-		.event_spec = &iio_dummy_running_event,
+		.event_spec = &iio_dummy_rising_event,
 		.num_event_specs = 1,
 	},
 	{
@@ -391,38 +386,55 @@ static int iio_dummy_write_event_value(struct iio_dev *indio_dev,
 	return 0;
 }
 
+/* Which activity a poke compares with the shared value before it pushes. */
+enum iio_dummy_ev_cond {
+	IIO_DUMMY_EV_ALWAYS,
+	IIO_DUMMY_EV_RUNNING_ABOVE,	/* activity_running > event_val */
+	IIO_DUMMY_EV_WALKING_BELOW,	/* activity_walking < event_val */
+};
+
+/* What poking the slot with each value pushes (iio_simple_dummy_event_handler). */
+static const struct {
+	uint64_t code;
+	enum iio_dummy_ev_cond cond;
+} iio_dummy_pokes[] = {
+	[IIO_DUMMY_EV_VOLTAGE0_RISING] = {
+		IIO_UNMOD_EVENT_CODE(IIO_VOLTAGE, 0, IIO_EV_TYPE_THRESH, IIO_EV_DIR_RISING),
+		IIO_DUMMY_EV_ALWAYS },
+	[IIO_DUMMY_EV_RUNNING_RISING] = {
+		IIO_MOD_EVENT_CODE(IIO_ACTIVITY, 0, IIO_MOD_RUNNING, IIO_EV_TYPE_THRESH,
+				   IIO_EV_DIR_RISING),
+		IIO_DUMMY_EV_RUNNING_ABOVE },
+	[IIO_DUMMY_EV_WALKING_FALLING] = {
+		IIO_MOD_EVENT_CODE(IIO_ACTIVITY, 0, IIO_MOD_WALKING, IIO_EV_TYPE_THRESH,
+				   IIO_EV_DIR_FALLING),
+		IIO_DUMMY_EV_WALKING_BELOW },
+	[IIO_DUMMY_EV_STEPS_CHANGE] = {
+		IIO_UNMOD_EVENT_CODE(IIO_STEPS, 0, IIO_EV_TYPE_CHANGE, IIO_EV_DIR_NONE),
+		IIO_DUMMY_EV_ALWAYS },
+};
+
 /* The slot's handler: the enable is never consulted, as in the kernel's. */
 static void iio_dummy_event_handler(struct iio_dev *indio_dev, unsigned long value,
 				    int64_t timestamp)
 {
 	struct iio_dummy_state *st = iio_priv(indio_dev);
 
-	switch (value) {
-	case IIO_DUMMY_EV_VOLTAGE0_RISING:
-		iio_push_event(indio_dev, IIO_UNMOD_EVENT_CODE(IIO_VOLTAGE, 0, IIO_EV_TYPE_THRESH,
-							       IIO_EV_DIR_RISING), timestamp);
+	if (value >= ARRAY_SIZE(iio_dummy_pokes))
+		return;		/* other values push nothing */
+	switch (iio_dummy_pokes[value].cond) {
+	case IIO_DUMMY_EV_RUNNING_ABOVE:
+		if (st->activity_running <= st->event_val)
+			return;
 		break;
-	case IIO_DUMMY_EV_RUNNING_RISING:
-		if (st->activity_running > st->event_val)
-			iio_push_event(indio_dev,
-				       IIO_MOD_EVENT_CODE(IIO_ACTIVITY, 0, IIO_MOD_RUNNING,
-							  IIO_EV_TYPE_THRESH, IIO_EV_DIR_RISING),
-				       timestamp);
+	case IIO_DUMMY_EV_WALKING_BELOW:
+		if (st->activity_walking >= st->event_val)
+			return;
 		break;
-	case IIO_DUMMY_EV_WALKING_FALLING:
-		if (st->activity_walking < st->event_val)
-			iio_push_event(indio_dev,
-				       IIO_MOD_EVENT_CODE(IIO_ACTIVITY, 0, IIO_MOD_WALKING,
-							  IIO_EV_TYPE_THRESH, IIO_EV_DIR_FALLING),
-				       timestamp);
-		break;
-	case IIO_DUMMY_EV_STEPS_CHANGE:
-		iio_push_event(indio_dev, IIO_UNMOD_EVENT_CODE(IIO_STEPS, 0, IIO_EV_TYPE_CHANGE,
-							       IIO_EV_DIR_NONE), timestamp);
-		break;
-	default:
+	case IIO_DUMMY_EV_ALWAYS:
 		break;
 	}
+	iio_push_event(indio_dev, iio_dummy_pokes[value].code, timestamp);
 }
 
 static const struct iio_info iio_dummy_info = {
