@@ -25,6 +25,7 @@
 #include "iio_buffer.h"
 #include "bus/bus.h"
 #include "emu/emu.h"
+#include "iio_irq.h"
 #include "iio.h"
 #include "iio_core.h"
 #include "kernel/iio_kernel.h"
@@ -248,7 +249,49 @@ struct board_device_spec {
 	const cJSON *fobj;			/* "fault", or NULL */
 	struct emu_fault fault;
 	bool fault_from_probe;
+	struct iio_irq_spec irq;		/* "irq"; kind NONE when absent */
 };
+
+/* The word of an "irq" that names the chip model's own output. */
+#define BOARD_IRQ_EMULATED	"emulated"
+
+/*
+ * "irq": "emulated" (the model's output, on an emulated bus) or
+ * {"chip": "gpiochip0", "line": 17} (a GPIO line, requested at probe).
+ */
+static int board_device_irq(struct board_ctx *ctx, const cJSON *obj, const char *path,
+			    struct board_device_spec *ds)
+{
+	static const char *const known[] = { "chip", "line", NULL };
+	const cJSON *irq = cJSON_GetObjectItemCaseSensitive(obj, "irq");
+	const char *chip = NULL;
+	char p[BOARD_PATH_MAX];
+	long line = 0;
+
+	if (!irq)
+		return 0;
+	board_path_key(p, sizeof(p), path, "irq");
+	if (cJSON_IsString(irq) && !strcmp(irq->valuestring, BOARD_IRQ_EMULATED)) {
+		if (!ds->pl.emulated)
+			return board_err(ctx, p, "\"%s\" only for a device on an emulated bus",
+					 BOARD_IRQ_EMULATED);
+		ds->irq.kind = IIO_IRQ_EMULATED;
+		ds->irq.bus = ctx->bp->b.buses[ds->pl.bus];
+		ds->irq.addr = (uint16_t)ds->pl.addr;
+		return 0;
+	}
+	if (!cJSON_IsObject(irq))
+		return board_err(ctx, p, "expected \"%s\" or {\"chip\": ..., \"line\": N}",
+				 BOARD_IRQ_EMULATED);
+	if (board_check_keys(ctx, irq, p, known, NULL) ||
+	    board_get_string(ctx, irq, p, "chip", true, IIO_IRQ_CHIP_MAX - 1, &chip) ||
+	    board_get_int(ctx, irq, p, "line", true, 0, 65535, &line))
+		return -EINVAL;
+	ds->irq.kind = IIO_IRQ_GPIO;
+	snprintf(ds->irq.chip, sizeof(ds->irq.chip), "%s", chip);
+	ds->irq.line = (unsigned int)line;
+	return 0;
+}
 
 /* "unknown driver max1364x (nearest: max1364, ...)"; just the first part when none is near. */
 static int board_unknown_driver(struct board_ctx *ctx, const char *path, const char *driver)
@@ -295,6 +338,8 @@ static int board_device_read(struct board_ctx *ctx, const cJSON *obj, const char
 		return board_err(ctx, p, "%s is named by its id, as in the kernel; use \"label\"",
 				 ds->driver);
 	}
+	if (board_device_irq(ctx, obj, path, ds))
+		return -EINVAL;
 	for (i = 0; i < 2 && !ds->pl.emulated; i++) {
 		const char *key = i ? "fault" : "emulate";
 
@@ -370,7 +415,7 @@ static int board_device_bind(struct board_ctx *ctx, const cJSON *obj, const char
 {
 	static const char *const known[] = {
 		"driver", "bus", "address", "cs", "label", "name", "vref_mv", "emulate", "fault",
-		NULL,
+		"irq", NULL,
 	};
 	struct board_priv *bp = ctx->bp;
 	struct board_dev *bd = &bp->devs[bp->ndevs];
@@ -379,7 +424,7 @@ static int board_device_bind(struct board_ctx *ctx, const cJSON *obj, const char
 	struct iio_probe probe = {
 		.id = ds->id, .name = ds->name ? ds->name : ds->id->name, .label = ds->label,
 		.props = &props, .prop_int = board_prop_int, .prop_str = board_prop_str,
-		.reg = bp->b.reg,
+		.reg = bp->b.reg, .irq = &ds->irq,
 	};
 	char p[BOARD_PATH_MAX], perr[BOARD_ERR_MAX];
 	int ret;

@@ -214,6 +214,7 @@ struct iio_dev {
 struct bus_i2c_client;
 struct bus_spi_device;
 struct iio_registry;
+struct iio_irq_spec;
 
 /* One row of a driver's id table, as struct i2c_device_id; ends with a NULL name. */
 struct iio_device_id {
@@ -234,6 +235,7 @@ struct iio_device_id {
  * @props: opaque board properties, read with iio_probe_prop_int().
  * @reg: the registry the device will join, holding every device the board
  *	declared before it (for drivers that consume other devices' channels).
+ * @irq: the interrupt line the board wires, or NULL (iio_request_threaded_irq()).
  */
 struct iio_probe {
 	const struct iio_device_id *id;
@@ -243,6 +245,7 @@ struct iio_probe {
 	struct bus_spi_device *spi;
 	const void *props;
 	struct iio_registry *reg;
+	const struct iio_irq_spec *irq;
 	/* core-private: the lookup function for props */
 	int (*prop_int)(const void *props, const char *key, int *val);
 	int (*prop_str)(const void *props, const char *key, const char **val);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iio_irq.h"
 #include "iio_priv.h"
 #include "bus/bus.h"
 
@@ -85,6 +86,8 @@ void iio_device_mark_gone(struct iio_dev *indio_dev)
 	struct bus_i2c_client *i2c;
 	struct bus_spi_device *spi;
 
+	/* first the interrupt thread, whose handler takes the lock we are about to hold */
+	iio_irq_stop(indio_dev);
 	iio_device_lock(indio_dev);
 	if (op->gone) {
 		iio_device_unlock(indio_dev);

@@ -33,6 +33,7 @@ struct iio_dev_opaque {
 	int want_id;			/* iio_device_request_id(), -1 for none */
 	bool own_queue;			/* iio_device_set_own_queue() */
 	struct iio_event_queue *events;	/* iio_event.c; NULL until the first open */
+	struct iio_irq *irq;		/* iio_irq.c: the line's thread, or NULL */
 	pthread_mutex_t events_lock;	/* guards @events: pushes come from any thread */
 	/* current_timestamp_clock; 0 is CLOCK_REALTIME, the default, so calloc() sets it */
 	clockid_t clock_id;

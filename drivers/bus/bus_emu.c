@@ -258,6 +258,20 @@ struct emu_chip *emu_bus_chip(struct bus *bus, uint16_t addr)
 	return chip;
 }
 
+int emu_bus_irq_level(struct bus *bus, uint16_t addr)
+{
+	struct emu_chip *chip = emu_bus_chip(bus, addr);
+	int ret = -ENODEV;
+
+	if (!chip || !chip->ops->irq_level)
+		return ret;
+	/* bus.c's lock: the model never sees a transfer half done */
+	pthread_mutex_lock(&bus->lock);
+	ret = chip->ops->irq_level(chip) ? 1 : 0;
+	pthread_mutex_unlock(&bus->lock);
+	return ret;
+}
+
 unsigned long emu_bus_transfers(struct bus *bus, uint16_t addr)
 {
 	struct bus_emu *emu = bus_emu_of(bus);

@@ -10,8 +10,13 @@
  * (8-bit parts send one byte per result). Inputs are signals keyed by
  * datasheet name (AIN0..AIN11) in mV, sampled on the bus's virtual clock.
  * Place in the flow: *chip* -> bus (emulated backend or the i2c-dev shim).
- * It must not call drivers, the core or the server; monitor mode (max1361-4
- * thresholds and interrupts) is not modelled.
+ * It must not call drivers, the core or the server. Monitor mode (max1361-4):
+ * a setup byte with MONITOR SETUP is followed by the monitor setup byte
+ * (INT enable, delay, alarm resets) and, in the same write, 3 threshold
+ * bytes per monitored input; while the configuration says monitor scan the
+ * chip compares AIN0..CS with them on the virtual clock, latches alarm bits
+ * (falling 0-3, rising 4-7), holds INT asserted while any is set, and a
+ * read returns the alarm byte.
  */
 #include <errno.h>
 #include <math.h>
@@ -46,6 +51,13 @@ enum emu_max1363_scan {
 	EMU_MAX1363_SCAN_MID_TO_CS,	/* mid input up to CS; monitor mode on max1361-4 */
 	EMU_MAX1363_SCAN_CS_ONCE,	/* CS once */
 };
+
+/* monitor mode: setup bit 0 announces the monitor setup byte */
+#define EMU_MAX1363_SETUP_MONITOR	0x01
+#define EMU_MAX1363_MON_INTEN		0x01
+#define EMU_MAX1363_MON_RESET		0xf0	/* one bit per alarm pair, channels 0-3 */
+#define EMU_MAX1363_MON_CHANNELS	4
+#define EMU_MAX1363_THRESH_MAX		0xfff
 
 /* power-on setup byte: VDD reference, internal clock, unipolar, no reset */
 #define EMU_MAX1363_SETUP_POWER_ON	0x82
@@ -136,6 +148,8 @@ static const struct iio_device_id emu_max1363_ids[] = {
  * struct emu_max1363 - one chip.
  * @vref_mv: the board's external reference (0: none connected).
  * @in: the inputs, AIN0 first; an input the board left out is 0 mV.
+ * @mon_setup: the monitor setup byte; @lo/@hi: 12-bit thresholds per input.
+ * @alarm: latched alarms: bit n falling on AINn, bit 4+n rising.
  */
 struct emu_max1363 {
 	struct emu_chip chip;		/* first: the bus hands us this */
@@ -144,6 +158,10 @@ struct emu_max1363 {
 	uint8_t config;
 	int vref_mv;
 	struct emu_signal in[EMU_MAX1363_MAX_INPUTS];
+	uint8_t mon_setup;
+	uint16_t lo[EMU_MAX1363_MON_CHANNELS];
+	uint16_t hi[EMU_MAX1363_MON_CHANNELS];
+	uint8_t alarm;
 };
 
 /* one conversion of a scan: @neg < 0 for single-ended */
@@ -265,6 +283,44 @@ static unsigned int emu_max1363_convert(const struct emu_max1363 *m,
 	return (unsigned int)((long)code & ((1L << bits) - 1));
 }
 
+/* Monitor mode is on: a monitoring part, its setup and the monitor scan. */
+static bool emu_max1363_monitoring(const struct emu_max1363 *m)
+{
+	return m->part->monitor && (m->setup & EMU_MAX1363_SETUP_MONITOR) &&
+	       ((m->config >> EMU_MAX1363_CONF_SCAN_SHIFT) & 3) == EMU_MAX1363_SCAN_MID_TO_CS;
+}
+
+/* Compare AIN0..CS with their thresholds now; alarms latch until reset. */
+static void emu_max1363_monitor(struct emu_max1363 *m)
+{
+	struct emu_max1363_conv cv = { 0, -1 };
+	double t = emu_chip_now(&m->chip);
+	int last = emu_max1363_cs(m), bits = m->part->bits;
+	unsigned int code;
+
+	if (last >= EMU_MAX1363_MON_CHANNELS)
+		last = EMU_MAX1363_MON_CHANNELS - 1;
+	for (cv.pos = 0; cv.pos <= last; cv.pos++) {
+		/* the comparison is on 12 bits: a shorter result is left-aligned */
+		code = emu_max1363_convert(m, &cv, t) << (12 - bits);
+		if (code > m->hi[cv.pos])
+			m->alarm |= (uint8_t)(0x10 << cv.pos);
+		if (code < m->lo[cv.pos])
+			m->alarm |= (uint8_t)(1 << cv.pos);
+	}
+}
+
+/* INT: asserted while monitoring with the interrupt on and any alarm latched. */
+static bool emu_max1363_irq_level(struct emu_chip *chip)
+{
+	struct emu_max1363 *m = emu_max1363_from_chip(chip);
+
+	if (!emu_max1363_monitoring(m) || !(m->mon_setup & EMU_MAX1363_MON_INTEN))
+		return false;
+	emu_max1363_monitor(m);
+	return m->alarm != 0;
+}
+
 /* A read: whole scans, repeated for as many bytes as the master clocks. */
 static void emu_max1363_read(struct emu_chip *chip, uint8_t *buf, int len)
 {
@@ -277,6 +333,12 @@ static void emu_max1363_read(struct emu_chip *chip, uint8_t *buf, int len)
 	unsigned int code;
 	int i = 0, k = 0;
 
+	if (emu_max1363_monitoring(m)) {
+		/* in monitor mode a read returns the alarm status, every byte */
+		emu_max1363_monitor(m);
+		memset(buf, m->alarm, (size_t)len);
+		return;
+	}
 	while (i < len) {
 		code = emu_max1363_convert(m, &seq[k], t);
 		k = (k + 1) % nconv;
@@ -290,6 +352,26 @@ static void emu_max1363_read(struct emu_chip *chip, uint8_t *buf, int len)
 	}
 }
 
+/*
+ * The monitor setup byte at @buf[0], then up to four channels' thresholds
+ * (lo 11-4, lo 3-0 | hi 11-8, hi 7-0). Return: the bytes used.
+ */
+static int emu_max1363_write_monitor(struct emu_max1363 *m, const uint8_t *buf, int len)
+{
+	int used = 1, c;
+
+	m->mon_setup = buf[0];
+	/* RESET bits clear the alarms of their channel */
+	for (c = 0; c < EMU_MAX1363_MON_CHANNELS; c++)
+		if (buf[0] & (0x10 << c))
+			m->alarm &= (uint8_t)~((1 << c) | (0x10 << c));
+	for (c = 0; c < EMU_MAX1363_MON_CHANNELS && used + 3 <= len; c++, used += 3) {
+		m->lo[c] = (uint16_t)((buf[used] << 4) | (buf[used + 1] >> 4));
+		m->hi[c] = (uint16_t)(((buf[used + 1] & 0x0f) << 8) | buf[used + 2]);
+	}
+	return used;
+}
+
 /* A write: each byte is a setup or a configuration byte, told apart by bit 7. */
 static void emu_max1363_write(struct emu_chip *chip, const uint8_t *buf, int len)
 {
@@ -297,7 +379,11 @@ static void emu_max1363_write(struct emu_chip *chip, const uint8_t *buf, int len
 	int i;
 
 	for (i = 0; i < len; i++) {
-		if (buf[i] & EMU_MAX1363_SETUP) {
+		if ((buf[i] & EMU_MAX1363_SETUP) && (buf[i] & EMU_MAX1363_SETUP_MONITOR) &&
+		    m->part->monitor && i + 1 < len) {
+			m->setup = buf[i];
+			i += emu_max1363_write_monitor(m, &buf[i + 1], len - i - 1);
+		} else if (buf[i] & EMU_MAX1363_SETUP) {
 			m->setup = buf[i];
 			/* RST = 0 puts the configuration back to its power-on value */
 			if (!(buf[i] & EMU_MAX1363_SETUP_NORESET))
@@ -313,6 +399,7 @@ static const struct emu_chip_ops emu_max1363_ops = {
 	.i2c_read = emu_max1363_read,
 	.i2c_write = emu_max1363_write,
 	.destroy = emu_chip_free,
+	.irq_level = emu_max1363_irq_level,
 };
 
 static int emu_max1363_create(const struct emu_params *p, struct emu_chip **out,
@@ -335,6 +422,8 @@ static int emu_max1363_create(const struct emu_params *p, struct emu_chip **out,
 	m->setup = EMU_MAX1363_SETUP_POWER_ON;
 	m->config = emu_max1363_config_default(part);
 	m->vref_mv = p->vref_mv;
+	for (ret = 0; ret < EMU_MAX1363_MON_CHANNELS; ret++)
+		m->hi[ret] = EMU_MAX1363_THRESH_MAX;
 	ret = emu_inputs_take_numbered(p, part->name, "AIN", m->in, part->ninputs, err, errlen);
 	return emu_chip_done(&m->chip, ret, out);
 }
