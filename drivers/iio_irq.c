@@ -157,7 +157,8 @@ int iio_request_threaded_irq(struct iio_dev *indio_dev, const struct iio_probe *
 	}
 	if (ret) {
 		iio_irq_free(irq);
-		return ret;
+		/* ENOENT says "no line in the board": a missing chip must not read so */
+		return ret == -ENOENT ? -ENODEV : ret;
 	}
 	op->irq = irq;
 	return 0;

@@ -34,9 +34,16 @@ static void tev_boards(void)
 	int i;
 
 	n += (size_t)snprintf(tev_board_json + n, sizeof(tev_board_json) - n,
-			      "{\"board\": \"events\", \"devices\": ["
+			      "{\"board\": \"events\", \"buses\": {\"i2c-0\": {\"type\": \"i2c\","
+			      " \"backend\": \"emulated\"}}, \"devices\": ["
 			      "{\"driver\": \"iio_dummy\", \"name\": \"dummy0\"},"
-			      "{\"driver\": \"iio_evgen\"}");
+			      "{\"driver\": \"iio_evgen\"},"
+			      /* AIN0 1500 mV is code 3000 of 4096: above a rising 2000 */
+			      "{\"driver\": \"max1363\", \"bus\": \"i2c-0\", \"address\": \"0x34\","
+			      " \"label\": \"mon\", \"irq\": \"emulated\","
+			      " \"emulate\": {\"AIN0\": 1500, \"AIN1\": 500, \"AIN2\": 1000}},"
+			      "{\"driver\": \"max1363\", \"bus\": \"i2c-0\", \"address\": \"0x35\","
+			      " \"label\": \"noirq\", \"emulate\": {\"AIN0\": 1500}}");
 	/* one more dummy than a connection may subscribe to, beside dummy0 */
 	for (i = 1; i <= TEV_SUBS_MAX; i++)
 		n += (size_t)snprintf(tev_board_json + n, sizeof(tev_board_json) - n,
@@ -338,6 +345,121 @@ static void test_slow_reader(void)
 	srvc_close(p);
 }
 TEST_CASE(test_slow_reader, "a reader that stalls loses its oldest, counted; others get all");
+
+/* The max1363 monitor's files, as the kernel's driver answers them. */
+static void test_max1363_rules(void)
+{
+	static const struct {
+		const char *req;
+		const char *want;
+	} rows[] = {
+		{ "READ mon events/sampling_frequency_available",
+		  "OK 133000 665000 33300 16600 8300 4200 2000 1000" },
+		{ "READ mon events/sampling_frequency", "OK 133000" },
+		{ "WRITE mon events/sampling_frequency 999",
+		  "ERR EINVAL mon events/sampling_frequency: invalid argument" },
+		{ "WRITE mon events/sampling_frequency 1000", "OK" },
+		{ "READ mon events/sampling_frequency", "OK 1000" },
+		/* 12 bits: 4095 is the largest value, one more is refused; negative is kept */
+		{ "WRITE mon events/in_voltage3_thresh_rising_value 4095", "OK" },
+		{ "WRITE mon events/in_voltage3_thresh_rising_value 4096",
+		  "ERR EINVAL mon events/in_voltage3_thresh_rising_value: invalid argument" },
+		{ "WRITE mon events/in_voltage3_thresh_falling_value -5", "OK" },
+		{ "READ mon events/in_voltage3_thresh_falling_value", "OK -5" },
+		/* thresholds shared by voltage1 and voltage1-voltage0: the positive input's */
+		{ "WRITE mon events/in_voltage1-voltage0_thresh_rising_value 3000", "OK" },
+		{ "READ mon events/in_voltage1_thresh_rising_value", "OK 3000" },
+		{ "READ mon events/in_voltage1_thresh_rising_en", "OK 0" },
+		/* channel 2 alone may be enabled; it reads its bit */
+		{ "WRITE mon events/in_voltage2_thresh_rising_en 1", "OK" },
+		{ "READ mon events/in_voltage2_thresh_rising_en", "OK 4" },
+		{ "READ mon in_voltage0_raw",
+		  "ERR EBUSY mon in_voltage0_raw: device or resource busy" },
+		/* channel 3 with any event on, its own other direction too: EBUSY */
+		{ "WRITE mon events/in_voltage3_thresh_falling_en 1",
+		  "ERR EBUSY mon events/in_voltage3_thresh_falling_en: device or resource busy" },
+		{ "WRITE mon events/in_voltage2_thresh_falling_en 1",
+		  "ERR EBUSY mon events/in_voltage2_thresh_falling_en: device or resource busy" },
+		/* channels 0 and 1 always pass */
+		{ "WRITE mon events/in_voltage1_thresh_falling_en 1", "OK" },
+		{ "READ mon events/in_voltage1-voltage0_thresh_falling_en", "OK 2" },
+		{ "WRITE mon events/in_voltage1_thresh_falling_en 0", "OK" },
+		{ "WRITE mon events/in_voltage2_thresh_rising_en 0", "OK" },
+		/* all off: conversions are the reader's again */
+		{ "READ mon in_voltage2_raw", "OK 2000" },
+		/* the parts without monitor mode have no such files */
+		{ "READ noirq events/in_voltage0_thresh_rising_en", "OK 0" },
+		{ "WRITE mon events/in_voltage0_thresh_either_en 1",
+		  "ERR ENOENT mon has no attribute events/in_voltage0_thresh_either_en" },
+	};
+	struct srvc *c = tev_open();
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		tev_expect(c, rows[i].req, rows[i].want);
+	srvc_close(c);
+}
+TEST_CASE(test_max1363_rules, "max1363 monitor: values, enables, the channel 2/3 rule, EBUSY");
+
+/*
+ * The model's alert reaches the subscriber as the driver's event; an input
+ * that stays out of the window interrupts at every sample (a storm), and
+ * the daemon goes on answering everyone. Without an irq nothing comes.
+ */
+static void test_max1363_alert(void)
+{
+	struct srvc *c = tev_open(), *q = tev_open(), *n = tev_open();
+	long t0, events = 0;
+	char got[1024];
+	int i;
+
+	tev_expect(c, "SUBSCRIBE mon", "OK");
+	tev_expect(n, "SUBSCRIBE noirq", "OK");
+	tev_expect(c, "WRITE mon events/in_voltage0_thresh_rising_value 2000", "OK");
+	tev_expect(c, "WRITE mon events/in_voltage0_thresh_rising_en 1", "OK");
+	tev_line_t(c, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, "IIOEVENT mon 0x0001000000000000 time: T, type: voltage, "
+			       "channel: 0, evtype: thresh, direction: rising");
+	tev_expect(n, "WRITE noirq events/in_voltage0_thresh_rising_value 2000", "OK");
+	tev_expect(n, "WRITE noirq events/in_voltage0_thresh_rising_en 1", "OK");
+	/* the storm goes on; others are answered at once */
+	for (i = 0; i < 20; i++) {
+		t0 = srvtest_now_ms();
+		tev_expect(q, "VERSION", "OK iiowire " IIOWIRE_VERSION " proto 1.0");
+		CU_ASSERT(srvtest_now_ms() - t0 < srvtest_ms(500));
+		srvtest_sleep_ms(10);
+	}
+	/* the reply comes behind the events already pushed */
+	CU_ASSERT_EQUAL(srvc_sends(c, "WRITE mon events/in_voltage0_thresh_rising_en 0\n"), 0);
+	while (srvc_line(c, got, sizeof(got)) > 0 && strcmp(got, "OK"))
+		events += !strncmp(got, "IIOEVENT mon ", 13);
+	CU_ASSERT(events >= 10);
+	/* the part without an interrupt line delivered nothing; its next line is the reply */
+	tev_expect(n, "WRITE noirq events/in_voltage0_thresh_rising_en 0", "OK");
+	srvc_close(c);
+	srvc_close(q);
+	srvc_close(n);
+}
+TEST_CASE(test_max1363_alert, "max1363 alert -> event; a storm leaves the daemon responsive");
+
+/* A GPIO line the board names but the system cannot give fails the load, naming it. */
+static void test_gpio_line_refused(void)
+{
+	static const char board[] =
+		"{\"board\": \"gpio\", \"buses\": {\"i2c-0\": {\"type\": \"i2c\","
+		" \"backend\": \"emulated\"}}, \"devices\": [{\"driver\": \"max1363\","
+		" \"bus\": \"i2c-0\", \"address\": \"0x34\","
+		" \"irq\": {\"chip\": \"gpiochip77\", \"line\": 17}}]}";
+	struct srvtest t;
+
+	CU_ASSERT_EQUAL(srvtest_start(&t, board, NULL), -ECHILD);
+	CU_ASSERT(strstr(t.log, "devices[0]") != NULL);
+	CU_ASSERT(strstr(t.log, "irq: cannot open GPIO chip gpiochip77") != NULL);
+	if (!strstr(t.log, "gpiochip77"))
+		fprintf(stderr, "\n%s\n", t.log);
+	srvtest_fini(&t, false);
+}
+TEST_CASE(test_gpio_line_refused, "a GPIO line that cannot be requested: board error naming it");
 
 static void test_reload_ends_stream(void)
 {
