@@ -54,9 +54,35 @@ static const char *const max1363_attrs_12[] = {
 	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock", NULL
 };
 
+/* max1361-1364: monitor mode's events/ files */
+static const char *const max1363_attrs_4_events[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
+	"in_voltage0-voltage1_raw", "in_voltage2-voltage3_raw",
+	"in_voltage1-voltage0_raw", "in_voltage3-voltage2_raw",
+	"in_voltage_scale", "in_voltage-voltage_scale", "name", "current_timestamp_clock",
+	"events/in_voltage0_thresh_rising_value", "events/in_voltage0_thresh_rising_en",
+	"events/in_voltage0_thresh_falling_value", "events/in_voltage0_thresh_falling_en",
+	"events/in_voltage1_thresh_rising_value", "events/in_voltage1_thresh_rising_en",
+	"events/in_voltage1_thresh_falling_value", "events/in_voltage1_thresh_falling_en",
+	"events/in_voltage2_thresh_rising_value", "events/in_voltage2_thresh_rising_en",
+	"events/in_voltage2_thresh_falling_value", "events/in_voltage2_thresh_falling_en",
+	"events/in_voltage3_thresh_rising_value", "events/in_voltage3_thresh_rising_en",
+	"events/in_voltage3_thresh_falling_value", "events/in_voltage3_thresh_falling_en",
+	"events/in_voltage0-voltage1_thresh_rising_value", "events/in_voltage0-voltage1_thresh_rising_en",
+	"events/in_voltage0-voltage1_thresh_falling_value", "events/in_voltage0-voltage1_thresh_falling_en",
+	"events/in_voltage2-voltage3_thresh_rising_value", "events/in_voltage2-voltage3_thresh_rising_en",
+	"events/in_voltage2-voltage3_thresh_falling_value", "events/in_voltage2-voltage3_thresh_falling_en",
+	"events/in_voltage1-voltage0_thresh_rising_value", "events/in_voltage1-voltage0_thresh_rising_en",
+	"events/in_voltage1-voltage0_thresh_falling_value", "events/in_voltage1-voltage0_thresh_falling_en",
+	"events/in_voltage3-voltage2_thresh_rising_value", "events/in_voltage3-voltage2_thresh_rising_en",
+	"events/in_voltage3-voltage2_thresh_falling_value", "events/in_voltage3-voltage2_thresh_falling_en",
+	"events/sampling_frequency", "events/sampling_frequency_available", NULL
+};
+
 static const struct chipsuite_attrset_row max1363_attrset_rows[] = {
 	{ "max11644", max1363_attrs_2, false },
-	{ "max1363", max1363_attrs_4, false },
+	{ "max1236", max1363_attrs_4, false },
+	{ "max1363", max1363_attrs_4_events, false },
 	{ "max11614", max1363_attrs_8, false },
 	{ "max1238", max1363_attrs_12, false },
 };

@@ -42,7 +42,7 @@ struct same_row {
 };
 
 static const struct chipsuite_same_row same_rows[] = {
-	{ "max1363", 4, false, 0 },
+	{ "max1236", 4, false, 0 },	/* max1363 has monitor files too: its own rows */
 	{ "max1238", 12, false, 0 },
 	{ "max1238", 12, true, 2500 },
 	{ "max1036", 4, false, 0 },
