@@ -896,13 +896,13 @@ static int cli_cmd_monitor(struct cli *c, int argc, char **argv)
 	}
 	if (ret < 0)
 		return cli_fail(c, "monitor", ret);
-	sfd = cli_signalfd_open(&old);
+	sfd = tool_signalfd_open(&old);
 	if (sfd < 0) {
 		iiowire_event_stream_close(st);
 		return cli_fail(c, "monitor", sfd);
 	}
 	ret = cli_monitor_loop(c, st, sfd, count);
-	cli_signalfd_close(sfd, &old);
+	tool_signalfd_close(sfd, &old);
 	iiowire_event_stream_close(st);
 	return ret;
 }

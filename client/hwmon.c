@@ -49,6 +49,24 @@
 #define HWMON_FILE_MAX_BYTES	48
 /* Largest owner file read back (it lists every file of our device). */
 #define HWMON_OWNER_MAX_BYTES	(1024 * 1024)
+/* A provider's events/ file name ("events/in_voltage1_thresh_falling_value"). */
+#define HWMON_LIMIT_ATTR_MAX	128
+/* Files per sensor the bridge may create: label, input, min, max and three alarms. */
+#define HWMON_FILES_PER_SENSOR	7
+
+/* hwmon's limits and the event direction that trips each (iio_hwmon has none). */
+enum hwmon_limit_kind { HWMON_LIMIT_MIN, HWMON_LIMIT_MAX, HWMON_LIMITS };
+
+static const struct {
+	const char *file;	/* "min" -> in1_min */
+	const char *alarm;	/* "min_alarm" */
+	const char *suffix;	/* the provider's events/ file ends so */
+	int dir;		/* enum iio_event_direction */
+} hwmon_limits[HWMON_LIMITS] = {
+	[HWMON_LIMIT_MIN] = { "min", "min_alarm", "_thresh_falling_value", IIO_EV_DIR_FALLING },
+	[HWMON_LIMIT_MAX] = { "max", "max_alarm", "_thresh_rising_value", IIO_EV_DIR_RISING },
+};
+
 /* hwmonN directories tried before giving up (ENOSPC). */
 #define HWMON_DIR_MAX		4096
 
@@ -72,6 +90,21 @@ static const struct hwmon_type {
 #define HWMON_NTYPES	(sizeof(hwmon_types) / sizeof(hwmon_types[0]))
 
 /* One hwmon channel: a consumer channel with its prefix and number. */
+/*
+ * A sensor's limits: the provider channel's threshold events. @attr are the
+ * events/ files (falling, rising: hwmon's min, max), "" where it has none;
+ * @seen: an event of that direction came since the last pass; @alarm: what
+ * the _alarm files say (set by an event, cleared once the value is back
+ * inside its limits, as hwmon drivers clear a latched alarm bit).
+ */
+struct hwmon_limit {
+	char attr[HWMON_LIMIT_ATTR_MAX];
+	bool have;
+	int value;				/* hwmon units */
+	bool seen;
+	bool alarm;
+};
+
 struct hwmon_sensor {
 	struct iiowire_channel *ch;		/* borrowed from hwmon.chs */
 	const struct hwmon_type *type;
@@ -79,6 +112,9 @@ struct hwmon_sensor {
 	char label[HWMON_NAME_MAX_BYTES * 2];	/* the consumer channel name, or "" */
 	bool have_value;
 	int value;				/* hwmon units */
+	int chan;				/* the provider channel's number, for its events */
+	struct iiowire_event_stream *st;	/* its provider's events (one per provider) */
+	struct hwmon_limit lim[HWMON_LIMITS];	/* min (falling), max (rising) */
 };
 
 struct hwmon {
@@ -377,7 +413,8 @@ static int hwmon_pick_dir(struct hwmon *h)
 /* The owner file for the current layout: every file it may create. Return: 0, -errno. */
 static int hwmon_owner_write(struct hwmon *h)
 {
-	size_t len = PATH_MAX + 64 + (size_t)h->nsensors * 2 * (HWMON_FILE_MAX_BYTES + 8) + 8;
+	size_t len = PATH_MAX + 64 +
+		     (size_t)h->nsensors * HWMON_FILES_PER_SENSOR * (HWMON_FILE_MAX_BYTES + 12) + 8;
 	char *text = malloc(len), *p;
 	int i, ret;
 
@@ -386,8 +423,12 @@ static int hwmon_owner_write(struct hwmon *h)
 	hwmon_owner_line(h, text, len);
 	p = text + strlen(text);
 	p += sprintf(p, "name\n");
-	for (i = 0; i < h->nsensors; i++)
-		p += sprintf(p, "%s_label\n%s_input\n", h->sensors[i].base, h->sensors[i].base);
+	for (i = 0; i < h->nsensors; i++) {
+		const char *b = h->sensors[i].base;
+
+		p += sprintf(p, "%s_label\n%s_input\n%s_min\n%s_max\n%s_min_alarm\n"
+			     "%s_max_alarm\n%s_alarm\n", b, b, b, b, b, b, b);
+	}
 	ret = hwmon_write_file(h, HWMON_OWNER_FILE, text);
 	free(text);
 	return ret;
@@ -488,8 +529,13 @@ static void hwmon_all_stale(struct hwmon *h)
 	}
 }
 
+static void hwmon_limits_close(struct hwmon *h);
+static int hwmon_limits_probe(struct hwmon *h);
+static bool hwmon_is_link_err(int err);
+
 static void hwmon_unprobe(struct hwmon *h)
 {
+	hwmon_limits_close(h);
 	free(h->sensors);
 	h->sensors = NULL;
 	h->nsensors = 0;
@@ -548,7 +594,182 @@ static int hwmon_probe(struct hwmon *h)
 			   h->consumer);
 		return -ENODEV;
 	}
-	return hwmon_tree_build(h);
+	ret = hwmon_limits_probe(h);
+	return ret < 0 ? ret : hwmon_tree_build(h);
+}
+
+/* ---- limits and alarms: the provider's threshold events ---------------- */
+
+/* Each provider's stream once: sensors of one provider share the first one's. */
+static void hwmon_limits_close(struct hwmon *h)
+{
+	int i, j;
+
+	for (i = 0; i < h->nsensors; i++) {
+		if (!h->sensors[i].st)
+			continue;
+		for (j = i + 1; j < h->nsensors; j++)
+			if (h->sensors[j].st == h->sensors[i].st)
+				h->sensors[j].st = NULL;
+		iiowire_event_stream_close(h->sensors[i].st);
+		h->sensors[i].st = NULL;
+	}
+}
+
+/* The provider channel's events/ files for hwmon's limits, from its CHANNELS entry. */
+static void hwmon_limits_find(struct hwmon_sensor *s, const struct iiowire_chan *c)
+{
+	size_t n;
+	int k, a;
+
+	s->chan = c->index;
+	for (k = 0; k < HWMON_LIMITS; k++) {
+		for (a = 0; a < c->num_attrs; a++) {
+			n = strlen(c->attrs[a]);
+			if (!strncmp(c->attrs[a], "events/", 7) &&
+			    n > strlen(hwmon_limits[k].suffix) &&
+			    !strcmp(c->attrs[a] + n - strlen(hwmon_limits[k].suffix),
+				    hwmon_limits[k].suffix) &&
+			    n < sizeof(s->lim[k].attr)) {
+				memcpy(s->lim[k].attr, c->attrs[a], n + 1);
+				break;
+			}
+		}
+	}
+}
+
+/* One stream of threshold events per provider that has limits. */
+static int hwmon_limits_stream(struct hwmon *h, int i)
+{
+	struct hwmon_sensor *s = &h->sensors[i];
+	const char *prov = iiowire_channel_provider(s->ch);
+	int j;
+
+	for (j = 0; j < i; j++) {
+		if (h->sensors[j].st && !strcmp(iiowire_channel_provider(h->sensors[j].ch), prov)) {
+			s->st = h->sensors[j].st;
+			return 0;
+		}
+	}
+	return iiowire_event_stream_open(h->w, prov, NULL, "thresh", &s->st);
+}
+
+/* Find every sensor's limits; a provider without events gives none. Return: 0 or -errno. */
+static int hwmon_limits_probe(struct hwmon *h)
+{
+	struct iiowire_chan *chans;
+	struct hwmon_sensor *s;
+	int i, j, n, ret;
+
+	for (i = 0; i < h->nsensors; i++) {
+		s = &h->sensors[i];
+		n = iiowire_chan_list(h->w, iiowire_channel_provider(s->ch), &chans);
+		if (n < 0)
+			return hwmon_is_link_err(n) ? n : 0;
+		for (j = 0; j < n; j++)
+			if (chans[j].datasheet_name &&
+			    !strcmp(chans[j].datasheet_name, iiowire_channel_datasheet_name(s->ch)))
+				hwmon_limits_find(s, &chans[j]);
+		iiowire_free(chans);
+		if (!s->lim[HWMON_LIMIT_MIN].attr[0] && !s->lim[HWMON_LIMIT_MAX].attr[0])
+			continue;
+		ret = hwmon_limits_stream(h, i);
+		if (ret < 0 && hwmon_is_link_err(ret))
+			return ret;
+	}
+	return 0;
+}
+
+/* Take the events that came: each sets the alarm of its channel and direction. */
+static void hwmon_limits_events(struct hwmon *h)
+{
+	struct iiowire_iio_event ev;
+	struct hwmon_sensor *s;
+	int i, k;
+
+	for (i = 0; i < h->nsensors; i++) {
+		if (!h->sensors[i].st || (i && h->sensors[i].st == h->sensors[i - 1].st))
+			continue;
+		while (iiowire_event_stream_read(h->sensors[i].st, &ev, 0) == 1) {
+			for (s = h->sensors; s < h->sensors + h->nsensors; s++) {
+				if (s->st != h->sensors[i].st ||
+				    s->chan != iiowire_event_get_channel(&ev, false))
+					continue;
+				for (k = 0; k < HWMON_LIMITS; k++)
+					if (iiowire_event_get_direction(&ev) == hwmon_limits[k].dir)
+						s->lim[k].seen = true;
+			}
+		}
+	}
+}
+
+/*
+ * The thresholds whose events are enabled (a limit nobody armed is not
+ * shown), in hwmon units, converted as the value is (scale, offset,
+ * multiplier). The enable is the value file's "_en" twin.
+ */
+static void hwmon_limits_read(struct hwmon *h, struct hwmon_sensor *s)
+{
+	const char *prov = iiowire_channel_provider(s->ch);
+	char en[HWMON_LIMIT_ATTR_MAX];
+	long long raw, on;
+	size_t n;
+	int k;
+
+	for (k = 0; k < HWMON_LIMITS; k++) {
+		n = strlen(s->lim[k].attr);
+		s->lim[k].have = false;
+		if (n < strlen("value"))
+			continue;
+		snprintf(en, sizeof(en), "%.*sen", (int)(n - strlen("value")), s->lim[k].attr);
+		s->lim[k].have = iiowire_attr_read_longlong(h->w, prov, en, &on) == 0 && on &&
+				 iiowire_attr_read_longlong(h->w, prov, s->lim[k].attr, &raw) == 0 &&
+				 iiowire_convert_raw_to_processed(s->ch, (int)raw, &s->lim[k].value,
+								  s->type->mult) >= 0;
+	}
+}
+
+/* Write one file of the sensor, or remove it when @have is false. */
+static int hwmon_tree_int(const struct hwmon *h, const struct hwmon_sensor *s, const char *what,
+			  bool have, int value)
+{
+	char file[HWMON_FILE_MAX_BYTES + 12], text[16];
+
+	snprintf(file, sizeof(file), "%s_%s", s->base, what);
+	if (!have) {
+		unlinkat(h->dir_fd, file, 0);
+		return 0;
+	}
+	snprintf(text, sizeof(text), "%d\n", value);
+	return hwmon_write_file(h, file, text);
+}
+
+/*
+ * Limits and alarms of one sensor. An alarm is set by an event and stays
+ * until the value is back inside that limit.
+ */
+static int hwmon_tree_limits(struct hwmon *h, struct hwmon_sensor *s)
+{
+	bool out, any = false, have_any = false;
+	int k, ret = 0;
+
+	hwmon_limits_read(h, s);
+	for (k = 0; k < HWMON_LIMITS && h->dir_fd >= 0 && !ret; k++) {
+		out = s->have_value && s->lim[k].have &&
+		      (k == HWMON_LIMIT_MIN ? s->value < s->lim[k].value :
+					      s->value > s->lim[k].value);
+		s->lim[k].alarm = s->lim[k].seen || (s->lim[k].alarm && out);
+		s->lim[k].seen = false;
+		any |= s->lim[k].alarm;
+		have_any |= s->lim[k].have;
+		ret = hwmon_tree_int(h, s, hwmon_limits[k].file, s->lim[k].have, s->lim[k].value);
+		if (!ret)
+			ret = hwmon_tree_int(h, s, hwmon_limits[k].alarm, s->lim[k].have,
+					     s->lim[k].alarm);
+	}
+	if (!ret && h->dir_fd >= 0)
+		ret = hwmon_tree_int(h, s, "alarm", have_any, any);
+	return ret;
 }
 
 /* ---- one pass --------------------------------------------------------- */
@@ -639,7 +860,11 @@ static int hwmon_pass(struct hwmon *h)
 		}
 		if (ret < 0 && !h->warned)
 			hwmon_warn("%s: %s: %s", h->consumer, s->base, iiowire_errmsg(h->w));
+		if (i == 0)
+			hwmon_limits_events(h);
 		ret = hwmon_tree_value(h, s);
+		if (!ret)
+			ret = hwmon_tree_limits(h, s);
 		if (ret < 0) {
 			hwmon_warn("%s: %s", h->dir, iiowire_strerror(ret));
 			return ret;

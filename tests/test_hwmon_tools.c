@@ -223,6 +223,125 @@ static void test_tools_sensors(void)
 }
 TEST_CASE(test_tools_sensors, "sensors reads the tree");
 
+/* A max1363 whose AIN0 (1500 mV) a consumer channel maps; its alert line is the model's. */
+#define TOOLS_ALARM_BOARD							\
+	"{\"board\": \"alarm\", \"buses\": {\"i2c-0\": {\"type\": \"i2c\","		\
+	" \"backend\": \"emulated\"}}, \"devices\": [{\"driver\": \"max1363\","		\
+	" \"bus\": \"i2c-0\", \"address\": \"0x34\", \"irq\": \"emulated\","		\
+	" \"emulate\": {\"AIN0\": 1500}}], \"maps\": [{\"adc_dev_name\": \"0-0034\","	\
+	" \"adc_channel_label\": \"AIN0\", \"consumer_dev_name\": \"iio_hwmon.1\","	\
+	" \"consumer_channel\": \"vin\"}]}"
+
+/* Wait until @file of the tree under @root reads @want. Return: true if it did. */
+static bool tools_wait_file(const char *root, const char *file, const char *want)
+{
+	int64_t end = ct_now_ms() + TOOLS_WAIT_MS;
+	char path[300], buf[64];
+
+	snprintf(path, sizeof(path), "%s/class/hwmon/hwmon0/%s", root, file);
+	while (ct_now_ms() < end) {
+		if (ct_read_file(path, buf, sizeof(buf)) >= 0 && !strcmp(buf, want))
+			return true;
+		ct_sleep_ms(50);
+	}
+	return false;
+}
+
+/* sensors' view of @root: 0 with @out filled, 77 when no namespace can be had. */
+static int tools_sensors(const char *root, char *out, size_t len)
+{
+	char script[512], err[4096];
+	const char *argv[] = { TOOLS_UNSHARE, "-m", "/bin/sh", "-c", script, NULL };
+
+	if (access(TOOLS_SENSORS, X_OK) != 0 || access(TOOLS_UNSHARE, X_OK) != 0 ||
+	    geteuid() != 0)
+		return 77;
+	snprintf(script, sizeof(script),
+		 "mount --make-rprivate / || exit 77;"
+		 " mount --bind '%s/class' /sys/class || exit 77; exec %s", root, TOOLS_SENSORS);
+	return ct_run(argv, out, len, err, sizeof(err));
+}
+
+/*
+ * A threshold the input is above: the bridge shows it as in1_max, the event
+ * sets in1_max_alarm and in1_alarm; sensors prints the limit and ALARM, the
+ * node exporter node_hwmon_in_alarm 1. A threshold moved above the input
+ * clears the alarm.
+ */
+static void test_tools_alarms(void)
+{
+	struct ct_daemon d = { 0 };
+	char root[200], out[8192];
+	static char metrics[1 << 20];
+	const char *bridge[] = { CT_HWMON_PATH, "-a", d.address, "--consumer", "iio_hwmon.1",
+				 "--sysfs-root", root, "--interval", "50", NULL };
+	struct iiowire *w;
+	pid_t bpid, pid;
+	int port, ret;
+
+	CU_ASSERT_FATAL(ct_daemon_start(&d, TOOLS_ALARM_BOARD, NULL) == 0);
+	snprintf(root, sizeof(root), "%s/sysfs", d.dir);
+	w = iiowire_connect(d.address, 2000);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	/* code 2000 of 4096 at 2048 mV: 1000 mV, below the input's 1500 */
+	CU_ASSERT_EQUAL(iiowire_attr_write(w, "0-0034", "events/in_voltage0_thresh_rising_value",
+					   "2000"), 0);
+	bpid = fork();
+	if (bpid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 2);
+		execv(bridge[0], (char *const *)bridge);
+		_exit(127);
+	}
+	CU_ASSERT(tools_wait_file(root, "in1_label", "vin\n"));
+	CU_ASSERT_EQUAL(iiowire_attr_write(w, "0-0034", "events/in_voltage0_thresh_rising_en", "1"),
+			0);
+	CU_ASSERT(tools_wait_file(root, "in1_max", "1000\n"));
+	CU_ASSERT(tools_wait_file(root, "in1_max_alarm", "1\n"));
+	CU_ASSERT(tools_wait_file(root, "in1_alarm", "1\n"));
+	/* no falling threshold is armed: no min, no min_alarm */
+	snprintf(out, sizeof(out), "%s/class/hwmon/hwmon0/in1_min_alarm", root);
+	CU_ASSERT(access(out, F_OK) != 0);
+	ret = tools_sensors(root, out, sizeof(out));
+	if (ret == 77) {
+		fprintf(stderr, "SKIPPED: sensors: not root, or no sensors/unshare/namespace\n");
+	} else {
+		CU_ASSERT_EQUAL(ret, 0);
+		CU_ASSERT(strstr(out, "vin:") && strstr(out, "(max =  +1.00 V)") &&
+			  strstr(out, "ALARM (MAX)"));
+		if (!strstr(out, "ALARM (MAX)"))
+			fprintf(stderr, "\nsensors said:\n%s", out);
+	}
+	if (access(TOOLS_NODE_EXPORTER, X_OK) == 0) {
+		port = ct_free_port();
+		pid = tools_exporter_start(root, port);
+		CU_ASSERT_FATAL(pid > 0);
+		CU_ASSERT(tools_scrape(port, metrics, sizeof(metrics)) > 0);
+		CU_ASSERT(tools_has_line(metrics,
+					 "node_hwmon_in_alarm{chip=\"iio_hwmon\",sensor=\"in1\"} 1"));
+		CU_ASSERT(tools_has_line(metrics,
+					 "node_hwmon_in_max_volts{chip=\"iio_hwmon\",sensor=\"in1\"} 1"));
+		tools_exporter_stop(pid);
+	} else {
+		fprintf(stderr, "SKIPPED: %s is not installed\n", TOOLS_NODE_EXPORTER);
+	}
+	/* above the input now: no more events, the alarm clears */
+	CU_ASSERT_EQUAL(iiowire_attr_write(w, "0-0034", "events/in_voltage0_thresh_rising_value",
+					   "4000"), 0);
+	CU_ASSERT_EQUAL(iiowire_attr_write(w, "0-0034", "events/in_voltage0_thresh_rising_en", "1"),
+			0);
+	CU_ASSERT(tools_wait_file(root, "in1_max", "2000\n"));
+	CU_ASSERT(tools_wait_file(root, "in1_alarm", "0\n"));
+	CU_ASSERT(tools_wait_file(root, "in1_max_alarm", "0\n"));
+	kill(bpid, SIGTERM);
+	waitpid(bpid, NULL, 0);
+	iiowire_close(w);
+	test_rmtree(root);
+	ct_daemon_stop(&d);
+}
+TEST_CASE(test_tools_alarms, "thresholds as in1_max, events as ALARM in sensors and the exporter");
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
