@@ -24,7 +24,9 @@
 #include "board.h"
 #include "kernel/iio_kernel.h"
 #include "busq.h"
+#include "events.h"
 #include "iio.h"
+#include "iio_event.h"
 #include "iiod_proto.h"
 #include "listener.h"
 #include "proto.h"
@@ -87,6 +89,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "WebSocket (--http-listen): a message %d bytes (E2BIG, then close), frames taken %d\n"
 "bytes at a time; HTTP headers %d bytes in all, %d connections reading headers at once,\n"
 "%d s for an HTTP request.\n"
+"IIO events (SUBSCRIBE): %d devices per client; %d events held per subscription while\n"
+"the client has %d bytes unsent (then its oldest are dropped, counted); %d per device.\n"
 "Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board\n"
 "(and rescans the kernel's devices; a kernel uevent does too).\n"
 "systemd: sockets it passes (iiowired.socket; FileDescriptorName=iiod for libiio's)\n"
@@ -105,7 +109,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 		IIO_KERNEL_CHANNELS_MAX, SRV_STREAM_MAX_PER_SESSION, SRV_STREAM_READERS_MAX,
 		PROTO_STREAM_SCANS_MAX, SRV_STREAM_QUEUE_BYTES, IIO_TRIGGER_CONSUMERS_MAX,
 		SRV_WEB_MESSAGE_MAX_BYTES, SRV_WEB_RX_CHUNK_BYTES, SRV_WEB_HEADER_MAX_BYTES,
-		SRV_WEB_HEADER_POOL, SRV_WEB_HTTP_TIMEOUT_S);
+		SRV_WEB_HEADER_POOL, SRV_WEB_HTTP_TIMEOUT_S, SRV_EVENT_SUBS_MAX_PER_SESSION,
+		SRV_EVENT_QUEUE_MAX, SRV_EVENT_OUT_MAX_BYTES, IIO_EVENT_QUEUE_LEN);
 }
 
 /* Parse a whole decimal number in [@min, @max]. Return: 0 or -EINVAL. */
