@@ -46,7 +46,8 @@ struct srv_memo;
  * @auth_failures: wrong AUTH tokens so far; @authed: a right one came.
  * @streams: its STREAMs (stream.c); @nstreams how many; @next_stream the
  *	last id given (ids are never reused on a connection).
- * @evsubs: its SUBSCRIBEs (events.c); @nevsubs how many.
+ * @evsubs: its SUBSCRIBEs (events.c); @nevsubs how many; @ev_flush: it
+ *	is on the events' list of sessions to flush after a walk.
  */
 struct srv_native_conn {
 	struct srv_list watches;
@@ -56,6 +57,7 @@ struct srv_native_conn {
 	int next_stream;
 	struct srv_list evsubs;
 	unsigned int nevsubs;
+	bool ev_flush;
 	struct srv_memo *memo;
 	const char *cur_line;
 	size_t cur_len;

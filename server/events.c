@@ -61,12 +61,20 @@ struct srv_evdev {
 	struct srv_list node;		/* ev->devs */
 	struct iio_dev *dev;		/* referenced; its queue is open */
 	struct srv_list subs;
+	bool pinned;			/* a walk of @subs is under way: not freed yet */
 };
 
+/*
+ * @flush: sessions that got output during a walk of the lists; flushed
+ * only after it, because a flush may close a session, whose close frees
+ * its subscriptions (and maybe a device's fan-out) under the walk.
+ */
 struct srv_events {
 	uv_async_t async;
 	struct srv *srv;
 	struct srv_list devs;
+	struct srv_session **flush;
+	size_t nflush, capflush;
 };
 
 /* Any thread, under a core lock: only wake the loop. */
@@ -91,11 +99,46 @@ static bool srv_evfilter_match(const struct srv_evfilter *f, uint64_t id)
 	return !f->diff || (e.diff && e.chan2 == f->chan2);
 }
 
+/* Remember @s for srv_events_flush(); without memory, mark it broken (it closes then). */
+static void srv_events_want_flush(struct srv_events *ev, struct srv_session *s)
+{
+	struct srv_session **grown;
+	size_t cap;
+
+	if (s->native.ev_flush)
+		return;
+	if (ev->nflush == ev->capflush) {
+		cap = ev->capflush ? ev->capflush * 2 : 16;
+		grown = realloc(ev->flush, cap * sizeof(*grown));
+		if (!grown) {
+			srv_session_broken(s);
+			return;
+		}
+		ev->flush = grown;
+		ev->capflush = cap;
+	}
+	s->native.ev_flush = true;
+	ev->flush[ev->nflush++] = s;
+}
+
+/* After a walk: hand what the walk queued to the sessions' sockets. */
+static void srv_events_flush(struct srv_events *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nflush; i++) {
+		ev->flush[i]->native.ev_flush = false;
+		srv_session_flush(ev->flush[i]);
+	}
+	ev->nflush = 0;
+}
+
 static void srv_evsub_emit(struct srv_evsub *sub, const struct proto_ievent *ev)
 {
 	if (proto_ievent_encode(srv_session_out(sub->s), sub->json, ev) < 0)
 		srv_session_broken(sub->s);
 	sub->s->srv->stats.events++;
+	srv_events_want_flush(sub->s->srv->events, sub->s);
 }
 
 /* Move what fits into the connection's output (events.h: the slow-reader rule). */
@@ -103,7 +146,6 @@ static void srv_evsub_flush(struct srv_evsub *sub)
 {
 	struct srv_session *s = sub->s;
 	struct proto_ievent ev = { .device = sub->device };
-	bool any = false;
 
 	while ((sub->count || sub->lost) && !srv_session_closing(s) && !s->slots_head &&
 	       srv_session_queued(s) < SRV_EVENT_OUT_MAX_BYTES) {
@@ -119,10 +161,7 @@ static void srv_evsub_flush(struct srv_evsub *sub)
 			sub->count--;
 		}
 		srv_evsub_emit(sub, &ev);
-		any = true;
 	}
-	if (any)
-		srv_session_flush(s);
 }
 
 static void srv_evsub_push(struct srv_evsub *sub, const struct iio_event_data *e)
@@ -176,7 +215,7 @@ static struct srv_evdev *srv_evdev_get(struct srv_events *ev, struct iio_dev *de
 
 static void srv_evdev_put_if_unused(struct srv_evdev *ed)
 {
-	if (!srv_list_empty(&ed->subs))
+	if (!srv_list_empty(&ed->subs) || ed->pinned)
 		return;
 	iio_event_close(ed->dev);
 	iio_device_put(ed->dev);
@@ -210,7 +249,6 @@ static void srv_evsub_end(struct srv_evsub *sub, int err, const char *msg)
 	ev.err = err;
 	ev.message = msg;
 	srv_evsub_emit(sub, &ev);
-	srv_session_flush(sub->s);
 	srv_evsub_free(sub);
 }
 
@@ -243,7 +281,7 @@ static bool srv_evdev_drain(struct srv_evdev *ed)
 			srv_list_for_each_safe(pos, tmp, &ed->subs)
 				srv_evsub_end(srv_container_of(pos, struct srv_evsub, dev_node),
 					      n, "device removed");
-			return false;	/* the last sub freed @ed */
+			return false;	/* @ed is pinned: the caller frees it */
 		}
 		srv_evdev_fan_out(ed, e, n, lost);
 	} while (n == SRV_EVENT_READ_BATCH);
@@ -252,13 +290,27 @@ static bool srv_evdev_drain(struct srv_evdev *ed)
 	return true;
 }
 
+/*
+ * Drain every device. All are pinned for the walk: a device's last
+ * subscription may end in it (device gone), and the walk reads each
+ * device's list after its last entry.
+ */
 static void srv_events_async_cb(uv_async_t *async)
 {
 	struct srv_events *ev = srv_container_of(async, struct srv_events, async);
 	struct srv_list *pos, *tmp;
+	struct srv_evdev *ed;
 
 	srv_list_for_each_safe(pos, tmp, &ev->devs)
+		srv_container_of(pos, struct srv_evdev, node)->pinned = true;
+	srv_list_for_each_safe(pos, tmp, &ev->devs)
 		srv_evdev_drain(srv_container_of(pos, struct srv_evdev, node));
+	srv_list_for_each_safe(pos, tmp, &ev->devs) {
+		ed = srv_container_of(pos, struct srv_evdev, node);
+		ed->pinned = false;
+		srv_evdev_put_if_unused(ed);
+	}
+	srv_events_flush(ev);
 }
 
 int srv_events_init(struct srv *srv)
@@ -283,7 +335,10 @@ int srv_events_init(struct srv *srv)
 
 static void srv_events_close_cb(uv_handle_t *h)
 {
-	free(srv_container_of((uv_async_t *)h, struct srv_events, async));
+	struct srv_events *ev = srv_container_of((uv_async_t *)h, struct srv_events, async);
+
+	free(ev->flush);
+	free(ev);
 }
 
 void srv_events_fini(struct srv *srv)
@@ -334,15 +389,19 @@ void srv_events_reload(struct srv *srv)
 	}
 	srv_list_for_each_safe(pos, tmp, &moved) {
 		ed = srv_container_of(pos, struct srv_evdev, node);
-		/* the last sub to leave frees @ed (srv_evdev_put_if_unused) */
+		/* pinned: the walk's end test reads @ed after its last sub left */
+		ed->pinned = true;
 		srv_list_for_each_safe(p2, t2, &ed->subs)
 			srv_evsub_follow(ev, srv_container_of(p2, struct srv_evsub, dev_node));
+		ed->pinned = false;
+		srv_evdev_put_if_unused(ed);
 	}
 	/* a device the reload kept (not one board_load() makes today) stays served */
 	srv_list_for_each_safe(pos, tmp, &moved) {
 		srv_list_del(pos);
 		srv_list_add_tail(&ev->devs, pos);
 	}
+	srv_events_flush(ev);
 }
 
 /* The channel @name of @dev that has events, as a filter. Return: 0, -ENOENT. */
@@ -537,8 +596,9 @@ void srv_events_writable(struct srv_session *s)
 {
 	struct srv_list *pos, *tmp;
 
-	if (s->proto != &srv_proto_native || !s->native.nevsubs)
+	if (s->proto != &srv_proto_native || !s->native.nevsubs || !s->srv->events)
 		return;
 	srv_list_for_each_safe(pos, tmp, &s->native.evsubs)
 		srv_evsub_flush(srv_container_of(pos, struct srv_evsub, sess_node));
+	srv_events_flush(s->srv->events);
 }
