@@ -9,7 +9,7 @@
  * level, under "events/"; a duplicate shared name is skipped, a duplicate
  * separate one refused. `_en` reads the driver's number as "%d" and takes
  * kstrtobool's words; values are written as INT_PLUS_MICRO. The queue is a
- * ring that drops its oldest entry when full and counts it (K-40).
+ * ring that drops its oldest entry when full and counts it (K-43).
  * Place in the flow: driver -> *core* -> server. No text formatting of its
  * own beyond the value formatter's, no logging.
  */
@@ -220,7 +220,7 @@ static int iio_event_strtobool(const char *s, int *out)
 /*
  * A channel with event specs on a driver without the callbacks would call
  * a NULL function in the kernel (open point 1 of the events reference):
- * here such a file answers EINVAL (K-41).
+ * here such a file answers EINVAL (K-44).
  */
 ssize_t iio_event_attr_read_locked(struct iio_dev *indio_dev, const struct iio_attr *attr,
 				   char *buf, size_t len)

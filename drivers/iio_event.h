@@ -20,7 +20,7 @@
 /*
  * Events a device queues for its reader. The kernel's kfifo holds 16 and
  * drops the newest when full; ours holds more and drops the oldest, with a
- * count (K-40 in maps/README.md): a network reader is woken later than a
+ * count (K-43 in maps/README.md): a network reader is woken later than a
  * local one, and the latest state is what it needs.
  */
 #define IIO_EVENT_QUEUE_LEN	1024

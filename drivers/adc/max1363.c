@@ -239,7 +239,7 @@ static const struct max1363_chip_info max1363_chip_info_tbl[MAX1363_NPARTS] = {
 	[max11609] = MAX1363_CHIP(max1363_chans_8x10, 8, 10, 2048),
 	[max11610] = MAX1363_CHIP(max1363_chans_12x10, 12, 10, 4096),
 	[max11611] = MAX1363_CHIP(max1363_chans_12x10, 12, 10, 2048),
-	/* the kernel gives these max1363_channels, event specs and all, but no callbacks: K-41 */
+	/* the kernel gives these max1363_channels, event specs and all, but no callbacks: K-44 */
 	[max11612] = MAX1363_CHIP(max1363_chans_4x12_ev, 4, 12, 4096),
 	[max11613] = MAX1363_CHIP(max1363_chans_4x12_ev, 4, 12, 2048),
 	[max11614] = MAX1363_CHIP(max1363_chans_8x12, 8, 12, 4096),

@@ -516,7 +516,7 @@ static int iio_dummy_probe(const struct iio_probe *p, struct iio_dev **out, char
 	iio_dummy_init_state(st);
 	/*
 	 * With all ten slots taken the kernel's probe fails; ours binds a
-	 * dummy that no poke reaches (K-42): boards with many dummies worked
+	 * dummy that no poke reaches (K-45): boards with many dummies worked
 	 * before events came.
 	 */
 	st->evgen_slot = iio_evgen_get_slot(indio_dev, iio_dummy_event_handler);
