@@ -128,6 +128,21 @@ static bool tools_has_line(const char *text, const char *line)
 	return false;
 }
 
+/* Start the bridge in the background (its stderr to /dev/null). Return: its pid. */
+static pid_t tools_bridge_start(const char *const *argv)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
 static void test_tools_node_exporter(void)
 {
 	const char *rows[] = {
@@ -160,14 +175,7 @@ static void test_tools_node_exporter(void)
 		TEST_ROW_ASSERT(tools_has_line(metrics, rows[i]), rows[i]);
 
 	/* the bridge keeps the tree current: a reload's new value reaches the scrape */
-	bpid = fork();
-	if (bpid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		dup2(fd, 2);
-		execv(bridge[0], (char *const *)bridge);
-		_exit(127);
-	}
+	bpid = tools_bridge_start(bridge);
 	CU_ASSERT_EQUAL(ct_daemon_reload(&tools_daemon, CT_BOARD_WITH("1500")), 0);
 	end = ct_now_ms() + TOOLS_WAIT_MS;
 	while (ct_now_ms() < end) {
@@ -286,14 +294,7 @@ static void test_tools_alarms(void)
 	/* code 2000 of 4096 at 2048 mV: 1000 mV, below the input's 1500 */
 	CU_ASSERT_EQUAL(iiowire_attr_write(w, "0-0034", "events/in_voltage0_thresh_rising_value",
 					   "2000"), 0);
-	bpid = fork();
-	if (bpid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		dup2(fd, 2);
-		execv(bridge[0], (char *const *)bridge);
-		_exit(127);
-	}
+	bpid = tools_bridge_start(bridge);
 	CU_ASSERT(tools_wait_file(root, "in1_label", "vin\n"));
 	CU_ASSERT_EQUAL(iiowire_attr_write(w, "0-0034", "events/in_voltage0_thresh_rising_en", "1"),
 			0);
