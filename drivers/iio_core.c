@@ -756,6 +756,7 @@ int iio_attr_write(struct iio_dev *indio_dev, const struct iio_attr *attr,
 		break;
 	case IIO_ATTR_BUFFER:
 		ret = iio_buffer_attr_write_locked(indio_dev, attr, text);
+		break;
 	case IIO_ATTR_EVENT:
 	case IIO_ATTR_DEVICE:
 		ret = iio_event_attr_write_locked(indio_dev, attr, text, len);

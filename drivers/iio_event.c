@@ -286,14 +286,6 @@ int iio_event_attr_write_locked(struct iio_dev *indio_dev, const struct iio_attr
 				       (enum iio_event_info)attr->info, val, val2);
 }
 
-int64_t iio_get_time_ns(const struct iio_dev *indio_dev)
-{
-	struct timespec ts;
-
-	clock_gettime(to_iio_dev_opaque(indio_dev)->clock_id, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 int iio_push_event(struct iio_dev *indio_dev, uint64_t ev_code, int64_t timestamp)
 {
 	struct iio_dev_opaque *op = to_iio_dev_opaque(indio_dev);

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "iio.h"
+#include "iio_buffer.h"	/* iio_get_time_ns() */
 
 /*
  * Events a device queues for its reader. The kernel's kfifo holds 16 and
@@ -30,13 +31,10 @@
 
 /**
  * iio_push_event() - queue @ev_code with @timestamp (ns, the device's
- * current_timestamp_clock: iio_get_time_ns()). Any thread; never blocks on
+ * current_timestamp_clock: iio_get_time_ns() of iio_buffer.h). Any thread; never blocks on
  * the reader. Return: 0 (also when no reader holds the queue: dropped).
  */
 int iio_push_event(struct iio_dev *indio_dev, uint64_t ev_code, int64_t timestamp);
-
-/** iio_get_time_ns() - now, in ns, on the device's current_timestamp_clock. */
-int64_t iio_get_time_ns(const struct iio_dev *indio_dev);
 
 /** iio_device_has_events() - does the device have an event interface (event specs or attrs)? */
 bool iio_device_has_events(const struct iio_dev *indio_dev);

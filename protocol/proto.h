@@ -435,6 +435,8 @@ struct proto_stream_info {
 	int nchans;
 	uint64_t delivered;
 	uint64_t lost;
+};
+
 /* What a pushed IIO event line says (SUBSCRIBE). */
 enum proto_ievent_kind {
 	PROTO_IEVENT_EVENT,	/* IIOEVENT: one event */
