@@ -218,7 +218,7 @@ check "monitor two devices" 2 "" "monitor needs one DEVICE" -- $e monitor dummy0
 
 # ---- usage ----
 check_re "--help" 0 '.*' -- $cli --help
-check "--help names every command" 0 "15" "" -- sh -c "$cli --help | grep -Ec '^  (devices|device|attrs|channels|read|write|maps|consumer|cread|watch|monitor|stats|version|shell|help)( |$)'"
+check "--help names every command" 0 "16" "" -- sh -c "$cli --help | grep -Ec '^  (devices|device|attrs|channels|read|write|maps|consumer|cread|watch|capture|monitor|stats|version|shell|help)( |$)'"
 check "no command" 2 "" "no command" -- $cli
 check "unknown command" 2 "" "unknown command 'frob'" -- $c frob
 check "missing argument" 2 "" "usage: iiowire read DEVICE ATTR" -- $c read max1238
