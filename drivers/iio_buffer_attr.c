@@ -22,6 +22,7 @@
 #include "iio_kit.h"
 #include "iio_buffer_priv.h"
 #include "iio_registry.h"
+#include "iio_value.h"
 
 /* scan element postfixes, in the order they are listed per channel */
 static const char *const iio_buffer_scan_postfix[] = {
@@ -197,30 +198,6 @@ const struct iio_attr *iio_device_buffer_attr_find(const struct iio_dev *indio_d
 
 /* ---- parsing as the kernel ---- */
 
-/* kstrtobool(): y/Y/t/T/1, n/N/f/F/0, on/off; the rest of the text is ignored. */
-static int iio_battr_kstrtobool(const char *s, bool *res)
-{
-	switch (s[0]) {
-	case 'y': case 'Y': case 't': case 'T': case '1':
-		*res = true;
-		return 0;
-	case 'n': case 'N': case 'f': case 'F': case '0':
-		*res = false;
-		return 0;
-	case 'o': case 'O':
-		if (s[1] == 'n' || s[1] == 'N') {
-			*res = true;
-			return 0;
-		}
-		if (s[1] == 'f' || s[1] == 'F') {
-			*res = false;
-			return 0;
-		}
-		break;
-	}
-	return -EINVAL;
-}
-
 /* kstrtouint(s, 10): optional '+', decimal digits, one optional '\n'. */
 static int iio_battr_kstrtouint(const char *s, unsigned int *res)
 {
@@ -384,10 +361,10 @@ int iio_buffer_attr_write_locked(struct iio_dev *indio_dev, const struct iio_att
 		return -ENOENT;
 	switch ((enum iio_battr)attr->info) {
 	case IIO_BATTR_SCAN_EN:
-		ret = iio_battr_kstrtobool(text, &on);
+		ret = iio_kstrtobool(text, &on);
 		return ret ? ret : iio_battr_write_scan_en(bs, attr->chan, on);
 	case IIO_BATTR_ENABLE:
-		ret = iio_battr_kstrtobool(text, &on);
+		ret = iio_kstrtobool(text, &on);
 		return ret ? ret : iio_battr_write_enable(indio_dev, bs, on);
 	case IIO_BATTR_LENGTH:
 		ret = iio_battr_kstrtouint(text, &val);

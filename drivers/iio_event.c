@@ -192,31 +192,6 @@ bool iio_device_has_events(const struct iio_dev *indio_dev)
 	return false;
 }
 
-/* kstrtobool(): the first character decides, "on"/"off" need the second. */
-static int iio_event_strtobool(const char *s, int *out)
-{
-	switch (s[0]) {
-	case 'y': case 'Y': case 't': case 'T': case '1':
-		*out = 1;
-		return 0;
-	case 'n': case 'N': case 'f': case 'F': case '0':
-		*out = 0;
-		return 0;
-	case 'o': case 'O':
-		if (s[1] == 'n' || s[1] == 'N') {
-			*out = 1;
-			return 0;
-		}
-		if (s[1] == 'f' || s[1] == 'F') {
-			*out = 0;
-			return 0;
-		}
-		return -EINVAL;
-	default:
-		return -EINVAL;
-	}
-}
-
 /*
  * A channel with event specs on a driver without the callbacks would call
  * a NULL function in the kernel (open point 1 of the events reference):
@@ -262,15 +237,17 @@ int iio_event_attr_write_locked(struct iio_dev *indio_dev, const struct iio_attr
 {
 	const struct iio_info *info = indio_dev->info;
 	int val, val2, ret;
+	bool on;
 
 	if (attr->kind == IIO_ATTR_DEVICE) {
 		ret = attr->dattr->write(indio_dev, attr->dattr->private, text, len);
 		return ret > 0 ? 0 : ret;
 	}
 	if (attr->info == IIO_EV_INFO_ENABLE) {
-		ret = iio_event_strtobool(text, &val);
+		ret = iio_kstrtobool(text, &on);
 		if (ret < 0)
 			return ret;
+		val = on;
 		if (!info || !info->write_event_config)
 			return -EINVAL;
 		return info->write_event_config(indio_dev, attr->chan, attr->ev->type,

@@ -398,6 +398,26 @@ static int iio_value_kstrtoull(const char *s, uint64_t *res)
 	return 0;
 }
 
+int iio_kstrtobool(const char *s, bool *res)
+{
+	switch (s[0]) {
+	case 'y': case 'Y': case 't': case 'T': case '1':
+		*res = true;
+		return 0;
+	case 'n': case 'N': case 'f': case 'F': case '0':
+		*res = false;
+		return 0;
+	case 'o': case 'O':
+		if (s[1] == 'n' || s[1] == 'N' || s[1] == 'f' || s[1] == 'F') {
+			*res = s[1] == 'n' || s[1] == 'N';
+			return 0;
+		}
+		return -EINVAL;
+	default:
+		return -EINVAL;
+	}
+}
+
 int iio_kstrtoul10(const char *s, unsigned long *res)
 {
 	uint64_t r = 0;

@@ -11,6 +11,7 @@
 #ifndef IIOWIRE_IIO_VALUE_H
 #define IIOWIRE_IIO_VALUE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +48,14 @@ int iio_str_to_fixpoint(const char *str, int fract_mult, int *integer, int *frac
  * Return: 0, or -EINVAL (outputs untouched).
  */
 int iio_parse_value(const char *str, int fmt, int *val, int *val2);
+
+/**
+ * iio_kstrtobool() - the kernel's kstrtobool(): y/Y/t/T/1 and n/N/f/F/0 by
+ * their first character, "on"/"off" by the first two; the rest of the text
+ * is ignored (events/..._en, buffer/enable).
+ * Return: 0 with *res set, -EINVAL for anything else.
+ */
+int iio_kstrtobool(const char *s, bool *res);
 
 /**
  * iio_kstrtoul10() - the kernel's kstrtoul(s, 10, res): decimal digits, an
