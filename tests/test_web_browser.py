@@ -126,7 +126,10 @@ def write_from_page(drv, dev, attr, value):
     inp = row.find_element(By.CSS_SELECTOR, "input")
     inp.clear()
     inp.send_keys(value)
-    row.find_element(By.CSS_SELECTOR, "button.write").click()
+    btn = row.find_element(By.CSS_SELECTOR, "button.write")
+    # a device with many attributes (the dummy's events/ files) makes a long card
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'});", btn)
+    btn.click()
     msg = row.find_element(By.CSS_SELECTOR, ".attr-msg")
     wait_for("the write's answer", lambda: msg.text not in ("", "…"))
     return msg
