@@ -448,23 +448,21 @@ static int proto_request_text_arg(struct proto_request *req, enum proto_field f,
 	}
 }
 
-static int proto_request_decode_text(struct proto_request *req, const char *line, size_t len,
-				     char *err, size_t errlen)
+/*
+ * The request word of a text line: sets req->op (PROTO_OP_NONE for a blank
+ * line) and moves *pos past the word. Return: 0, or -errno for an unknown word.
+ */
+static int proto_request_text_op(struct proto_request *req, const char *line, size_t len,
+				 size_t *pos, char *err, size_t errlen)
 {
-	const struct proto_op_row *row;
 	size_t i = 0, vs;
-	char *p, *end, *tok;
-	bool present[PROTO_ARGS_MAX];
-	bool has_multiplier = false;
-	enum proto_field f;
-	int op, k, ret;
+	int op;
 
 	while (i < len && proto_is_blank(line[i]))
 		i++;
-	if (i == len) {
-		req->op = PROTO_OP_NONE;
+	req->op = PROTO_OP_NONE;
+	if (i == len)
 		return 0;
-	}
 	vs = i;
 	while (i < len && !proto_is_blank(line[i]))
 		i++;
@@ -475,7 +473,25 @@ static int proto_request_decode_text(struct proto_request *req, const char *line
 		return op;
 	}
 	req->op = (enum proto_op)op;
-	row = &proto_op_rows[op];
+	*pos = i;
+	return 0;
+}
+
+static int proto_request_decode_text(struct proto_request *req, const char *line, size_t len,
+				     char *err, size_t errlen)
+{
+	const struct proto_op_row *row;
+	size_t i = 0;
+	char *p, *end, *tok;
+	bool present[PROTO_ARGS_MAX];
+	bool has_multiplier = false;
+	enum proto_field f;
+	int k, ret;
+
+	ret = proto_request_text_op(req, line, len, &i, err, errlen);
+	if (ret || req->op == PROTO_OP_NONE)
+		return ret;
+	row = &proto_op_rows[req->op];
 
 	/* the arguments are cut in place in one copy of the rest of the line */
 	req->store = malloc(len - i + 1);
