@@ -470,6 +470,12 @@ int main(int argc, char **argv)
 	srv_main_nofile(&cfg, cfg.max_clients != SRV_DEFAULT_MAX_CLIENTS);
 	/* a peer that vanishes mid-write is an error return, not a signal */
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * A reload asked for while the board loads or the sockets are bound
+	 * (systemd, a hotplug test) must not end the daemon: SIGHUP is ignored
+	 * until srv_start() installs the loop's handler, which replaces this.
+	 */
+	signal(SIGHUP, SIG_IGN);
 
 	err[0] = '\0';
 	ret = srv_create(&cfg, &srv, err, sizeof(err));
