@@ -192,8 +192,73 @@ static int iiowire_stream_take(struct iiowire_stream *s, const struct proto_stre
 }
 
 /*
- * Wait for the STREAM reply (lines before it are not ours: skipped) and take
- * it. An error reply's message goes to @w. Return: 0, or -errno.
+ * A line a stream waits for: 1 when @line is the caller's (decoded into @r
+ * and @out), 0 when it belongs to another request or stream, -errno when it
+ * cannot be decoded (message in @msg).
+ */
+typedef int (*iiowire_stream_match_fn)(struct proto_reply *r, void *out, const char *line,
+				       size_t len, char *msg, size_t msglen, long want);
+
+/*
+ * Read lines until @match takes one: replies, events and other streams'
+ * blocks share the connection, so both the STREAM reply and each block
+ * header are waited for this way. @r is left for proto_reply_fini() only on
+ * success. @bad_line tells a decode error from a connection error.
+ * Return: 0, or -errno.
+ */
+static int iiowire_stream_wait_line(struct iiowire *c, int64_t deadline,
+				    iiowire_stream_match_fn match, long want,
+				    struct proto_reply *r, void *out, char *msg,
+				    size_t msglen, bool *bad_line)
+{
+	char *line;
+	size_t len;
+	int ret;
+
+	*bad_line = false;
+	for (;;) {
+		ret = iiowire_conn_read_line(c, deadline, &line, &len);
+		if (ret < 0)
+			return ret;
+		memset(r, 0, sizeof(*r));
+		ret = match(r, out, line, len, msg, msglen, want);
+		if (ret > 0)
+			return 0;
+		proto_reply_fini(r);
+		if (ret < 0) {
+			*bad_line = true;
+			return ret;
+		}
+	}
+}
+
+/* iiowire_stream_match_fn for the reply to our STREAM request. */
+static int iiowire_stream_match_open(struct proto_reply *r, void *out, const char *line,
+				     size_t len, char *msg, size_t msglen, long want)
+{
+	int ret = proto_stream_reply_decode(r, out, line, len, msg, msglen);
+
+	(void)want;
+	if (ret < 0)
+		return ret;
+	return r->id && !strcmp(r->id, IIOWIRE_STREAM_REQ_ID);
+}
+
+/* iiowire_stream_match_fn for a BLOCK or STREAMEND line of stream @want. */
+static int iiowire_stream_match_line(struct proto_reply *r, void *out, const char *line,
+				     size_t len, char *msg, size_t msglen, long want)
+{
+	struct proto_stream_line *l = out;
+	int ret = proto_stream_line_decode(r, l, line, len, msg, msglen);
+
+	if (ret <= 0)
+		return ret;
+	return l->stream == want;
+}
+
+/*
+ * Wait for the STREAM reply and take it. An error reply's message goes to
+ * @w. Return: 0, or -errno.
  */
 static int iiowire_stream_await_open(struct iiowire *w, struct iiowire_stream *s, int format,
 				     int64_t deadline)
@@ -201,21 +266,13 @@ static int iiowire_stream_await_open(struct iiowire *w, struct iiowire_stream *s
 	char msg[PROTO_MSG_MAX_BYTES];
 	struct proto_stream_info info;
 	struct proto_reply r;
-	char *line;
-	size_t len;
+	bool bad_line;
 	int ret;
 
-	for (;;) {
-		ret = iiowire_conn_read_line(s->conn, deadline, &line, &len);
-		if (ret < 0)
-			return iiowire_err_local(w, ret, "stream");
-		ret = proto_stream_reply_decode(&r, &info, line, len, msg, sizeof(msg));
-		if (ret == 0 && r.id && !strcmp(r.id, IIOWIRE_STREAM_REQ_ID))
-			break;
-		proto_reply_fini(&r);
-		if (ret < 0)
-			return iiowire_err_local(w, ret, msg);
-	}
+	ret = iiowire_stream_wait_line(s->conn, deadline, iiowire_stream_match_open, 0, &r,
+				       &info, msg, sizeof(msg), &bad_line);
+	if (ret < 0)
+		return iiowire_err_local(w, ret, bad_line ? msg : "stream");
 	if (r.kind == PROTO_REPLY_ERR) {
 		iiowire_err_set(w, "%s", r.message ? r.message : iiowire_strerror(r.err));
 		ret = r.err < 0 ? r.err : -EPROTO;
@@ -452,22 +509,13 @@ static int iiowire_stream_header(struct iiowire_stream *s, int64_t deadline)
 	char msg[PROTO_MSG_MAX_BYTES];
 	struct proto_stream_line l;
 	struct proto_reply r;
-	char *line;
-	size_t len;
+	bool bad_line;
 	int ret;
 
-	for (;;) {
-		ret = iiowire_conn_read_line(s->conn, deadline, &line, &len);
-		if (ret < 0)
-			return ret;
-		memset(&r, 0, sizeof(r));
-		ret = proto_stream_line_decode(&r, &l, line, len, msg, sizeof(msg));
-		if (ret > 0 && l.stream == s->id)
-			break;
-		proto_reply_fini(&r);
-		if (ret < 0)
-			return iiowire_stream_end(s, ret, msg);
-	}
+	ret = iiowire_stream_wait_line(s->conn, deadline, iiowire_stream_match_line, s->id, &r,
+				       &l, msg, sizeof(msg), &bad_line);
+	if (ret < 0)
+		return bad_line ? iiowire_stream_end(s, ret, msg) : ret;
 	if (l.kind == PROTO_STREAM_END) {
 		snprintf(msg, sizeof(msg), "%s", l.message ? l.message : "");
 		proto_reply_fini(&r);
