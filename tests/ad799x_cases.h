@@ -120,6 +120,200 @@ static inline void ad799x_faults(const struct chiptest_backend *be, uint16_t add
 	chipsuite_faults(be, addr, ad799x_fault_rows, CHIPSUITE_NROWS(ad799x_fault_rows));
 }
 
+/* ---- alert events: the irq configuration's files, values and enables ---- */
+
+#define AD799X_EV_FILES(n)							\
+	"events/in_voltage" #n "_thresh_rising_value",				\
+	"events/in_voltage" #n "_thresh_rising_en",				\
+	"events/in_voltage" #n "_thresh_falling_value",				\
+	"events/in_voltage" #n "_thresh_falling_en",				\
+	"events/in_voltage" #n "_thresh_either_hysteresis"
+#define AD799X_EV_DEV_FILES							\
+	"events/sampling_frequency", "events/sampling_frequency_available"
+
+static const char *const ad799x_attrs_2_events[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage_scale", "name",
+	"current_timestamp_clock", AD799X_EV_FILES(0), AD799X_EV_FILES(1),
+	AD799X_EV_DEV_FILES, NULL
+};
+
+static const char *const ad799x_attrs_4_events[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
+	"in_voltage_scale", "name", "current_timestamp_clock",
+	AD799X_EV_FILES(0), AD799X_EV_FILES(1), AD799X_EV_FILES(2), AD799X_EV_FILES(3),
+	AD799X_EV_DEV_FILES, NULL
+};
+
+/* the ad7997/8: limit registers, hence events, on channels 0-3 only */
+static const char *const ad799x_attrs_8_events[] = {
+	"in_voltage0_raw", "in_voltage1_raw", "in_voltage2_raw", "in_voltage3_raw",
+	"in_voltage4_raw", "in_voltage5_raw", "in_voltage6_raw", "in_voltage7_raw",
+	"in_voltage_scale", "name", "current_timestamp_clock",
+	AD799X_EV_FILES(0), AD799X_EV_FILES(1), AD799X_EV_FILES(2), AD799X_EV_FILES(3),
+	AD799X_EV_DEV_FILES, NULL
+};
+
+/* with an interrupt line: the kernel's irq_config; the ad7991 has none and keeps its set */
+static const struct chipsuite_attrset_row ad799x_event_attrset_rows[] = {
+	{ "ad7992", ad799x_attrs_2_events, true, true },
+	{ "ad7993", ad799x_attrs_4_events, true, true },
+	{ "ad7997", ad799x_attrs_8_events, true, true },
+	{ "ad7998", ad799x_attrs_8_events, true, true },
+	{ "ad7991", ad799x_attrs_4, true, true },
+};
+
+/**
+ * struct ad799x_ev_step - one step on a chip probed with an interrupt line:
+ * write @write to @attr (expect @ret), or read @attr (expect @read); then,
+ * if @reg >= 0, the chip's register @reg (a @word or a byte) holds @regval.
+ */
+struct ad799x_ev_step {
+	const char *attr;
+	const char *write;
+	int ret;
+	const char *read;
+	int reg;
+	bool word;
+	int regval;
+};
+
+#define AD799X_EV_W(attr, val, ret)		{ attr, val, ret, NULL, -1, false, 0 }
+#define AD799X_EV_R(attr, text)			{ attr, NULL, 0, text, -1, false, 0 }
+#define AD799X_EV_WREG(attr, val, reg, word, regval)	{ attr, val, 0, NULL, reg, word, regval }
+#define AD799X_EV_REG(reg, word, regval)	{ NULL, NULL, 0, NULL, reg, word, regval }
+
+#define AD799X_EVF(n, what)	"events/in_voltage" #n "_thresh_" what
+
+/* ad7998: 12 bits, a 16-bit configuration; registers DATA_LOW 4+3n, DATA_HIGH 5+3n, HYST 6+3n */
+static const struct ad799x_ev_step ad799x_ev_steps_7998[] = {
+	/* power-on limits: full scale, zero scale, hysteresis 8 LSB; the irq default 0x0006 */
+	AD799X_EV_R(AD799X_EVF(0, "rising_value"), "4095\n"),
+	AD799X_EV_R(AD799X_EVF(0, "falling_value"), "0\n"),
+	AD799X_EV_R(AD799X_EVF(2, "either_hysteresis"), "8\n"),
+	AD799X_EV_R(AD799X_EVF(1, "rising_en"), "0\n"),
+	AD799X_EV_REG(0x2, true, 0x0006),
+	/* values: 0 .. 4095, written to the chip; the integer part of INT_PLUS_MICRO */
+	AD799X_EV_WREG(AD799X_EVF(3, "rising_value"), "4095", 0x0e, true, 0x0fff),
+	AD799X_EV_W(AD799X_EVF(3, "rising_value"), "4096", -EINVAL),
+	AD799X_EV_W(AD799X_EVF(3, "rising_value"), "-1", -EINVAL),
+	AD799X_EV_W(AD799X_EVF(3, "rising_value"), "12abc", -EINVAL),
+	AD799X_EV_WREG(AD799X_EVF(1, "falling_value"), "1000.9", 0x07, true, 1000),
+	AD799X_EV_R(AD799X_EVF(1, "falling_value"), "1000\n"),
+	AD799X_EV_WREG(AD799X_EVF(1, "either_hysteresis"), "16", 0x09, true, 16),
+	AD799X_EV_R(AD799X_EVF(1, "either_hysteresis"), "16\n"),
+	/* enables: one configuration bit a channel, both directions; ALERT_EN while any */
+	AD799X_EV_WREG(AD799X_EVF(1, "rising_en"), "1", 0x2, true, 0x0026),
+	AD799X_EV_R(AD799X_EVF(1, "falling_en"), "1\n"),
+	AD799X_EV_WREG(AD799X_EVF(3, "falling_en"), "y", 0x2, true, 0x00a6),
+	AD799X_EV_W(AD799X_EVF(3, "falling_en"), "2", -EINVAL),
+	AD799X_EV_WREG(AD799X_EVF(1, "falling_en"), "0", 0x2, true, 0x0086),
+	AD799X_EV_R(AD799X_EVF(1, "rising_en"), "0\n"),
+	AD799X_EV_WREG(AD799X_EVF(3, "rising_en"), "0", 0x2, true, 0x0002),
+	AD799X_EV_R(AD799X_EVF(3, "rising_en"), "0\n"),
+	/* the cycle timer: the table's values; 1953 is listed but not in the table */
+	AD799X_EV_R("events/sampling_frequency", "0\n"),
+	AD799X_EV_R("events/sampling_frequency_available", "15625 7812 3906 1953 976 488 244 0\n"),
+	AD799X_EV_W("events/sampling_frequency", "1953", -EINVAL),
+	AD799X_EV_WREG("events/sampling_frequency", "244\n", 0x3, false, 7),
+	AD799X_EV_R("events/sampling_frequency", "244\n"),
+	AD799X_EV_WREG("events/sampling_frequency", "+15625", 0x3, false, 1),
+	AD799X_EV_W("events/sampling_frequency", "abc", -EINVAL),
+	AD799X_EV_W("events/sampling_frequency", "-+1", -EINVAL),
+	AD799X_EV_W("events/sampling_frequency", "-976", -EINVAL),
+	AD799X_EV_W("events/sampling_frequency", "99999999999999999999", -ERANGE),
+	AD799X_EV_WREG("events/sampling_frequency", "-0", 0x3, false, 0),
+	/* no limit registers above channel 3 */
+	AD799X_EV_W(AD799X_EVF(4, "rising_en"), "1", -ENOENT),
+};
+
+/* ad7997: 10 bits, left-aligned to bit 11 in the registers */
+static const struct ad799x_ev_step ad799x_ev_steps_7997[] = {
+	AD799X_EV_R(AD799X_EVF(0, "rising_value"), "1023\n"),
+	AD799X_EV_R(AD799X_EVF(3, "either_hysteresis"), "2\n"),
+	AD799X_EV_WREG(AD799X_EVF(2, "rising_value"), "1023", 0x0b, true, 0x0ffc),
+	AD799X_EV_W(AD799X_EVF(2, "rising_value"), "1024", -EINVAL),
+	AD799X_EV_WREG(AD799X_EVF(0, "falling_value"), "250", 0x04, true, 1000),
+	AD799X_EV_R(AD799X_EVF(0, "falling_value"), "250\n"),
+};
+
+/* ad7992: two channels, an 8-bit configuration */
+static const struct ad799x_ev_step ad799x_ev_steps_7992[] = {
+	AD799X_EV_REG(0x2, false, 0x06),
+	AD799X_EV_WREG(AD799X_EVF(1, "rising_en"), "1", 0x2, false, 0x26),
+	AD799X_EV_R(AD799X_EVF(1, "falling_en"), "1\n"),
+	AD799X_EV_R(AD799X_EVF(0, "falling_en"), "0\n"),
+	AD799X_EV_WREG(AD799X_EVF(1, "rising_en"), "0", 0x2, false, 0x02),
+	AD799X_EV_W(AD799X_EVF(2, "rising_en"), "1", -ENOENT),
+};
+
+struct ad799x_ev_script {
+	const char *part;
+	const struct ad799x_ev_step *steps;
+	size_t n;
+};
+
+static const struct ad799x_ev_script ad799x_ev_scripts[] = {
+	{ "ad7998", ad799x_ev_steps_7998, CHIPSUITE_NROWS(ad799x_ev_steps_7998) },
+	{ "ad7997", ad799x_ev_steps_7997, CHIPSUITE_NROWS(ad799x_ev_steps_7997) },
+	{ "ad7992", ad799x_ev_steps_7992, CHIPSUITE_NROWS(ad799x_ev_steps_7992) },
+};
+
+/* One step on @ct; @chip is a second client to the chip for its registers. Return: 0 if it held. */
+static inline int ad799x_ev_step_run(struct chiptest *ct, struct bus_i2c_client *chip,
+				     const struct ad799x_ev_step *st)
+{
+	char buf[128];
+	int ret;
+
+	if (st->write && chiptest_write(ct->dev, st->attr, st->write) != st->ret)
+		return -1;
+	if (st->read && (chiptest_read(ct->dev, st->attr, buf, sizeof(buf)) < 0 ||
+			 strcmp(buf, st->read) != 0))
+		return -1;
+	if (st->reg < 0)
+		return 0;
+	ret = st->word ? bus_smbus_read_word_swapped(chip, (uint8_t)st->reg) :
+			 bus_smbus_read_byte_data(chip, (uint8_t)st->reg);
+	return ret == st->regval ? 0 : -1;
+}
+
+/** ad799x_event_values() - each script on a chip probed with an interrupt line on @be. */
+static inline void ad799x_event_values(const struct chiptest_backend *be, uint16_t addr)
+{
+	struct chiptest_props props = { .irq = true };
+	struct bus_i2c_client *chip;
+	struct chiptest ct;
+	size_t s, i;
+
+	for (s = 0; s < CHIPSUITE_NROWS(ad799x_ev_scripts); s++) {
+		const struct ad799x_ev_script *sc = &ad799x_ev_scripts[s];
+
+		if (chiptest_open(&ct, be, sc->part, addr, NULL, 0, &props) ||
+		    bus_i2c_client_create(ct.bus, addr, &chip)) {
+			TEST_ROW_ASSERT(0, sc->part);
+			chiptest_teardown(&ct);
+			continue;
+		}
+		for (i = 0; i < sc->n; i++) {
+			const struct ad799x_ev_step *st = &sc->steps[i];
+
+			if (ad799x_ev_step_run(&ct, chip, st))
+				fprintf(stderr, "%s step %zu: %s %s\n", sc->part, i,
+					st->attr ? st->attr : "register", st->write ? st->write : "");
+			TEST_ROW_ASSERT(ad799x_ev_step_run(&ct, chip, st) == 0, sc->part);
+		}
+		bus_i2c_client_destroy(chip);
+		chiptest_teardown(&ct);
+	}
+}
+
+/** ad799x_event_attribute_sets() - with an interrupt line, each part's set on @be. */
+static inline void ad799x_event_attribute_sets(const struct chiptest_backend *be, uint16_t addr)
+{
+	chipsuite_attribute_sets(be, addr, ad799x_event_attrset_rows,
+				 CHIPSUITE_NROWS(ad799x_event_attrset_rows));
+}
+
 #ifdef AD799X_CASES_BACKEND
 static void ad799x_case_attribute_sets(void)
 {
@@ -141,11 +335,25 @@ static void ad799x_case_faults(void)
 	ad799x_faults(AD799X_CASES_BACKEND, AD799X_CASES_ADDR);
 }
 
+static void ad799x_case_event_attribute_sets(void)
+{
+	ad799x_event_attribute_sets(AD799X_CASES_BACKEND, AD799X_CASES_ADDR);
+}
+
+static void ad799x_case_event_values(void)
+{
+	ad799x_event_values(AD799X_CASES_BACKEND, AD799X_CASES_ADDR);
+}
+
 #define AD799X_CASES_TESTS(where)							\
 	TEST_CASE(ad799x_case_attribute_sets, "attribute sets, no datasheet names" where);	\
 	TEST_CASE(ad799x_case_raw_values, "raw values, references, saturation" where);	\
 	TEST_CASE(ad799x_case_vref_invalid, "invalid vref_mv refused" where);	\
-	TEST_CASE(ad799x_case_faults, "bus faults: error, then recovery" where)
+	TEST_CASE(ad799x_case_faults, "bus faults: error, then recovery" where);	\
+	TEST_CASE(ad799x_case_event_attribute_sets,					\
+		  "with an irq: events/ files of the parts with limits" where);	\
+	TEST_CASE(ad799x_case_event_values,						\
+		  "thresholds, hysteresis, enables, cycle timer on the chip" where)
 #endif /* AD799X_CASES_BACKEND */
 
 #endif /* IIOWIRE_AD799X_CASES_H */

@@ -110,12 +110,14 @@ static inline void chipsuite_values(const struct chiptest_backend *be, uint16_t 
 /**
  * struct chipsuite_attrset_row - @part has exactly the attributes @attrs
  * (NULL-terminated); @no_datasheet_names: and none of its channels has a
- * datasheet name (consumer maps cannot reach them, as in the kernel).
+ * datasheet name (consumer maps cannot reach them, as in the kernel);
+ * @irq: probed with an interrupt line in the board (chiptest_props.irq).
  */
 struct chipsuite_attrset_row {
 	const char *part;
 	const char *const *attrs;
 	bool no_datasheet_names;
+	bool irq;
 };
 
 /** chipsuite_attribute_sets() - each row's part on @be at @addr, no inputs. */
@@ -127,9 +129,10 @@ static inline void chipsuite_attribute_sets(const struct chiptest_backend *be, u
 
 	for (r = 0; r < n; r++) {
 		const struct chipsuite_attrset_row *row = &rows[r];
+		struct chiptest_props props = { .irq = true };
 		struct chiptest ct;
 
-		if (chiptest_open(&ct, be, row->part, addr, NULL, 0, NULL)) {
+		if (chiptest_open(&ct, be, row->part, addr, NULL, 0, row->irq ? &props : NULL)) {
 			TEST_ROW_ASSERT(0, row->part);
 			continue;
 		}

@@ -25,6 +25,7 @@
 
 #include "iio.h"
 #include "iio_core.h"
+#include "iio_irq.h"
 #include "iio_registry.h"
 #include "bus/bus.h"
 #include "emu/emu.h"
@@ -39,10 +40,14 @@
 /**
  * struct chiptest_props - the board properties a probe sees.
  * @has_vref/@vref_mv: "vref_mv", present or absent.
+ * @irq: the board wires the chip's interrupt output ("irq": "emulated"):
+ *	the model's line on an emulated bus; on another backend a line that
+ *	never fires (the driver still takes its irq configuration).
  */
 struct chiptest_props {
 	bool has_vref;
 	int vref_mv;
+	bool irq;
 };
 
 static inline int chiptest_prop_int(const void *props, const char *key, int *val)
@@ -154,6 +159,7 @@ static inline int chiptest_probe(struct bus *bus, struct iio_registry *reg, cons
 {
 	const struct iio_device_id *id = NULL;
 	const struct iio_driver *drv = iio_driver_find(part, &id);
+	struct iio_irq_spec irq = { .kind = IIO_IRQ_EMULATED, .bus = bus, .addr = addr };
 	struct bus_i2c_client *client;
 	struct iio_probe p;
 	struct iio_dev *dev = NULL;
@@ -172,6 +178,7 @@ static inline int chiptest_probe(struct bus *bus, struct iio_registry *reg, cons
 	p = (struct iio_probe){
 		.id = id, .name = id->name, .i2c = client, .props = props,
 		.prop_int = chiptest_prop_int, .prop_str = chiptest_prop_str,
+		.irq = props && props->irq ? &irq : NULL,
 	};
 	ret = drv->probe(&p, &dev, err, errlen);
 	if (ret < 0) {
@@ -204,6 +211,21 @@ static inline ssize_t chiptest_read(struct iio_dev *dev, const char *name, char 
 	if (!attr)
 		return -ENOENT;
 	return iio_attr_read(dev, attr, buf, len);
+}
+
+/**
+ * chiptest_write() - write the text @val to attribute @name of @dev.
+ * Return: 0, -ENOENT when the device has no such attribute, or the write's -errno.
+ */
+static inline int chiptest_write(struct iio_dev *dev, const char *name, const char *val)
+{
+	const struct iio_attr *attr = iio_device_attr_find(dev, name);
+	ssize_t ret;
+
+	if (!attr)
+		return -ENOENT;
+	ret = iio_attr_write(dev, attr, val, strlen(val));
+	return ret < 0 ? (int)ret : 0;
 }
 
 /**

@@ -3,13 +3,18 @@
  * model on the emulated bus: every part's name, inputs and scale (default
  * supply and vref_mv), attribute sets without datasheet names, raw values,
  * saturation, the ad7991's external reference, one transfer a read, each
- * bus fault, and probe failures (no chip, bus errors, a different chip).
+ * bus fault, and probe failures (no chip, bus errors, a different chip);
+ * with an interrupt line, the model's ALERT reaching the event queue as
+ * the kernel's codes (conversions by command and by the cycle timer,
+ * hysteresis, the status cleared).
  * Tests are tables of named rows; the row name is what CUnit reports.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
+#include "iio_event.h"
 #include "testutil.h"
 
 #define AD799X_TEST_ADDR	0x21
@@ -126,6 +131,112 @@ static void test_probe_failure(void)
 	chipsuite_probe(&chiptest_emulated, AD799X_TEST_ADDR, probe_rows, NROWS(probe_rows));
 }
 TEST_CASE(test_probe_failure, "probe failures name bus and address");
+
+/* ---- the ALERT line -> events ---- */
+
+/* How long an event may take to come (the line is sampled every IIO_IRQ_EMU_POLL_US). */
+#define AD799X_EVENT_WAIT_MS	2000
+
+static void ad799x_wake(void *ctx)
+{
+	(void)ctx;
+}
+
+/* The next event of @dev within AD799X_EVENT_WAIT_MS (@wait_ms; 0 if none came). */
+static uint64_t ad799x_next_event(struct iio_dev *dev, int wait_ms)
+{
+	struct iio_event_data ev;
+	uint64_t lost;
+	int i;
+
+	for (i = 0; i < wait_ms; i++) {
+		if (iio_event_read(dev, &ev, 1, &lost) == 1)
+			return ev.id;
+		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+	}
+	return 0;
+}
+
+struct ad799x_alert_row {
+	const char *name;
+	const char *part;
+	const char *const *writes;	/* attribute, value pairs, NULL-ended */
+	const char *read;		/* a raw read that converts, or NULL (the cycle timer) */
+	uint64_t code;
+};
+
+static const char *const alert_w_falling[] = {
+	"events/in_voltage1_thresh_falling_value", "1200",
+	"events/in_voltage1_thresh_falling_en", "1", NULL };
+static const char *const alert_w_rising[] = {
+	"events/in_voltage3_thresh_rising_value", "2999",
+	"events/in_voltage3_thresh_rising_en", "1", NULL };
+/* 10 bits: 3000 mV of 4096 is code 732; 700 is 2800 in the register */
+static const char *const alert_w_cycle[] = {
+	"events/in_voltage3_thresh_rising_value", "700",
+	"events/in_voltage3_thresh_rising_en", "1",
+	"events/sampling_frequency", "15625", NULL };
+
+/* voltage1 at 1000 mV and voltage3 at 3000 mV on a 4096 mV reference */
+static const struct ad799x_alert_row alert_rows[] = {
+	{ "ad7998 voltage1 falling, by a raw read", "ad7998", alert_w_falling, "in_voltage1_raw",
+	  0x0002000000000001ull },
+	{ "ad7994 voltage3 rising, by a raw read", "ad7994", alert_w_rising, "in_voltage3_raw",
+	  0x0001000000000003ull },
+	{ "ad7993 voltage3 rising, 10 bits, by the cycle timer", "ad7993", alert_w_cycle, NULL,
+	  0x0001000000000003ull },
+};
+
+static void ad799x_alert_one(const struct ad799x_alert_row *row)
+{
+	static const struct emu_input in[] = {
+		CHIPTEST_CONST("voltage1", 1000), CHIPTEST_CONST("voltage3", 3000),
+	};
+	struct chiptest_props props = { true, 4096, true };
+	struct bus_i2c_client *chip;
+	struct chiptest ct;
+	char buf[32];
+	int i;
+
+	if (chiptest_setup(&ct, row->part, AD799X_TEST_ADDR, in, 2, &props) ||
+	    bus_i2c_client_create(ct.bus, AD799X_TEST_ADDR, &chip)) {
+		TEST_ROW_ASSERT(0, row->name);
+		chiptest_teardown(&ct);
+		return;
+	}
+	TEST_ROW_ASSERT(iio_event_open(ct.dev, ad799x_wake, NULL) == 0, row->name);
+	for (i = 0; row->writes[i]; i += 2)
+		TEST_ROW_ASSERT(chiptest_write(ct.dev, row->writes[i], row->writes[i + 1]) == 0,
+				row->name);
+	if (row->read)
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, row->read, buf, sizeof(buf)) > 0, row->name);
+	TEST_ROW_ASSERT(ad799x_next_event(ct.dev, AD799X_EVENT_WAIT_MS) == row->code, row->name);
+	/* the handler cleared the status; the chip stays out of its window */
+	TEST_ROW_ASSERT(bus_smbus_read_byte_data(chip, 0x1) == 0, row->name);
+	if (row->read) {
+		/* still past the limit, not back by the hysteresis: no new alert */
+		TEST_ROW_ASSERT(chiptest_read(ct.dev, row->read, buf, sizeof(buf)) > 0, row->name);
+		TEST_ROW_ASSERT(bus_smbus_read_byte_data(chip, 0x1) == 0, row->name);
+	}
+	bus_i2c_client_destroy(chip);
+	chiptest_teardown(&ct);
+}
+
+static void test_alert_events(void)
+{
+	struct chiptest_props props = { true, 4096, false };
+	struct chiptest ct;
+	size_t r;
+
+	for (r = 0; r < NROWS(alert_rows); r++)
+		ad799x_alert_one(&alert_rows[r]);
+	/* no line in the board: the noirq table, no event interface */
+	CU_ASSERT_EQUAL_FATAL(chiptest_setup(&ct, "ad7998", AD799X_TEST_ADDR, NULL, 0, &props), 0);
+	CU_ASSERT_PTR_NULL(iio_device_attr_find(ct.dev, "events/sampling_frequency"));
+	CU_ASSERT_EQUAL(iio_event_open(ct.dev, ad799x_wake, NULL), -ENODEV);
+	chiptest_teardown(&ct);
+}
+TEST_CASE(test_alert_events, "ALERT -> the kernel's event codes; status cleared; no irq, no events");
 
 AD799X_CASES_TESTS("");
 

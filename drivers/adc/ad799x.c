@@ -7,18 +7,31 @@
  * command byte starts the conversion of input N in the part's own format;
  * the result comes back left-aligned to bit 11 and is shifted down. The
  * channel table and attribute set follow the kernel driver
- * (drivers/iio/adc/ad799x.c, without IRQ): in_voltageN_raw, in_voltage_scale,
- * a soft timestamp channel, no datasheet names. The reference is the board's
+ * (drivers/iio/adc/ad799x.c): in_voltageN_raw, in_voltage_scale, a soft
+ * timestamp channel, no datasheet names. The reference is the board's
  * vref_mv (an external reference on the ad7991/5/9, the supply on the others),
- * else AD799X_DEFAULT_VDD_MV. Place in the flow: bus -> *driver* -> core.
- * Must not format text, log, or include protocol or server headers.
+ * else AD799X_DEFAULT_VDD_MV.
+ *
+ * With an interrupt line in the board ("irq"), the ad7992/3/4/7/8 take the
+ * kernel's irq configuration: channels 0-3 carry threshold events (the
+ * chip's DATA_LOW / DATA_HIGH / HYSTERESIS registers, read and written on
+ * the chip), the ALERT pin's handler reads and clears the alert status and
+ * pushes one event per bit, and events/sampling_frequency is the cycle
+ * timer. Without one, no events/ files, as the kernel's noirq table.
+ * Place in the flow: bus -> *driver* -> core. Must not format text, log,
+ * or include protocol or server headers.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "iio_kit.h"
 #include "iio_buffer.h"
+#include "iio_event.h"
+#include "iio_irq.h"
+#include "abi/iio_value.h"
 #include "bus/bus.h"
 
 /*
@@ -37,7 +50,18 @@
 
 /* ad7992/3/4/7/8 register pointers */
 #define AD7998_CONV_RES_REG		0x0
+#define AD7998_ALERT_STAT_REG		0x1
 #define AD7998_CONF_REG			0x2
+#define AD7998_CYCLE_TMR_REG		0x3
+#define AD7998_DATALOW_REG(x)		((x) * 3 + 0x4)
+#define AD7998_DATAHIGH_REG(x)		((x) * 3 + 0x5)
+#define AD7998_HYST_REG(x)		((x) * 3 + 0x6)
+
+/* ad7992/3/4/7/8 configuration flags below the channel bits */
+#define AD7998_ALERT_EN			0x04
+#define AD7998_BUSY_ALERT		0x02
+#define AD7998_CYC_MASK			0x07
+#define AD7998_ALERT_STAT_CLEAR		0xff
 
 /* ad7997/8 command: bit 7 with the channel number in bits 6:4 converts that channel */
 #define AD7997_8_READ_SINGLE		0x80
@@ -49,8 +73,28 @@
 	.scan_type = { .sign = 's', .realbits = 64, .storagebits = 64 },	\
 }
 
+/*
+ * The events of a channel with limit registers (irq configuration only):
+ * rising and falling thresholds with their enables, and one hysteresis.
+ */
+static const struct iio_event_spec ad799x_events[] = {
+	{
+		.type = IIO_EV_TYPE_THRESH,
+		.dir = IIO_EV_DIR_RISING,
+		.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
+	}, {
+		.type = IIO_EV_TYPE_THRESH,
+		.dir = IIO_EV_DIR_FALLING,
+		.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
+	}, {
+		.type = IIO_EV_TYPE_THRESH,
+		.dir = IIO_EV_DIR_EITHER,
+		.mask_separate = BIT(IIO_EV_INFO_HYSTERESIS),
+	},
+};
+
 /* The result is left-aligned to bit 11: shift = 12 - bits, as the scan type records. */
-#define AD799X_CHANNEL(idx, bits) {						\
+#define AD799X_CHANNEL_EV(idx, bits, evs, nevs) {				\
 	.type = IIO_VOLTAGE,							\
 	.indexed = 1,								\
 	.channel = (idx),							\
@@ -59,7 +103,12 @@
 		       .shift = 12 - (bits), .endianness = IIO_BE },		\
 	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),				\
 	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),			\
+	.event_spec = (evs),							\
+	.num_event_specs = (nevs),						\
 }
+#define AD799X_CHANNEL(idx, bits)	AD799X_CHANNEL_EV(idx, bits, NULL, 0)
+#define AD799X_CHANNEL_WITH_EVENTS(idx, bits)					\
+	AD799X_CHANNEL_EV(idx, bits, ad799x_events, ARRAY_SIZE(ad799x_events))
 
 #define AD799X_2X_CHANS(bits) {							\
 	AD799X_CHANNEL(0, bits), AD799X_CHANNEL(1, bits), AD799X_TIMESTAMP(3),	\
@@ -75,12 +124,34 @@
 	AD799X_CHANNEL(6, bits), AD799X_CHANNEL(7, bits), AD799X_TIMESTAMP(8),	\
 }
 
+/* the irq configuration: events on the channels with limit registers (0-3) */
+#define AD799X_2X_EV_CHANS(bits) {						\
+	AD799X_CHANNEL_WITH_EVENTS(0, bits), AD799X_CHANNEL_WITH_EVENTS(1, bits),	\
+	AD799X_TIMESTAMP(3),							\
+}
+#define AD799X_4X_EV_CHANS(bits) {						\
+	AD799X_CHANNEL_WITH_EVENTS(0, bits), AD799X_CHANNEL_WITH_EVENTS(1, bits),	\
+	AD799X_CHANNEL_WITH_EVENTS(2, bits), AD799X_CHANNEL_WITH_EVENTS(3, bits),	\
+	AD799X_TIMESTAMP(4),							\
+}
+#define AD799X_8X_EV_CHANS(bits) {						\
+	AD799X_CHANNEL_WITH_EVENTS(0, bits), AD799X_CHANNEL_WITH_EVENTS(1, bits),	\
+	AD799X_CHANNEL_WITH_EVENTS(2, bits), AD799X_CHANNEL_WITH_EVENTS(3, bits),	\
+	AD799X_CHANNEL(4, bits), AD799X_CHANNEL(5, bits),			\
+	AD799X_CHANNEL(6, bits), AD799X_CHANNEL(7, bits), AD799X_TIMESTAMP(8),	\
+}
+
 static const struct iio_chan_spec ad799x_chans_2x12[] = AD799X_2X_CHANS(12);
 static const struct iio_chan_spec ad799x_chans_4x8[] = AD799X_4X_CHANS(8);
 static const struct iio_chan_spec ad799x_chans_4x10[] = AD799X_4X_CHANS(10);
 static const struct iio_chan_spec ad799x_chans_4x12[] = AD799X_4X_CHANS(12);
 static const struct iio_chan_spec ad799x_chans_8x10[] = AD799X_8X_CHANS(10);
 static const struct iio_chan_spec ad799x_chans_8x12[] = AD799X_8X_CHANS(12);
+static const struct iio_chan_spec ad799x_ev_chans_2x12[] = AD799X_2X_EV_CHANS(12);
+static const struct iio_chan_spec ad799x_ev_chans_4x10[] = AD799X_4X_EV_CHANS(10);
+static const struct iio_chan_spec ad799x_ev_chans_4x12[] = AD799X_4X_EV_CHANS(12);
+static const struct iio_chan_spec ad799x_ev_chans_8x10[] = AD799X_8X_EV_CHANS(10);
+static const struct iio_chan_spec ad799x_ev_chans_8x12[] = AD799X_8X_EV_CHANS(12);
 
 /* How the part is talked to: the conversion command and the configuration register. */
 enum ad799x_iface {
@@ -91,19 +162,29 @@ enum ad799x_iface {
 
 /**
  * struct ad799x_chip_info - one part.
- * @default_config: what probe writes (the kernel's no-IRQ default: all off).
+ * @default_config: what probe writes without an interrupt (the kernel's
+ *	noirq default: all off).
+ * @irq_channels: the table with events, used when the board gives an
+ *	interrupt line (NULL: the part has no alert, as the ad7991/5/9); the
+ *	same number of channels. Probe then writes AD799X_IRQ_CONFIG.
  */
 struct ad799x_chip_info {
 	const struct iio_chan_spec *channels;
+	const struct iio_chan_spec *irq_channels;
 	int num_channels;
 	uint8_t bits;
 	enum ad799x_iface iface;
 	uint16_t default_config;
 };
 
-#define AD799X_CHIP(_chans, _bits, _iface) {					\
-	.channels = _chans, .num_channels = (int)ARRAY_SIZE(_chans),		\
-	.bits = _bits, .iface = _iface, .default_config = 0 }
+/* the kernel's irq_config default: the pin as the ALERT output, reset */
+#define AD799X_IRQ_CONFIG		(AD7998_ALERT_EN | AD7998_BUSY_ALERT)
+
+#define AD799X_CHIP(_chans, _bits, _iface)	AD799X_ALERT_CHIP(_chans, NULL, _bits, _iface)
+#define AD799X_ALERT_CHIP(_chans, _evchans, _bits, _iface) {			\
+	.channels = _chans, .irq_channels = _evchans,				\
+	.num_channels = (int)ARRAY_SIZE(_chans), .bits = _bits, .iface = _iface,	\
+	.default_config = 0 }
 
 enum ad799x_part {
 	ad7991, ad7995, ad7999, ad7992, ad7993, ad7994, ad7997, ad7998,
@@ -114,11 +195,16 @@ static const struct ad799x_chip_info ad799x_chip_info_tbl[AD799X_NPARTS] = {
 	[ad7991] = AD799X_CHIP(ad799x_chans_4x12, 12, AD799X_IFACE_AD7991),
 	[ad7995] = AD799X_CHIP(ad799x_chans_4x10, 10, AD799X_IFACE_AD7991),
 	[ad7999] = AD799X_CHIP(ad799x_chans_4x8, 8, AD799X_IFACE_AD7991),
-	[ad7992] = AD799X_CHIP(ad799x_chans_2x12, 12, AD799X_IFACE_AD7992),
-	[ad7993] = AD799X_CHIP(ad799x_chans_4x10, 10, AD799X_IFACE_AD7992),
-	[ad7994] = AD799X_CHIP(ad799x_chans_4x12, 12, AD799X_IFACE_AD7992),
-	[ad7997] = AD799X_CHIP(ad799x_chans_8x10, 10, AD799X_IFACE_AD7997),
-	[ad7998] = AD799X_CHIP(ad799x_chans_8x12, 12, AD799X_IFACE_AD7997),
+	[ad7992] = AD799X_ALERT_CHIP(ad799x_chans_2x12, ad799x_ev_chans_2x12, 12,
+				     AD799X_IFACE_AD7992),
+	[ad7993] = AD799X_ALERT_CHIP(ad799x_chans_4x10, ad799x_ev_chans_4x10, 10,
+				     AD799X_IFACE_AD7992),
+	[ad7994] = AD799X_ALERT_CHIP(ad799x_chans_4x12, ad799x_ev_chans_4x12, 12,
+				     AD799X_IFACE_AD7992),
+	[ad7997] = AD799X_ALERT_CHIP(ad799x_chans_8x10, ad799x_ev_chans_8x10, 10,
+				     AD799X_IFACE_AD7997),
+	[ad7998] = AD799X_ALERT_CHIP(ad799x_chans_8x12, ad799x_ev_chans_8x12, 12,
+				     AD799X_IFACE_AD7997),
 };
 
 /**
@@ -214,8 +300,228 @@ static const struct iio_buffer_setup ad799x_buffer_setup = {
 	.handler = ad799x_trigger_handler,
 };
 
+/* Send the configuration as the part takes it (the ad7991/5/9 keep it for the next command). */
+static int ad799x_send_config(struct ad799x_state *st, struct bus_i2c_client *client,
+			      uint16_t config)
+{
+	switch (st->ci->iface) {
+	case AD799X_IFACE_AD7991:
+		st->config = config;
+		return 0;
+	case AD799X_IFACE_AD7992:
+		return bus_smbus_write_byte_data(client, AD7998_CONF_REG, (uint8_t)config);
+	default:
+		return bus_smbus_write_word_swapped(client, AD7998_CONF_REG, config);
+	}
+}
+
+/* ---- alert events (ad7992/3/4/7/8 with an interrupt line) ---- */
+
+/* events/sampling_frequency by cycle timer code; the kernel's table lacks code 4 (1953) */
+static const int ad7998_frequencies[] = { 0, 15625, 7812, 3906, 0, 976, 488, 244 };
+static const char ad799x_frequencies_avail[] = "15625 7812 3906 1953 976 488 244 0\n";
+
+/* 1 when the alert is on and the channel's bit is set; rising and falling share it */
+static int ad799x_read_event_config(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+				    enum iio_event_type type, enum iio_event_direction dir)
+{
+	const struct ad799x_state *st = iio_priv(indio_dev);
+
+	(void)type;
+	(void)dir;
+	if (!(st->config & AD7998_ALERT_EN))
+		return 0;
+	return (st->config >> AD799X_CHANNEL_SHIFT) & BIT(chan->scan_index) ? 1 : 0;
+}
+
+/* The channel's bit in the configuration; ALERT_EN while any is set. Not while capturing. */
+static int ad799x_write_event_config(struct iio_dev *indio_dev,
+				     const struct iio_chan_spec *chan, enum iio_event_type type,
+				     enum iio_event_direction dir, int state)
+{
+	struct ad799x_state *st = iio_priv(indio_dev);
+	struct bus_i2c_client *client = iio_device_i2c(indio_dev);
+
+	(void)type;
+	(void)dir;
+	if (!client)
+		return -ENODEV;
+	if (iio_device_claim_direct(indio_dev))
+		return -EBUSY;
+	if (state)
+		st->config |= (uint16_t)(BIT(chan->scan_index) << AD799X_CHANNEL_SHIFT);
+	else
+		st->config &= (uint16_t)~(BIT(chan->scan_index) << AD799X_CHANNEL_SHIFT);
+	if (st->config >> AD799X_CHANNEL_SHIFT)
+		st->config |= AD7998_ALERT_EN;
+	else
+		st->config &= (uint16_t)~AD7998_ALERT_EN;
+	return ad799x_send_config(st, client, st->config);
+}
+
+/* DATA_LOW for falling, DATA_HIGH for rising, HYSTERESIS for either */
+static uint8_t ad799x_threshold_reg(const struct iio_chan_spec *chan,
+				    enum iio_event_direction dir, enum iio_event_info info)
+{
+	if (info == IIO_EV_INFO_HYSTERESIS)
+		return (uint8_t)AD7998_HYST_REG(chan->channel);
+	return (uint8_t)(dir == IIO_EV_DIR_FALLING ? AD7998_DATALOW_REG(chan->channel) :
+						     AD7998_DATAHIGH_REG(chan->channel));
+}
+
+static int ad799x_read_event_value(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+				   enum iio_event_type type, enum iio_event_direction dir,
+				   enum iio_event_info info, int *val, int *val2)
+{
+	struct bus_i2c_client *client = iio_device_i2c(indio_dev);
+	int ret;
+
+	(void)type;
+	(void)val2;
+	if (!client)
+		return -ENODEV;
+	ret = bus_smbus_read_word_swapped(client, ad799x_threshold_reg(chan, dir, info));
+	if (ret < 0)
+		return ret;
+	*val = (int)((ret >> chan->scan_type.shift) & GENMASK(chan->scan_type.realbits - 1, 0));
+	return IIO_VAL_INT;
+}
+
+/* 0 .. 2^bits - 1, written left-aligned to bit 11 as the chip compares it */
+static int ad799x_write_event_value(struct iio_dev *indio_dev,
+				    const struct iio_chan_spec *chan, enum iio_event_type type,
+				    enum iio_event_direction dir, enum iio_event_info info,
+				    int val, int val2)
+{
+	struct bus_i2c_client *client = iio_device_i2c(indio_dev);
+
+	(void)type;
+	(void)val2;
+	if (val < 0 || val > (int)GENMASK(chan->scan_type.realbits - 1, 0))
+		return -EINVAL;
+	if (!client)
+		return -ENODEV;
+	return bus_smbus_write_word_swapped(client, ad799x_threshold_reg(chan, dir, info),
+					    (uint16_t)(val << chan->scan_type.shift));
+}
+
+/*
+ * The ALERT pin: read the status (nothing, or an error: stop there, as the
+ * kernel's), clear it, then push bit 2n+1 as channel n rising and bit 2n
+ * as channel n falling, each with its own time as the kernel takes it.
+ */
+static void ad799x_event_handler(struct iio_dev *indio_dev, int64_t timestamp)
+{
+	struct bus_i2c_client *client = iio_device_i2c(indio_dev);
+	int i, ret;
+
+	(void)timestamp;
+	if (!client)
+		return;
+	ret = bus_smbus_read_byte_data(client, AD7998_ALERT_STAT_REG);
+	if (ret <= 0)
+		return;
+	if (bus_smbus_write_byte_data(client, AD7998_ALERT_STAT_REG, AD7998_ALERT_STAT_CLEAR) < 0)
+		return;
+	for (i = 0; i < 8; i++) {
+		if (!(ret & BIT(i)))
+			continue;
+		iio_push_event(indio_dev,
+			       IIO_UNMOD_EVENT_CODE(IIO_VOLTAGE, i >> 1, IIO_EV_TYPE_THRESH,
+						    i & 1 ? IIO_EV_DIR_RISING :
+							    IIO_EV_DIR_FALLING),
+			       iio_get_time_ns(indio_dev));
+	}
+}
+
+static int ad799x_read_frequency(struct iio_dev *indio_dev, uintptr_t priv, char *buf,
+				 size_t len)
+{
+	struct bus_i2c_client *client = iio_device_i2c(indio_dev);
+	int ret, vals[2] = { 0, 0 };
+
+	(void)priv;
+	if (!client)
+		return -ENODEV;
+	ret = bus_smbus_read_byte_data(client, AD7998_CYCLE_TMR_REG);
+	if (ret < 0)
+		return ret;
+	vals[0] = ad7998_frequencies[ret & AD7998_CYC_MASK];
+	return iio_format_value(buf, len, IIO_VAL_INT, 2, vals);
+}
+
+/* The kernel's kstrtol(buf, 10): kstrtoul's rules after an optional '-' (not "-+"). */
+static int ad799x_kstrtol10(const char *buf, long *val)
+{
+	unsigned long v;
+	int ret;
+
+	if (buf[0] == '-' && buf[1] == '+')
+		return -EINVAL;
+	ret = iio_kstrtoul10(buf[0] == '-' ? buf + 1 : buf, &v);
+	if (ret < 0)
+		return ret;
+	if (buf[0] == '-' ? v > (unsigned long)LONG_MAX + 1 : v > (unsigned long)LONG_MAX)
+		return -ERANGE;
+	*val = buf[0] == '-' ? (long)(0ul - v) : (long)v;
+	return 0;
+}
+
+/* a value of the table, first match (0 switches the timer off); other bits kept */
+static int ad799x_write_frequency(struct iio_dev *indio_dev, uintptr_t priv, const char *buf,
+				  size_t len)
+{
+	struct bus_i2c_client *client = iio_device_i2c(indio_dev);
+	size_t i;
+	long val;
+	int ret;
+
+	(void)priv;
+	(void)len;
+	ret = ad799x_kstrtol10(buf, &val);
+	if (ret < 0)
+		return ret;
+	if (!client)
+		return -ENODEV;
+	ret = bus_smbus_read_byte_data(client, AD7998_CYCLE_TMR_REG);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < ARRAY_SIZE(ad7998_frequencies); i++)
+		if (val == ad7998_frequencies[i])
+			break;
+	if (i == ARRAY_SIZE(ad7998_frequencies))
+		return -EINVAL;
+	return bus_smbus_write_byte_data(client, AD7998_CYCLE_TMR_REG,
+					 (uint8_t)((ret & ~AD7998_CYC_MASK) | (int)i));
+}
+
+static int ad799x_frequency_avail(struct iio_dev *indio_dev, uintptr_t priv, char *buf,
+				  size_t len)
+{
+	(void)indio_dev;
+	(void)priv;
+	return snprintf(buf, len, "%s", ad799x_frequencies_avail);
+}
+
+static const struct iio_dev_attr ad799x_event_attrs[] = {
+	{ .name = "sampling_frequency", .read = ad799x_read_frequency,
+	  .write = ad799x_write_frequency },
+	{ .name = "sampling_frequency_available", .read = ad799x_frequency_avail },
+	{ NULL, NULL, NULL, 0 },
+};
+
 static const struct iio_info ad799x_info = {
 	.read_raw = ad799x_read_raw,
+};
+
+/* the kernel's ad7993_4_7_8_irq_info */
+static const struct iio_info ad799x_irq_info = {
+	.read_raw = ad799x_read_raw,
+	.read_event_config = ad799x_read_event_config,
+	.write_event_config = ad799x_write_event_config,
+	.read_event_value = ad799x_read_event_value,
+	.write_event_value = ad799x_write_event_value,
+	.event_attrs = ad799x_event_attrs,
 };
 
 /*
@@ -229,21 +535,17 @@ static int ad799x_write_config(struct ad799x_state *st, struct bus_i2c_client *c
 {
 	int ret;
 
+	ret = ad799x_send_config(st, client, config);
+	if (ret < 0)
+		return ret;
 	switch (st->ci->iface) {
 	case AD799X_IFACE_AD7991:
-		st->config = config;
 		ret = bus_smbus_read_word_swapped(client, ad799x_conv_cmd(st, 0));
 		return ret < 0 ? ret : 0;
 	case AD799X_IFACE_AD7992:
-		ret = bus_smbus_write_byte_data(client, AD7998_CONF_REG, (uint8_t)config);
-		if (ret < 0)
-			return ret;
 		ret = bus_smbus_read_byte_data(client, AD7998_CONF_REG);
 		break;
 	default:
-		ret = bus_smbus_write_word_swapped(client, AD7998_CONF_REG, config);
-		if (ret < 0)
-			return ret;
 		ret = bus_smbus_read_word_swapped(client, AD7998_CONF_REG);
 		break;
 	}
@@ -274,12 +576,15 @@ static int ad799x_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 	uint16_t config;
 	char why[80] = "";
 	int vref_mv = 0, ret;
+	bool irq;
 
 	ret = iio_probe_adc(p, AD799X_NPARTS, "AD799x", &vref_mv, err, errlen);
 	if (ret < 0)
 		return ret;
 	ci = &ad799x_chip_info_tbl[ret];
-	config = ci->default_config;
+	/* as the kernel: the irq configuration when the board wires the ALERT pin */
+	irq = p->irq && p->irq->kind != IIO_IRQ_NONE && ci->irq_channels;
+	config = irq ? AD799X_IRQ_CONFIG : ci->default_config;
 	/* only the ad7991/5/9 take an external reference; the others run off VDD */
 	if (vref_mv > 0 && ci->iface == AD799X_IFACE_AD7991)
 		config |= AD7991_REF_SEL;
@@ -297,10 +602,18 @@ static int ad799x_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 		return iio_probe_err(p, err, errlen, ret, "%s", why[0] ? why : "no answer");
 	}
 	/* the id name is static, as the device's name must be */
-	iio_device_setup(indio_dev, p->id->name, ci->channels, ci->num_channels, &ad799x_info);
+	iio_device_setup(indio_dev, p->id->name, irq ? ci->irq_channels : ci->channels,
+			 ci->num_channels, irq ? &ad799x_irq_info : &ad799x_info);
 	if (iio_triggered_buffer_setup(indio_dev, &ad799x_buffer_setup, NULL)) {
 		iio_device_put(indio_dev);
 		return -ENOMEM;
+	}
+	/* the kernel requests a given line for every part (ALERT is active low) */
+	ret = iio_request_threaded_irq(indio_dev, p, IIO_IRQ_FALLING, ad799x_event_handler,
+				       err, errlen);
+	if (ret < 0 && ret != -ENOENT) {
+		iio_device_put(indio_dev);
+		return ret;
 	}
 	*out = indio_dev;
 	return 0;

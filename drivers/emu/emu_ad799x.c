@@ -10,9 +10,17 @@
  * 0111 = "convert the configured sequence" on the ad7997/8) and read back as
  * one 16-bit word, MSB first: alert flag in bit 15, channel ID in 14:12, the
  * result left-aligned to bit 11. Inputs are signals keyed by ABI stem
- * ("voltage0".."voltage7") in mV. Place in the flow: *chip* -> bus. It must
- * not call drivers, the core or the server; the ALERT pin, the cycle timer's
- * automatic conversions and the CONVST mode are not modelled.
+ * ("voltage0".."voltage7") in mV.
+ *
+ * Every conversion of channels 0-3 is checked against their limits (with
+ * hysteresis) and sets the alert status. The cycle timer (register 3)
+ * converts the configuration's channels on the virtual clock, every
+ * 64 us x 2^(code-1) (the kernel's 15625 Hz .. 244 Hz), caught up at each
+ * transfer and each look at the ALERT pin. The pin is asserted while
+ * ALERT_EN is set and any status bit is; writing ALERT_EN and BUSY/ALERT
+ * together resets it and the status (the datasheets' "1 1" row), which the
+ * kernel's irq default does. Place in the flow: *chip* -> bus. It must not
+ * call drivers, the core or the server; the CONVST mode is not modelled.
  */
 #include <errno.h>
 #include <math.h>
@@ -53,6 +61,15 @@ enum emu_ad799x_limit {
 
 #define EMU_AD799X_CHAN_SHIFT	4
 #define EMU_AD799X_CYCLE_MASK	0x07
+/* cycle timer code 1: 32 conversion times of 2 us; each next code doubles it */
+#define EMU_AD799X_CYCLE1_S	64e-6
+/* automatic conversions caught up at once at most; older instants are skipped */
+#define EMU_AD799X_CYCLE_CATCHUP	256
+/* configuration flags of the pointer parts */
+#define EMU_AD799X_ALERT_EN	0x04
+#define EMU_AD799X_BUSY_ALERT	0x02
+/* power-on hysteresis: 8 LSB at 12 bits, 2 LSB at 10 (the same field value) */
+#define EMU_AD799X_HYST_POWER_ON	0x008
 #define EMU_AD799X_RESULT_ALERT	0x8000
 #define EMU_AD799X_RESULT_CHID_SHIFT	12
 
@@ -99,6 +116,8 @@ static const struct iio_device_id emu_ad799x_ids[] = {
  * @limit: DATA_LOW, DATA_HIGH, HYSTERESIS per channel, as stored: 12-bit,
  *	left-aligned to bit 11 whatever the resolution.
  * @armed_low/@armed_high: an alert may be raised (re-armed by hysteresis).
+ * @cycle_on/@cycle_t: the cycle timer runs, and the virtual time of its
+ *	last automatic conversion.
  * @vref_mv: the board's vref_mv, 0 if absent. On the ad7991/5/9 it is the
  *	external reference on Vin3, used while REF_SEL is set (VDD is then
  *	taken as 3300 mV); on the others, which convert against VDD, it is VDD.
@@ -116,6 +135,8 @@ struct emu_ad799x {
 	bool armed_high[EMU_AD799X_LIMIT_CHANS];
 	unsigned int conv_mask;
 	int conv_next;
+	bool cycle_on;
+	double cycle_t;
 	int vref_mv;
 	struct emu_signal in[EMU_AD799X_MAX_INPUTS];
 };
@@ -181,13 +202,13 @@ static double emu_ad799x_ref_mv(const struct emu_ad799x *m)
 	return m->vref_mv > 0 ? m->vref_mv : EMU_AD799X_DEFAULT_VDD_MV;
 }
 
-/* Convert channel @ch and return the result word as the chip sends it. */
-static uint16_t emu_ad799x_convert(struct emu_ad799x *m, int ch)
+/* Convert channel @ch at virtual time @t: the code left-aligned to bit 11, limits checked. */
+static uint16_t emu_ad799x_data12(struct emu_ad799x *m, int ch, double t)
 {
 	int bits = m->part->bits;
-	double v = emu_signal_sample(&m->in[ch], emu_chip_now(&m->chip));
+	double v = emu_signal_sample(&m->in[ch], t);
 	double code = floor(v * (double)(1L << bits) / emu_ad799x_ref_mv(m) + 1e-9);
-	uint16_t data12, word;
+	uint16_t data12;
 
 	if (isnan(code) || code < 0)
 		code = 0;
@@ -195,11 +216,53 @@ static uint16_t emu_ad799x_convert(struct emu_ad799x *m, int ch)
 		code = (double)((1L << bits) - 1);
 	data12 = (uint16_t)((unsigned int)code << (12 - bits));
 	emu_ad799x_check_limits(m, ch, data12);
+	return data12;
+}
+
+/* Convert channel @ch now and return the result word as the chip sends it. */
+static uint16_t emu_ad799x_convert(struct emu_ad799x *m, int ch)
+{
+	uint16_t data12 = emu_ad799x_data12(m, ch, emu_chip_now(&m->chip)), word;
+
 	word = (uint16_t)(data12 | (ch << EMU_AD799X_RESULT_CHID_SHIFT));
 	if (m->part->kind != EMU_AD799X_NO_POINTER && m->alert)
 		word |= EMU_AD799X_RESULT_ALERT;
 	m->result = word;
 	return word;
+}
+
+/*
+ * The cycle timer's automatic conversions up to now: the configuration's
+ * channels at each instant since the last, for their limit checks (the
+ * result register is the commands'). The timer starts when first seen on.
+ */
+static void emu_ad799x_cycle(struct emu_ad799x *m)
+{
+	unsigned int chans = (m->config >> EMU_AD799X_CHAN_SHIFT) & ((1u << m->part->ninputs) - 1);
+	double now = emu_chip_now(&m->chip), period;
+	long n, i;
+	int ch;
+
+	if (m->part->kind == EMU_AD799X_NO_POINTER || !m->cycle) {
+		m->cycle_on = false;
+		return;
+	}
+	period = EMU_AD799X_CYCLE1_S * (double)(1u << (m->cycle - 1));
+	if (!m->cycle_on || now < m->cycle_t) {
+		m->cycle_on = true;
+		m->cycle_t = now;
+		return;
+	}
+	n = (long)floor((now - m->cycle_t) / period);
+	if (n > EMU_AD799X_CYCLE_CATCHUP) {
+		m->cycle_t += (double)(n - EMU_AD799X_CYCLE_CATCHUP) * period;
+		n = EMU_AD799X_CYCLE_CATCHUP;
+	}
+	for (i = 1; i <= n; i++)
+		for (ch = 0; ch < m->part->ninputs; ch++)
+			if (chans & (1u << ch))
+				emu_ad799x_data12(m, ch, m->cycle_t + (double)i * period);
+	m->cycle_t += (double)n * period;
 }
 
 /* The next result word of the current command; channels cycle in ascending order. */
@@ -280,9 +343,14 @@ static void emu_ad799x_reg_write(struct emu_ad799x *m, uint8_t reg, uint16_t val
 		break;
 	case EMU_AD799X_REG_CONFIG:
 		m->config = val & emu_ad799x_config_mask(m->part);
+		/* ALERT_EN with BUSY/ALERT: reset the pin and the status */
+		if ((m->config & (EMU_AD799X_ALERT_EN | EMU_AD799X_BUSY_ALERT)) ==
+		    (EMU_AD799X_ALERT_EN | EMU_AD799X_BUSY_ALERT))
+			m->alert = 0;
 		break;
 	case EMU_AD799X_REG_CYCLE:
 		m->cycle = val & EMU_AD799X_CYCLE_MASK;
+		m->cycle_on = false;	/* the timer starts again from here */
 		break;
 	default:
 		lim = emu_ad799x_limit_reg(m, reg);
@@ -313,8 +381,10 @@ static void emu_ad799x_address(struct emu_ad799x *m, uint8_t b)
 static void emu_ad799x_write(struct emu_chip *chip, const uint8_t *buf, int len)
 {
 	struct emu_ad799x *m = emu_ad799x_from_chip(chip);
+
 	if (len <= 0)
 		return;
+	emu_ad799x_cycle(m);
 	if (m->part->kind == EMU_AD799X_NO_POINTER) {
 		/* every byte is the configuration; its channel bits are the sequence */
 		m->config = buf[len - 1];
@@ -341,6 +411,7 @@ static void emu_ad799x_read(struct emu_chip *chip, uint8_t *buf, int len)
 	uint16_t v;
 	int i = 0;
 
+	emu_ad799x_cycle(m);
 	if (m->part->kind != EMU_AD799X_NO_POINTER &&
 	    !emu_ad799x_reg_is_word(m, m->pointer)) {
 		/* an 8-bit register: its byte, then zeros */
@@ -359,11 +430,23 @@ static void emu_ad799x_read(struct emu_chip *chip, uint8_t *buf, int len)
 	}
 }
 
+/* ALERT: asserted while the alert output is on and a status bit is set (the ad7991/5/9 have none). */
+static bool emu_ad799x_irq_level(struct emu_chip *chip)
+{
+	struct emu_ad799x *m = emu_ad799x_from_chip(chip);
+
+	if (m->part->kind == EMU_AD799X_NO_POINTER)
+		return false;
+	emu_ad799x_cycle(m);
+	return (m->config & EMU_AD799X_ALERT_EN) && m->alert;
+}
+
 static const struct emu_chip_ops emu_ad799x_ops = {
 	.i2c_transfer = emu_chip_i2c_rw,
 	.i2c_read = emu_ad799x_read,
 	.i2c_write = emu_ad799x_write,
 	.destroy = emu_chip_free,
+	.irq_level = emu_ad799x_irq_level,
 };
 
 static void emu_ad799x_power_on(struct emu_ad799x *m)
@@ -373,7 +456,7 @@ static void emu_ad799x_power_on(struct emu_ad799x *m)
 	for (ch = 0; ch < EMU_AD799X_LIMIT_CHANS; ch++) {
 		m->limit[ch][EMU_AD799X_DATA_LOW] = 0;
 		m->limit[ch][EMU_AD799X_DATA_HIGH] = emu_ad799x_data_mask(m->part);
-		m->limit[ch][EMU_AD799X_HYSTERESIS] = 0;
+		m->limit[ch][EMU_AD799X_HYSTERESIS] = EMU_AD799X_HYST_POWER_ON;
 		m->armed_low[ch] = true;
 		m->armed_high[ch] = true;
 	}
