@@ -46,6 +46,7 @@ struct srv_iiod_io {
 	struct iio_dev *dev;		/* referenced */
 	bool write;
 	bool all;
+	bool gettrig;			/* GETTRIG from a trigger/current_trigger file */
 	const struct iio_attr *one;
 	const struct iio_attr **attrs;	/* @all: owned array; else &@one */
 	int nattrs;
@@ -165,7 +166,14 @@ static void srv_iiod_io_run(struct srv_iiod_io *io, struct proto_buf *out)
 	ssize_t n;
 	int i, ret = 0, first_err = 0;
 
-	if (!io->write && !io->all) {
+	if (io->gettrig) {
+		n = iio_attr_read(io->dev, io->one, io->val, sizeof(io->val));
+		/* the name without its newline, no NUL; an empty file is no trigger */
+		while (n > 0 && (io->val[n - 1] == '\n' || io->val[n - 1] == '\0'))
+			n--;
+		ret = n <= 0 ? proto_iiod_reply_code(out, n) :
+			proto_iiod_reply_data(out, io->val, (size_t)n);
+	} else if (!io->write && !io->all) {
 		n = iio_attr_read(io->dev, io->one, io->val, sizeof(io->val));
 		ret = n < 0 ? proto_iiod_reply_code(out, n) :
 			proto_iiod_reply_value(out, io->val, (size_t)n);
@@ -332,8 +340,15 @@ static struct srv_iiod_io *srv_iiod_io_make(struct srv_session *s,
 			return NULL;
 		n = d->nattrs;
 		break;
+	case PROTO_IIOD_TARGET_BUFFER:
+		/* a mirrored kernel device's buffer/ files; a userspace driver's are the core's */
+		*err = -ENOENT;
+		if (!cmd->all && !(one = srv_iiod_dev_find_battr(d, cmd->attr)))
+			return NULL;
+		n = d->nbattrs;
+		break;
 	default:
-		/* iiowire has no debugfs and no buffers: no such attribute, an empty "all" */
+		/* iiowire has no debugfs: no such attribute, an empty "all" */
 		*err = -ENOENT;
 		if (!cmd->all)
 			return NULL;
@@ -359,7 +374,8 @@ static struct srv_iiod_io *srv_iiod_io_make(struct srv_session *s,
 			return NULL;
 		}
 		for (i = 0; i < n; i++)
-			io->attrs[i] = c ? c->attrs[i].attr : d->attrs[i];
+			io->attrs[i] = c ? c->attrs[i].attr :
+				cmd->target == PROTO_IIOD_TARGET_BUFFER ? d->battrs[i] : d->attrs[i];
 		io->nattrs = n;
 	}
 	return io;
@@ -381,6 +397,33 @@ static void srv_iiod_device_or(struct srv_session *s, const struct proto_iiod_cm
 		srv_iiod_code(s, err);
 }
 
+/*
+ * GETTRIG of a device whose trigger is a file of its own (a mirrored kernel
+ * device's trigger/current_trigger), read on its worker as iiod reads it.
+ * Return: false when @d has no such file.
+ */
+static bool srv_iiod_gettrig_file(struct srv_session *s, const struct srv_iiod_dev *d)
+{
+	const struct iio_attr *a = iio_device_attr_find(d->dev, SRV_IIOD_TRIGGER_ATTR);
+	struct srv_iiod_io *io;
+
+	if (!a || iio_device_has_buffer(d->dev))
+		return false;
+	io = calloc(1, sizeof(*io));
+	if (!io) {
+		srv_iiod_code(s, -ENOMEM);
+		return true;
+	}
+	io->dev = iio_device_get(d->dev);
+	io->gettrig = true;
+	io->one = a;
+	io->attrs = &io->one;
+	io->nattrs = 1;
+	proto_buf_init(&io->reply);
+	srv_iiod_io_start(s, io);
+	return true;
+}
+
 /* GETTRIG, SETTRIG, OPEN, CLOSE, READBUF on a known device (stream_iiod.c). */
 static void srv_iiod_buffer_cmd(struct srv_session *s, const struct proto_iiod_cmd *cmd)
 {
@@ -398,7 +441,8 @@ static void srv_iiod_buffer_cmd(struct srv_session *s, const struct proto_iiod_c
 	}
 	switch (cmd->op) {
 	case PROTO_IIOD_OP_GETTRIG:
-		srv_iiod_buf_gettrig(s, d);
+		if (!srv_iiod_gettrig_file(s, d))
+			srv_iiod_buf_gettrig(s, d);
 		break;
 	case PROTO_IIOD_OP_SETTRIG:
 		srv_iiod_buf_settrig(s, d, cmd);

@@ -32,6 +32,7 @@
 #define SRV_IIOD_XML_SCAN_INDEX	"index"
 #define SRV_IIOD_XML_SCAN_EN	"en"
 #define SRV_IIOD_XML_SCAN_TYPE	"type"
+#define SRV_IIOD_XML_BUFFER_DIR	"buffer/"	/* a device's buffer attributes (libiio's) */
 
 /*
  * The inline DTD of iiod 0.24's context, written from its description:
@@ -271,6 +272,7 @@ static void srv_iiod_xml_dev_fini(struct srv_iiod_dev *d)
 		srv_iiod_xml_chan_fini(&d->chans[i]);
 	free(d->chans);
 	free(d->attrs);
+	free(d->battrs);
 }
 
 void srv_iiod_ctx_destroy(struct srv_iiod_ctx *ctx)
@@ -516,6 +518,31 @@ static bool srv_iiod_xml_is_event(const struct iio_attr *a)
 	       strncmp(a->name, IIO_EVENT_DIR, strlen(IIO_EVENT_DIR)) == 0;
 }
 
+/*
+ * A file of a subdirectory (a mirrored kernel device's buffer/enable,
+ * scan_elements/..., trigger/current_trigger): libiio 0.24 shows only the
+ * buffer/ files as buffer attributes, but length, enable and watermark,
+ * which it handles itself. Return: true when @a is such a file; it is then
+ * added to @d->battrs when libiio would show it.
+ */
+static bool srv_iiod_xml_subdir(struct srv_iiod_dev *d, const struct iio_attr *a)
+{
+	static const char *const own[] = { "length", "enable", "watermark" };
+	const char *rest;
+	size_t i;
+
+	if (!strchr(a->name, '/'))
+		return false;
+	if (strncmp(a->name, SRV_IIOD_XML_BUFFER_DIR, strlen(SRV_IIOD_XML_BUFFER_DIR)) != 0)
+		return true;
+	rest = a->name + strlen(SRV_IIOD_XML_BUFFER_DIR);
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (strcmp(rest, own[i]) == 0)
+			return true;
+	d->battrs[d->nbattrs++] = a;
+	return true;
+}
+
 /* Group the attributes of @d->dev into channels and device attributes. */
 static int srv_iiod_xml_dev_build(struct srv_iiod_dev *d)
 {
@@ -530,7 +557,8 @@ static int srv_iiod_xml_dev_build(struct srv_iiod_dev *d)
 	n = iio_device_attr_count(d->dev);
 	cand = calloc((size_t)(n ? n : 1), sizeof(*cand));
 	d->attrs = calloc((size_t)(n ? n : 1), sizeof(*d->attrs));
-	if (!cand || !d->attrs) {
+	d->battrs = calloc((size_t)(n ? n : 1), sizeof(*d->battrs));
+	if (!cand || !d->attrs || !d->battrs) {
 		ret = -ENOMEM;
 		goto out_free_cand;
 	}
@@ -538,7 +566,7 @@ static int srv_iiod_xml_dev_build(struct srv_iiod_dev *d)
 		cand[i].attr = a = iio_device_attr_at(d->dev, i);
 		/* name and label are attributes of the device element, as in iiod */
 		cand[i].used = a->kind == IIO_ATTR_DEV_NAME || a->kind == IIO_ATTR_DEV_LABEL ||
-			       srv_iiod_xml_is_event(a);
+			       srv_iiod_xml_is_event(a) || srv_iiod_xml_subdir(d, a);
 	}
 	for (i = 0; i < n && !ret; i++) {
 		if (cand[i].used ||
@@ -574,6 +602,9 @@ static int srv_iiod_xml_dev_build(struct srv_iiod_dev *d)
 	/* empty arrays may be NULL, which qsort must not be given */
 	if (d->nattrs > 1)
 		qsort(d->attrs, (size_t)d->nattrs, sizeof(*d->attrs), srv_iiod_xml_dev_attr_cmp);
+	if (d->nbattrs > 1)
+		qsort(d->battrs, (size_t)d->nbattrs, sizeof(*d->battrs),
+		      srv_iiod_xml_dev_attr_cmp);
 	for (i = 0; i < d->nchans; i++)
 		if (d->chans[i].nattrs > 1)
 			qsort(d->chans[i].attrs, (size_t)d->chans[i].nattrs,
@@ -707,7 +738,13 @@ static int srv_iiod_xml_dev_write(struct proto_buf *b, const struct srv_iiod_dev
 		if (proto_buf_printf(b, "<attribute") ||
 		    srv_iiod_xml_attr(b, "name", d->attrs[i]->name) || proto_buf_printf(b, "/>"))
 			return -ENOMEM;
-	/* no buffer-attribute or debug-attribute: iiowire has neither buffers nor debugfs */
+	for (i = 0; i < d->nbattrs; i++)
+		if (proto_buf_printf(b, "<buffer-attribute") ||
+		    srv_iiod_xml_attr(b, "name", d->battrs[i]->name +
+				      strlen(SRV_IIOD_XML_BUFFER_DIR)) ||
+		    proto_buf_printf(b, "/>"))
+			return -ENOMEM;
+	/* no debug-attribute: iiowire has no debugfs */
 	return proto_buf_printf(b, "</device>");
 }
 
@@ -864,4 +901,16 @@ const struct iio_attr *srv_iiod_chan_find_attr(const struct srv_iiod_chan *c, co
 const struct iio_attr *srv_iiod_dev_find_attr(const struct srv_iiod_dev *d, const char *name)
 {
 	return iio_device_attr_find(d->dev, name);
+}
+
+const struct iio_attr *srv_iiod_dev_find_battr(const struct srv_iiod_dev *d, const char *name)
+{
+	char full[IIO_ATTR_NAME_MAX];
+	const struct iio_attr *a;
+
+	if (snprintf(full, sizeof(full), SRV_IIOD_XML_BUFFER_DIR "%s", name) >= (int)sizeof(full))
+		return NULL;
+	a = iio_device_attr_find(d->dev, full);
+	/* a userspace driver's buffer files are the core's, which the XML does not offer */
+	return a && a->kind != IIO_ATTR_BUFFER ? a : NULL;
 }

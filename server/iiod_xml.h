@@ -57,6 +57,9 @@ struct srv_iiod_chan {
  * @dev: borrowed from the registry the model was built from.
  * @chans: scan elements first, by index, then the others (libiio's order).
  * @attrs: device attributes (what no channel took), sorted by name.
+ * @battrs: buffer attributes: a device's own buffer/ files (a mirrored
+ *	kernel device's), but length, enable and watermark, which libiio
+ *	handles itself; sorted by name. Their XML name follows "buffer/".
  */
 struct srv_iiod_dev {
 	struct iio_dev *dev;
@@ -65,6 +68,8 @@ struct srv_iiod_dev {
 	int nchans;
 	const struct iio_attr **attrs;
 	int nattrs;
+	const struct iio_attr **battrs;
+	int nbattrs;
 	/* private */
 	int cap;
 };
@@ -127,5 +132,13 @@ const struct iio_attr *srv_iiod_chan_find_attr(const struct srv_iiod_chan *c,
  * too, by its full name. Return: borrowed, or NULL.
  */
 const struct iio_attr *srv_iiod_dev_find_attr(const struct srv_iiod_dev *d, const char *name);
+
+/**
+ * srv_iiod_dev_find_battr() - READ/WRITE BUFFER @name: the device's file
+ * buffer/@name (like iiod, one the XML leaves out too: "length"); a
+ * mirrored kernel device's only (a userspace driver's are the core's).
+ * Return: borrowed, or NULL.
+ */
+const struct iio_attr *srv_iiod_dev_find_battr(const struct srv_iiod_dev *d, const char *name);
 
 #endif /* IIOWIRE_SRV_IIOD_XML_H */

@@ -32,7 +32,6 @@
 #include "stream_priv.h"
 
 /* The attribute SETTRIG writes, for --read-only and --allow-write. */
-#define SRV_IIOD_TRIGGER_ATTR	"trigger/current_trigger"
 
 /* This connection's reader of @dev, or NULL. */
 static struct srv_reader *srv_iiod_reader_find(struct srv_session *s, const struct iio_dev *dev)

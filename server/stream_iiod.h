@@ -6,6 +6,9 @@
 #ifndef IIOWIRE_SRV_STREAM_IIOD_H
 #define IIOWIRE_SRV_STREAM_IIOD_H
 
+/* The file a device's trigger is set in (a userspace driver's, or a kernel one's). */
+#define SRV_IIOD_TRIGGER_ATTR	"trigger/current_trigger"
+
 struct srv_session;
 struct srv_iiod_dev;
 struct proto_iiod_cmd;

@@ -1,8 +1,8 @@
 # kernel_tree.sh - a fake /sys/bus/iio tree in the shape Linux 6.1 gives it
 # (sourced, not run). The devices copy what the kernel's own drivers show:
-# an ADS1015 with a label, _available lists, scan elements, buffer/ and
-# trigger/; a MAX1036 with differential pairs and a current_timestamp_clock
-# that ends in a NUL, as 6.1 prints it; a TSL2563 light sensor with a
+# an ADS1015 with a label, _available lists, scan elements, buffer/,
+# buffer0/, trigger/ and events/; a MAX1036 with differential pairs and a
+# current_timestamp_clock that ends in a NUL, as 6.1 prints it; a TSL2563 light sensor with a
 # write-only attribute; a BMP280 without a buffer. Each device directory is
 # a link from bus/iio/devices into devices/, as on a real system, so the
 # parent device (0-0048) is its hardware id. Used by tests/test_kernel.sh
@@ -37,13 +37,19 @@ kt_scan() {
 	kt_attr "$1" "scan_elements/$2_type" "$4" 444
 }
 
-# kt_buffer N: buffer/ and trigger/ as an IIO triggered buffer has them
+# kt_buffer N: buffer/ and trigger/ as an IIO triggered buffer has them, and
+# buffer0/ (since 5.11) holding buffer/'s files and the scan elements again
+# (after kt_scan)
 kt_buffer() {
-	kt_attr "$1" buffer/data_available 0 444
-	kt_attr "$1" buffer/direction in 444
-	kt_attr "$1" buffer/enable 0
-	kt_attr "$1" buffer/length 2
-	kt_attr "$1" buffer/watermark 1
+	for kt_b in buffer buffer0; do
+		kt_attr "$1" $kt_b/data_available 0 444
+		kt_attr "$1" $kt_b/direction in 444
+		kt_attr "$1" $kt_b/enable 0
+		kt_attr "$1" $kt_b/length 2
+		kt_attr "$1" $kt_b/watermark 1
+	done
+	cp -p "$KT_SYS/bus/iio/devices/iio:device$1/scan_elements/"* \
+		"$KT_SYS/bus/iio/devices/iio:device$1/buffer0/"
 	kt_attr "$1" trigger/current_trigger ""
 }
 
@@ -70,6 +76,11 @@ kt_ads1015() {
 	kt_attr 0 scale_available "0.125000000 0.250000000 0.500000000 1.000000000 2.000000000 3.000000000" 444
 	kt_clock 0
 	kt_buffer 0
+	# ti-ads1015's threshold events (a comparator per channel)
+	kt_attr 0 events/in_voltage0_thresh_rising_value 2047
+	kt_attr 0 events/in_voltage0_thresh_falling_value -2048
+	kt_attr 0 events/in_voltage0_thresh_either_en 0
+	kt_attr 0 events/in_voltage0_thresh_either_period 0.001250
 }
 
 kt_max1036() {

@@ -90,12 +90,10 @@ if command -v iiod >/dev/null 2>&1; then
 fi
 # Lines that differ, and why (PROTOCOL-iiod.md, "DIFFERENCES FROM iiod 0.24"):
 #  - the backend's version, description and context attributes name iiowired;
-#  - buffer/ attributes and trigger/ are not mirrored yet (K-40): no
-#    "buffer-specific attributes", and GETTRIG says no trigger;
 #  - libiio gives a differential channel "scale" twice (in_voltage_scale and
 #    in_voltage-voltage_scale); iiowired only the one that is its own;
 #  - calibrate is 0200: sysfs refuses the read (EACCES), tmpfs lets root read it.
-known='^Backend version|^Backend description|^IIO context has|^	(local,kernel|uri|iiowire,[a-z]*|ip,ip-addr):|buffer-specific|data_available value|direction value|^		No trigger|channel-specific attributes found|attr  2: scale value|calibrate (value|ERROR)'
+known='^Backend version|^Backend description|^IIO context has|^	(local,kernel|uri|iiowire,[a-z]*|ip,ip-addr):|channel-specific attributes found|attr  2: scale value|calibrate (value|ERROR)'
 if [ $have_iiod = 1 ]; then
 	iio_info -u "ip:127.0.0.1:$dport" >"$tmp/iiod.txt" 2>&1
 	iio_info -u "ip:127.0.0.1:$iport" >"$tmp/iiowired.txt" 2>&1
@@ -107,8 +105,14 @@ if [ $have_iiod = 1 ]; then
 	if grep -q "IIO context has 4 devices" "$tmp/iiowired.txt" &&
 	   grep -q "voltage0:  (input, index: 4, format: le:s12/16>>4)" "$tmp/iiowired.txt"; then ok
 	else bad "iio_info: $(head -30 "$tmp/iiowired.txt")"; fi
+	# buffer attributes (buffer/ but length, enable, watermark) and triggers, as iiod's
+	if grep -q "2 buffer-specific attributes found" "$tmp/iiowired.txt" &&
+	   [ "$(grep -c "No trigger assigned to device" "$tmp/iiowired.txt")" = 2 ] &&
+	   [ "$(grep -c "No trigger on this device" "$tmp/iiowired.txt")" = 2 ]; then ok
+	else bad "iio_info buffer attributes and triggers: $(cat "$tmp/iiowired.txt")"; fi
 	for q in "-c ads1015 voltage0 raw" "-c max1036 voltage0-voltage1 raw" "-d tsl2563 integration_time" \
-		 "-c bmp280 pressure input" "-c adc0 voltage1 sampling_frequency"; do
+		 "-c bmp280 pressure input" "-c adc0 voltage1 sampling_frequency" \
+		 "-B ads1015 data_available" "-B max1036 direction" "-B ads1015"; do
 		# shellcheck disable=SC2086
 		w=$(iio_attr -u "ip:127.0.0.1:$dport" $q 2>&1)
 		# shellcheck disable=SC2086
@@ -151,6 +155,19 @@ check "the file holds it" "4" cat /sys/bus/iio/devices/iio:device3/in_temp_overs
 printf '{"id":1,"op":"read","device":"max1036","attr":"in_voltage-voltage_scale"}\n' >"$tmp/req"
 check "JSON" '{"id":1,"ok":true,"value":"16.000000000"}' \
 	sh -c "nc -U -q 1 '$sock' <'$tmp/req'"
+# the IIO subdirectories, as files named by their path below the device
+check "buffer/ file" "2" $a read ads1015 buffer/length
+check "buffer0/ scan element" "le:s12/16>>4" $a read ads1015 buffer0/in_voltage1_type
+check "scan_elements/ file" "5" $a read ads1015 scan_elements/in_voltage1_index
+check "events/ file" "2047" $a read ads1015 events/in_voltage0_thresh_rising_value
+check "trigger/ file" "" $a read ads1015 trigger/current_trigger
+check "a subdirectory's write" "" $a write ads1015 buffer0/length 64
+check "... reaches the file" "64" cat /sys/bus/iio/devices/iio:device0/buffer0/length
+check "read-only subdirectory file" \
+	"iiowire: write: EACCES: ads1015 buffer/data_available is read-only" \
+	$a write ads1015 buffer/data_available 1
+check "ATTRS lists them" "buffer/length buffer0/length events/in_voltage0_thresh_either_en scan_elements/in_timestamp_en trigger/current_trigger" \
+	sh -c "$a attrs ads1015 | awk '{print \$1}' | grep -E '^(buffer0?/length|events/.*either_en|scan_elements/in_timestamp_en|trigger/)' | sort | tr '\n' ' ' | sed 's/ $//'"
 stop_daemon
 
 # ---- a board: maps, consumers and the hwmon bridge over a kernel channel ----

@@ -26,7 +26,7 @@
 
 struct iio_registry;
 
-/* Files of one kernel device mirrored (top level and scan_elements/ together). */
+/* Files of one kernel device mirrored (top level and its IIO subdirectories together). */
 #define IIO_KERNEL_FILES_MAX		1024
 /* Channels recovered from one device's file names. */
 #define IIO_KERNEL_CHANNELS_MAX		256

@@ -33,11 +33,21 @@
 #define KERNEL_DEV_PREFIX	"iio:device"
 
 /*
- * Top-level files libiio skips too: not attributes of the device. The
- * subdirectories (buffer/, trigger/, events/, power/) are left out with
- * every directory: K-40 in maps/README.md.
+ * Top-level files libiio skips too: not attributes of the device. Of the
+ * subdirectories, those of the IIO ABI are mirrored, their files named
+ * "buffer/enable" as the path below the device says (kernel_dev_subdir());
+ * power/, of_node and the driver's links are not IIO's.
  */
 static const char *const kernel_dev_skip[] = { "dev", "uevent" };
+
+/*
+ * The IIO subdirectories mirrored: buffer/ and scan_elements/ (buffer 0's,
+ * kept by the kernel since 5.11 beside bufferN/, which holds both), trigger/
+ * (current_trigger) and events/. bufferN/ is matched by kernel_dev_subdir().
+ */
+static const char *const kernel_dev_subdirs[] = {
+	KERNEL_SCAN_DIR, "buffer", "trigger", "events",
+};
 
 /* Device attributes the core knows by kind (iiod shows name and label on the element). */
 static const struct {
@@ -384,13 +394,64 @@ static bool kernel_scan_skip(const char *name)
 	return false;
 }
 
+/* Is @name one of the IIO subdirectories mirrored (kernel_dev_subdirs[], bufferN)? */
+static bool kernel_dev_subdir(const char *name)
+{
+	size_t i, n = strlen("buffer");
+
+	for (i = 0; i < ARRAY_SIZE(kernel_dev_subdirs); i++)
+		if (strcmp(kernel_dev_subdirs[i], name) == 0)
+			return true;
+	return strncmp(name, "buffer", n) == 0 && name[n] &&
+	       strspn(name + n, "0123456789") == strlen(name + n);
+}
+
 /*
- * The top-level files: everything but directories and links (FIFOs too,
+ * The files of the directory @sub ("" the device's own, else one of
+ * kernel_dev_subdirs): everything but directories and links (FIFOs too,
  * which tests use for attributes that hang), in the directory's order, as
- * libiio lists them (it orders channels without a scan element so). A file
- * that vanishes between the listing and its stat is left out.
+ * libiio lists them (it orders channels without a scan element so); a
+ * subdirectory's as "sub/file". A file that vanishes between the listing
+ * and its stat is left out, and so is a subdirectory that does.
  */
-static int kernel_scan_files(struct kernel_scan *sc)
+static int kernel_scan_files(struct kernel_scan *sc, const char *sub)
+{
+	char path[sizeof(sc->kd.path) + IIO_ATTR_NAME_MAX + 1];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s%s%s", sc->kd.path, sub[0] ? "/" : "", sub);
+	d = opendir(path);
+	if (!d && sub[0])
+		return 0;
+	if (!d)
+		return kernel_scan_err(sc, errno == ENOENT ? -ENODEV : -errno, strerror(errno));
+	while ((de = readdir(d)) && !ret) {
+		struct iio_attr *a = &sc->attrs[sc->kd.nattrs];
+
+		if (kernel_scan_skip(de->d_name) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode))
+			continue;
+		if (strlen(sub) + strlen(de->d_name) + 1 >= sizeof(a->name))
+			continue;	/* no IIO attribute is named that long */
+		if (sc->kd.nattrs == IIO_KERNEL_FILES_MAX) {
+			ret = kernel_scan_err(sc, -E2BIG, "more files than iiowire mirrors");
+			break;
+		}
+		memset(a, 0, sizeof(*a));
+		snprintf(a->name, sizeof(a->name), "%s%s%s", sub, sub[0] ? "/" : "", de->d_name);
+		a->mode = st.st_mode & 0777;
+		sc->chan_of[sc->kd.nattrs++] = -1;
+	}
+	closedir(d);
+	return ret;
+}
+
+/* The IIO subdirectories' files after the device's own, in the directory's order. */
+static int kernel_scan_subdirs(struct kernel_scan *sc)
 {
 	struct dirent *de;
 	struct stat st;
@@ -401,22 +462,11 @@ static int kernel_scan_files(struct kernel_scan *sc)
 	if (!d)
 		return kernel_scan_err(sc, errno == ENOENT ? -ENODEV : -errno, strerror(errno));
 	while ((de = readdir(d)) && !ret) {
-		struct iio_attr *a = &sc->attrs[sc->kd.nattrs];
-
-		if (kernel_scan_skip(de->d_name) ||
+		if (!kernel_dev_subdir(de->d_name) ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode))
+		    !S_ISDIR(st.st_mode))
 			continue;
-		if (strlen(de->d_name) >= sizeof(a->name))
-			continue;	/* no IIO attribute is named that long */
-		if (sc->kd.nattrs == IIO_KERNEL_FILES_MAX) {
-			ret = kernel_scan_err(sc, -E2BIG, "more files than iiowire mirrors");
-			break;
-		}
-		memset(a, 0, sizeof(*a));
-		snprintf(a->name, sizeof(a->name), "%s", de->d_name);
-		a->mode = st.st_mode & 0777;
-		sc->chan_of[sc->kd.nattrs++] = -1;
+		ret = kernel_scan_files(sc, de->d_name);
 	}
 	closedir(d);
 	return ret;
@@ -507,7 +557,9 @@ static int kernel_scan_dir(struct kernel_scan *sc, const char *dir)
 	snprintf(sc->kd.dir, sizeof(sc->kd.dir), "%s", dir);
 	snprintf(sc->kd.path, sizeof(sc->kd.path), "%s/%s/%s", kernel_sysfs_root,
 		 IIO_KERNEL_BUS_DIR, dir);
-	ret = kernel_scan_files(sc);
+	ret = kernel_scan_files(sc, "");
+	if (!ret)
+		ret = kernel_scan_subdirs(sc);
 	if (!ret)
 		ret = kernel_scan_elements(sc);
 	for (i = 0; i < sc->kd.nattrs; i++)
