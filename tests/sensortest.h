@@ -22,6 +22,7 @@
 
 #include "iio.h"
 #include "iio_core.h"
+#include "iio_irq.h"
 #include "iio_registry.h"
 #include "bus/bus.h"
 #include "emu/emu.h"
@@ -40,6 +41,12 @@ struct sensortest_prop {
 	const char *key;
 	int value;
 };
+
+/*
+ * Not a board property: { SENSORTEST_PROP_IRQ, 1 } in a test's list wires the
+ * chip's interrupt output to the driver ("irq": "emulated" in a board file).
+ */
+#define SENSORTEST_PROP_IRQ	"test:irq"
 
 static inline int sensortest_prop_int(const void *props, const char *key, int *val)
 {
@@ -99,11 +106,13 @@ static inline int sensortest_probe(struct bus *bus, struct iio_registry *reg, co
 	const struct iio_driver *drv = iio_driver_find(part, &id);
 	struct bus_i2c_client *i2c = NULL;
 	struct bus_spi_device *spi = NULL;
+	struct iio_irq_spec irq = { .kind = IIO_IRQ_EMULATED, .bus = bus, .addr = addr };
 	struct iio_dev *dev = NULL;
 	struct iio_probe p;
-	int ret;
+	int ret, want_irq = 0;
 
 	err[0] = '\0';
+	sensortest_prop_int(props, SENSORTEST_PROP_IRQ, &want_irq);
 	if (!drv) {
 		snprintf(err, errlen, "no driver for %s", part);
 		return -ENOENT;
@@ -118,6 +127,7 @@ static inline int sensortest_probe(struct bus *bus, struct iio_registry *reg, co
 	}
 	p = (struct iio_probe){
 		.id = id, .name = id->name, .i2c = i2c, .spi = spi, .props = props,
+		.irq = want_irq ? &irq : NULL,
 		.prop_int = sensortest_prop_int, .prop_str = sensortest_prop_str,
 	};
 	ret = drv->probe(&p, &dev, err, errlen);

@@ -2,7 +2,10 @@
  * test_tsl2563.c - the tsl2563 driver against its chip model on an emulated
  * I2C bus: the kernel's attribute set, normalised counts at every auto-gain
  * level (and back), the lux table row by row, calibscale rules and their
- * effect, power control, bus faults with recovery, and probe failures.
+ * effect, power control, bus faults with recovery, and probe failures; the
+ * broadband channel's threshold events (values, enables, the INT register,
+ * the model's INT line reaching the event queue as the kernel's code, and
+ * EINVAL from the files without an interrupt line, K-44).
  * Expected numbers are the kernel's integer arithmetic worked by hand from
  * the model's datasheet scaling (counts x 11/322, 81/322 or 1 of the 402 ms
  * value, /16 at 1x, clipped at 5047/37177/65535).
@@ -10,6 +13,9 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
+
+#include "iio_event.h"
 
 #include "testutil.h"
 #include "sensorsuite.h"
@@ -19,10 +25,18 @@
 #define TSL_REG_CTRL	0x00
 #define TSL_REG_TIMING	0x01
 #define TSL_REG_DATA0	0x0c
+#define TSL_REG_THRESH	0x02	/* LOWLOW, LOWHIGH, HIGHLOW, HIGHHIGH */
+#define TSL_REG_INT	0x06
+#define TSL_EVF(what)	"events/in_intensity_both_thresh_" what
 
 static const char *const tsl_attrs[] = {
 	"name", "in_illuminance0_input", "in_intensity_both_raw", "in_intensity_both_calibscale",
-	"in_intensity_ir_raw", "in_intensity_ir_calibscale", NULL
+	"in_intensity_ir_raw", "in_intensity_ir_calibscale",
+	"events/in_intensity_both_thresh_rising_value", "events/in_intensity_both_thresh_rising_en",
+	"events/in_intensity_both_thresh_falling_value",
+	"events/in_intensity_both_thresh_falling_en",
+	/* an event interface brings the timestamp clock, as in the kernel */
+	"current_timestamp_clock", NULL
 };
 
 /* Set up one tsl25xx with constant inputs; asserts the setup worked. */
@@ -78,6 +92,8 @@ static void test_attr_set(void)
 		{ "in_intensity_both_calibscale", 0644 },
 		{ "in_intensity_ir_raw", 0644 },
 		{ "in_intensity_ir_calibscale", 0644 },
+		{ "events/in_intensity_both_thresh_rising_value", 0644 },
+		{ "events/in_intensity_both_thresh_falling_en", 0644 },
 	};
 	struct sensortest st;
 	char why[128], buf[64], want[64];
@@ -86,6 +102,8 @@ static void test_attr_set(void)
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		if (!tsl_setup(&st, parts[i], 1000, 200, NULL))
 			continue;
+		if (!sensortest_same_attrs(st.dev, tsl_attrs, why, sizeof(why)))
+			fprintf(stderr, "%s: %s\n", parts[i], why);
 		TEST_ROW_ASSERT(sensortest_same_attrs(st.dev, tsl_attrs, why, sizeof(why)),
 				parts[i]);
 		snprintf(want, sizeof(want), "%s\n", parts[i]);
@@ -467,5 +485,88 @@ static void test_model_inputs(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "broadband"));
 }
 TEST_CASE(test_model_inputs, "model input keys");
+
+/* ---- threshold events ---- */
+
+static void tsl_wake(void *ctx)
+{
+	(void)ctx;
+}
+
+static int tsl_write(struct sensortest *st, const char *attr, const char *val)
+{
+	const struct iio_attr *a = iio_device_attr_find(st->dev, attr);
+
+	return a ? (int)iio_attr_write(st->dev, a, val, strlen(val)) : -ENOENT;
+}
+
+/* @attr reads @want ("\n" included). */
+static bool tsl_reads(struct sensortest *st, const char *attr, const char *want)
+{
+	char buf[64];
+
+	return sensortest_read(st->dev, attr, buf, sizeof(buf)) > 0 && strcmp(buf, want) == 0;
+}
+
+/* The next event within @wait_ms (the INT line is sampled every millisecond); 0 if none. */
+static uint64_t tsl_next_event(struct sensortest *st, int wait_ms)
+{
+	struct iio_event_data ev;
+	uint64_t lost;
+	int i;
+
+	for (i = 0; i < wait_ms; i++) {
+		if (iio_event_read(st->dev, &ev, 1, &lost) == 1)
+			return ev.id;
+		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+	}
+	return 0;
+}
+
+static void test_events(void)
+{
+	static const struct sensortest_prop irq[] = { { SENSORTEST_PROP_IRQ, 1 }, { NULL, 0 } };
+	struct sensortest st;
+
+	if (!tsl_setup(&st, "tsl2563", 1000, 200, irq))
+		return;
+	CU_ASSERT_EQUAL_FATAL(iio_event_open(st.dev, tsl_wake, NULL), 0);
+	/* probe's window: 0 .. 65535; no interrupt mode yet */
+	CU_ASSERT(tsl_reads(&st, TSL_EVF("rising_value"), "65535\n"));
+	CU_ASSERT(tsl_reads(&st, TSL_EVF("falling_value"), "0\n"));
+	CU_ASSERT(tsl_reads(&st, TSL_EVF("rising_en"), "0\n"));
+	/* no range check: stored as u16, on the chip low byte first */
+	CU_ASSERT_EQUAL(tsl_write(&st, TSL_EVF("rising_value"), "70000"), 0);
+	CU_ASSERT(tsl_reads(&st, TSL_EVF("rising_value"), "4464\n"));
+	CU_ASSERT_EQUAL(tsl_peek(&st, TSL_REG_THRESH + 2), 0x70);
+	CU_ASSERT_EQUAL(tsl_peek(&st, TSL_REG_THRESH + 3), 0x11);
+	CU_ASSERT_EQUAL(tsl_write(&st, TSL_EVF("falling_value"), "-1"), 0);
+	CU_ASSERT(tsl_reads(&st, TSL_EVF("falling_value"), "65535\n"));
+	CU_ASSERT_EQUAL(tsl_write(&st, TSL_EVF("falling_value"), "12abc"), -EINVAL);
+	CU_ASSERT_EQUAL(tsl_write(&st, TSL_EVF("falling_value"), "10.5"), 0);
+	CU_ASSERT(tsl_reads(&st, TSL_EVF("falling_value"), "10\n"));
+	/* 1000 counts is above a rising 500: out of the window */
+	CU_ASSERT_EQUAL(tsl_write(&st, TSL_EVF("rising_value"), "500"), 0);
+	CU_ASSERT_EQUAL(tsl_write(&st, TSL_EVF("falling_en"), "1"), 0);
+	CU_ASSERT_EQUAL(tsl_peek(&st, TSL_REG_INT), 0x14);	/* level, persist 4 */
+	CU_ASSERT(tsl_reads(&st, TSL_EVF("rising_en"), "1\n"));
+	CU_ASSERT_EQUAL(tsl_write(&st, TSL_EVF("rising_en"), "2"), -EINVAL);
+	/* four integrations out of the window, then INT: one "either" event */
+	emu_bus_set_time(st.bus, 100.0);
+	CU_ASSERT_EQUAL(tsl_next_event(&st, 2000), 0x0000000700000000ull);
+	CU_ASSERT_EQUAL(tsl_write(&st, TSL_EVF("rising_en"), "0"), 0);
+	CU_ASSERT_EQUAL(tsl_peek(&st, TSL_REG_INT), 0x04);
+	CU_ASSERT(tsl_reads(&st, TSL_EVF("falling_en"), "0\n"));
+	sensortest_teardown(&st);
+
+	/* without an interrupt line the files are there and answer EINVAL (K-44) */
+	if (!tsl_setup(&st, "tsl2563", 1000, 200, NULL))
+		return;
+	CU_ASSERT(sensortest_read(st.dev, TSL_EVF("rising_en"), (char[8]){ 0 }, 8) == -EINVAL);
+	CU_ASSERT_EQUAL(tsl_write(&st, TSL_EVF("rising_value"), "500"), -EINVAL);
+	CU_ASSERT_EQUAL(tsl_peek(&st, TSL_REG_INT), 0x00);
+	sensortest_teardown(&st);
+}
+TEST_CASE(test_events, "threshold events: values, enables, INT -> the kernel's code; K-44");
 
 TEST_MAIN("tsl2563", NULL, NULL)

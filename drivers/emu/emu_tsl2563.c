@@ -8,6 +8,9 @@
  * powers the ADCs; TIMING sets gain (1x/16x) and integration (13.7/101/402
  * ms); DATA0/DATA1 latch a conversion at the end of every integration period
  * of the bus's virtual clock, and read 0 while powered down.
+ * The INT output (level mode: DATA0 outside the threshold window for
+ * PERSIST integrations, or every one with PERSIST 0) is the board's
+ * "irq": "emulated" line, held until a COMMAND byte with CLEAR.
  * Place in the flow: *chip* -> bus -> driver. Inputs "broadband" and "ir"
  * are counts as the chip would give them at 402 ms and 16x.
  * Must not: call drivers or the core, sleep, or keep global state.
@@ -71,6 +74,9 @@ static const struct emu_tsl2563_integ emu_tsl2563_integs[] = {
 };
 
 #define EMU_TSL2563_FULL_TICKS		322.0
+
+/* integrations caught up at once at most (a test that jumps the clock); older ones are skipped */
+#define EMU_TSL2563_CATCHUP		64.0
 
 /* Input keys: the documented names first, then the ABI stems they feed. */
 enum emu_tsl2563_input {
@@ -172,7 +178,8 @@ static void emu_tsl2563_check_irq(struct emu_tsl2563 *st)
 
 /*
  * Bring the data registers up to virtual time @now: every integration period
- * finished since the last call latches the inputs sampled at its end. With
+ * finished since the last call latches the inputs sampled at its end (and
+ * counts for the interrupt; the registers keep the last one's). With
  * INTEG = 3 (manual) nothing finishes on its own; the model does not emulate
  * the MANUAL start/stop bit and simply keeps the last data.
  */
@@ -180,7 +187,7 @@ static void emu_tsl2563_update(struct emu_tsl2563 *st, double now)
 {
 	uint8_t timing = st->regs[EMU_TSL2563_REG_TIMING];
 	const struct emu_tsl2563_integ *integ;
-	double periods, end;
+	double periods, end = 0.0, k;
 
 	if (!st->powered || (timing & EMU_TSL2563_TIMING_INTEG_MASK) == 3)
 		return;
@@ -194,12 +201,18 @@ static void emu_tsl2563_update(struct emu_tsl2563 *st, double now)
 	periods = floor((now - st->cycle_start_s) / integ->period_s + 1e-9);
 	if (periods < 1.0)
 		return;
-	end = st->cycle_start_s + periods * integ->period_s;
-	st->data0 = emu_tsl2563_counts(emu_signal_sample(&st->in[EMU_TSL2563_IN_BROADBAND], end),
-				       timing);
-	st->data1 = emu_tsl2563_counts(emu_signal_sample(&st->in[EMU_TSL2563_IN_IR], end), timing);
+	/* each finished integration counts for the interrupt's persistence */
+	if (periods > EMU_TSL2563_CATCHUP)
+		st->cycle_start_s += (periods - EMU_TSL2563_CATCHUP) * integ->period_s;
+	for (k = 1.0; k <= fmin(periods, EMU_TSL2563_CATCHUP); k += 1.0) {
+		end = st->cycle_start_s + k * integ->period_s;
+		st->data0 = emu_tsl2563_counts(
+			emu_signal_sample(&st->in[EMU_TSL2563_IN_BROADBAND], end), timing);
+		st->data1 = emu_tsl2563_counts(
+			emu_signal_sample(&st->in[EMU_TSL2563_IN_IR], end), timing);
+		emu_tsl2563_check_irq(st);
+	}
 	st->cycle_start_s = end;
-	emu_tsl2563_check_irq(st);
 }
 
 static uint8_t emu_tsl2563_reg_read(struct emu_tsl2563 *st, uint8_t reg)
@@ -305,9 +318,19 @@ static int emu_tsl2563_i2c_transfer(struct emu_chip *chip, struct bus_i2c_msg *m
 	return n;
 }
 
+/* INT: the level output, brought up to now; held until a COMMAND with CLEAR. */
+static bool emu_tsl2563_irq_level(struct emu_chip *chip)
+{
+	struct emu_tsl2563 *st = emu_tsl2563_from_chip(chip);
+
+	emu_tsl2563_update(st, emu_chip_now(chip));
+	return st->irq_pending;
+}
+
 static const struct emu_chip_ops emu_tsl2563_ops = {
 	.i2c_transfer = emu_tsl2563_i2c_transfer,
 	.destroy = emu_chip_free,
+	.irq_level = emu_tsl2563_irq_level,
 };
 
 /*

@@ -7,6 +7,11 @@
  * four gain/integration levels until channel 0 sits inside the level's
  * window, normalises both counts to 402 ms at 16x and turns them into lux
  * with the datasheet's piecewise-linear table in integer arithmetic.
+ * The broadband channel carries the kernel's threshold events
+ * (events/in_intensity_both_thresh_{rising,falling}_{value,en}): with an
+ * interrupt line in the board the chip's INT output pushes one "either"
+ * event and is cleared; without one the files answer EINVAL (K-44), where
+ * the kernel would call a NULL function.
  * Place in the flow: bus -> *driver* -> core. Waits go through bus_msleep(),
  * so on an emulated bus they cost virtual time only.
  * Must not: format text, log, or spell attribute names (the core does).
@@ -17,6 +22,9 @@
 #include <string.h>
 
 #include "iio_kit.h"
+#include "iio_buffer.h"
+#include "iio_event.h"
+#include "iio_irq.h"
 #include "bus/bus.h"
 
 #define TSL2563_CMD			0x80
@@ -43,6 +51,11 @@
 #define TSL2563_TIMING_MASK		0x03
 #define TSL2563_TIMING_GAIN16		0x10
 #define TSL2563_TIMING_GAIN1		0x00
+
+/* INT register: level interrupts (bits 5:4 = 01) after PERSIST out-of-window cycles */
+#define TSL2563_INT_LEVEL		0x10
+#define TSL2563_INT_MASK		0x30
+#define TSL2563_INT_PERSIST(n)		((n) & 0x0f)
 
 /* Fixed-point precisions: the lux table in 1/16384, calibration in 1/1024. */
 #define TSL2563_ADC_FRAC_BITS		14
@@ -130,6 +143,8 @@ static const struct tsl2563_lux_coeff tsl2563_lux_table[] = {
  * @id: the ID register as read at probe (part number and revision).
  * @calib0/@calib1: calibration scales in 1/1024.
  * @data0/@data1: the last normalised counts (402 ms, 16x).
+ * @intr: what the driver last meant the INT register to hold (the kernel's
+ *	chip->intr; persist 4 from probe).
  */
 struct tsl2563_chip {
 	struct bus_i2c_client *client;
@@ -144,6 +159,7 @@ struct tsl2563_chip {
 	uint32_t cover_comp_gain;
 	uint32_t data0;
 	uint32_t data1;
+	uint8_t intr;
 };
 
 static int tsl2563_write_reg(struct tsl2563_chip *chip, uint8_t reg, uint8_t val)
@@ -399,10 +415,133 @@ static int tsl2563_write_raw(struct iio_dev *indio_dev, const struct iio_chan_sp
 	return 0;
 }
 
+/* ---- threshold events on the broadband count (channel 0 of the chip) ---- */
+
+static const struct iio_event_spec tsl2563_events[] = {
+	{
+		.type = IIO_EV_TYPE_THRESH,
+		.dir = IIO_EV_DIR_RISING,
+		.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
+	}, {
+		.type = IIO_EV_TYPE_THRESH,
+		.dir = IIO_EV_DIR_FALLING,
+		.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
+	},
+};
+
+/* The thresholds as stored: raw DATA0 counts, u16 (70000 reads back 4464). */
+static int tsl2563_read_thresh(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+			       enum iio_event_type type, enum iio_event_direction dir,
+			       enum iio_event_info info, int *val, int *val2)
+{
+	const struct tsl2563_chip *chip = iio_priv(indio_dev);
+
+	(void)chan;
+	(void)type;
+	(void)info;
+	(void)val2;
+	switch (dir) {
+	case IIO_EV_DIR_RISING:
+		*val = chip->high_thres;
+		return IIO_VAL_INT;
+	case IIO_EV_DIR_FALLING:
+		*val = chip->low_thres;
+		return IIO_VAL_INT;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* No range check, as the kernel's: one SMBus word write (low byte first) of the u16. */
+static int tsl2563_write_thresh(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+				enum iio_event_type type, enum iio_event_direction dir,
+				enum iio_event_info info, int val, int val2)
+{
+	struct tsl2563_chip *chip = iio_priv(indio_dev);
+	uint8_t reg = dir == IIO_EV_DIR_RISING ? TSL2563_REG_HIGHLOW : TSL2563_REG_LOWLOW;
+	int ret;
+
+	(void)chan;
+	(void)type;
+	(void)info;
+	(void)val2;
+	ret = bus_smbus_write_word_data(chip->client, TSL2563_CMD | reg, (uint16_t)val);
+	if (ret < 0)
+		return ret;
+	if (dir == IIO_EV_DIR_RISING)
+		chip->high_thres = (uint16_t)val;
+	else
+		chip->low_thres = (uint16_t)val;
+	return 0;
+}
+
+/* Both _en files read the chip's INT register: 1 while an interrupt mode is set. */
+static int tsl2563_read_interrupt_config(struct iio_dev *indio_dev,
+					 const struct iio_chan_spec *chan,
+					 enum iio_event_type type, enum iio_event_direction dir)
+{
+	struct tsl2563_chip *chip = iio_priv(indio_dev);
+	int ret;
+
+	(void)chan;
+	(void)type;
+	(void)dir;
+	ret = bus_smbus_read_byte_data(chip->client, TSL2563_CMD | TSL2563_REG_INT);
+	if (ret < 0)
+		return ret;
+	return !!(ret & TSL2563_INT_MASK);
+}
+
 /*
- * The kernel's channels. The events the kernel hangs on the broadband
- * channel (thresholds, with an IRQ only) have no counterpart here: the
- * thresholds are programmed at probe and left wide open.
+ * On: level interrupts, the chip powered and programmed first if it is off
+ * (a failed power read is taken as on, as the kernel's test of it does).
+ * Off: the interrupt mode cleared. Writing the state it is in does nothing.
+ */
+static int tsl2563_write_interrupt_config(struct iio_dev *indio_dev,
+					  const struct iio_chan_spec *chan,
+					  enum iio_event_type type, enum iio_event_direction dir,
+					  int state)
+{
+	struct tsl2563_chip *chip = iio_priv(indio_dev);
+	int ret = 0;
+
+	(void)chan;
+	(void)type;
+	(void)dir;
+	if (state && !(chip->intr & TSL2563_INT_MASK)) {
+		chip->intr = (uint8_t)((chip->intr & ~TSL2563_INT_MASK) | TSL2563_INT_LEVEL);
+		if (!tsl2563_get_power(chip)) {
+			ret = tsl2563_set_power(chip, true);
+			if (ret < 0)
+				return ret;
+			ret = tsl2563_configure(chip);
+			if (ret < 0)
+				return ret;
+		}
+		ret = tsl2563_write_reg(chip, TSL2563_REG_INT, chip->intr);
+	}
+	if (!state && (chip->intr & TSL2563_INT_MASK)) {
+		chip->intr &= (uint8_t)~TSL2563_INT_MASK;
+		ret = tsl2563_write_reg(chip, TSL2563_REG_INT, chip->intr);
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* INT: one "either" event on intensity channel 0, whichever threshold tripped; then clear. */
+static void tsl2563_event_handler(struct iio_dev *indio_dev, int64_t timestamp)
+{
+	struct tsl2563_chip *chip = iio_priv(indio_dev);
+
+	(void)timestamp;
+	iio_push_event(indio_dev, IIO_UNMOD_EVENT_CODE(IIO_INTENSITY, 0, IIO_EV_TYPE_THRESH,
+							IIO_EV_DIR_EITHER),
+		       iio_get_time_ns(indio_dev));
+	bus_smbus_write_byte(chip->client, TSL2563_CMD | TSL2563_CLEARINT);
+}
+
+/*
+ * The kernel's channels; the broadband one carries the events with or
+ * without an interrupt line, as the kernel's table does.
  */
 static const struct iio_chan_spec tsl2563_channels[] = {
 	{
@@ -415,6 +554,8 @@ static const struct iio_chan_spec tsl2563_channels[] = {
 		.modified = 1,
 		.channel2 = IIO_MOD_LIGHT_BOTH,
 		.info_mask_separate = BIT(IIO_CHAN_INFO_RAW) | BIT(IIO_CHAN_INFO_CALIBSCALE),
+		.event_spec = tsl2563_events,
+		.num_event_specs = ARRAY_SIZE(tsl2563_events),
 	}, {
 		.type = IIO_INTENSITY,
 		.modified = 1,
@@ -423,7 +564,18 @@ static const struct iio_chan_spec tsl2563_channels[] = {
 	},
 };
 
+/* with an interrupt line */
 static const struct iio_info tsl2563_info = {
+	.read_raw = tsl2563_read_raw,
+	.write_raw = tsl2563_write_raw,
+	.read_event_value = tsl2563_read_thresh,
+	.write_event_value = tsl2563_write_thresh,
+	.read_event_config = tsl2563_read_interrupt_config,
+	.write_event_config = tsl2563_write_interrupt_config,
+};
+
+/* without one: the event files exist and answer EINVAL (K-44) */
+static const struct iio_info tsl2563_info_no_irq = {
 	.read_raw = tsl2563_read_raw,
 	.write_raw = tsl2563_write_raw,
 };
@@ -459,6 +611,7 @@ static int tsl2563_probe(const struct iio_probe *p, struct iio_dev **out, char *
 	chip->calib0 = tsl2563_calib_from_sysfs(TSL2563_CALIB_BASE_SYSFS);
 	chip->calib1 = tsl2563_calib_from_sysfs(TSL2563_CALIB_BASE_SYSFS);
 	chip->cover_comp_gain = (uint32_t)gain;
+	chip->intr = TSL2563_INT_PERSIST(4);
 
 	ret = tsl2563_set_power(chip, true);
 	if (ret < 0) {
@@ -488,8 +641,15 @@ static int tsl2563_probe(const struct iio_probe *p, struct iio_dev **out, char *
 	}
 
 	iio_device_setup(indio_dev, p->id->name, tsl2563_channels,
-			 (int)ARRAY_SIZE(tsl2563_channels), &tsl2563_info);
+			 (int)ARRAY_SIZE(tsl2563_channels),
+			 p->irq && p->irq->kind != IIO_IRQ_NONE ? &tsl2563_info :
+								  &tsl2563_info_no_irq);
 	indio_dev->label = p->label;
+	/* the kernel's default when the line names no trigger type: rising */
+	ret = iio_request_threaded_irq(indio_dev, p, IIO_IRQ_RISING, tsl2563_event_handler,
+				       err, errlen);
+	if (ret < 0 && ret != -ENOENT)
+		goto err_put_dev;
 	*out = indio_dev;
 	return 0;
 
@@ -498,11 +658,16 @@ err_put_dev:
 	return ret;
 }
 
-/* tsl2563_remove() - power the chip down; a bus error here has nobody to tell. */
+/*
+ * tsl2563_remove() - interrupts off, then power the chip down, as the
+ * kernel's; a bus error here has nobody to tell.
+ */
 static void tsl2563_remove(struct iio_dev *indio_dev)
 {
 	struct tsl2563_chip *chip = iio_priv(indio_dev);
 
+	chip->intr &= (uint8_t)~TSL2563_INT_MASK;
+	tsl2563_write_reg(chip, TSL2563_REG_INT, chip->intr);
 	tsl2563_set_power(chip, false);
 }
 
