@@ -178,7 +178,13 @@ else
 fi
 
 # ---- monitor: iio_event_monitor's lines, from a board with the event generator ----
-printf '{"board": "evtest", "devices": [{"driver": "iio_dummy", "name": "dummy0"},\n {"driver": "iio_evgen"}]}\n' >"$tmp/evboard.json"
+# and an ad7998 whose ALERT pin is its model's line: voltage1 at 1000 mV of 4096
+cat >"$tmp/evboard.json" <<'EOF2'
+{"board": "evtest", "buses": {"i2c-0": {"type": "i2c", "backend": "emulated"}},
+ "devices": [{"driver": "iio_dummy", "name": "dummy0"}, {"driver": "iio_evgen"},
+  {"driver": "ad7998", "bus": "i2c-0", "address": "0x21", "label": "alert", "irq": "emulated",
+   "vref_mv": 4096, "emulate": {"voltage1": 1000}}]}
+EOF2
 esock=$tmp/esock
 "$daemon" --listen "unix:$esock" --board "$tmp/evboard.json" --log-level error &
 pids="$pids $!"
@@ -210,6 +216,28 @@ if [ $mstatus = 0 ] && cmp -s "$tmp/mout.t" "$tmp/mwant" && [ ! -s "$tmp/merr" ]
 else
 	failed=$((failed + 1))
 	echo "FAIL: monitor: status $mstatus, stdout $(cat "$tmp/mout"), stderr $(cat "$tmp/merr")"
+fi
+# the ad7998's alert: a falling threshold above the input, one conversion
+$e monitor -n 1 ad7998 >"$tmp/aout" 2>"$tmp/aerr" &
+mpid=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q 'Found' "$tmp/aout"; do i=$((i + 1)); sleep 0.05; done
+sleep 0.2
+$e write alert events/in_voltage1_thresh_falling_value 1200
+$e write alert events/in_voltage1_thresh_falling_en 1
+$e read alert in_voltage1_raw >/dev/null
+wait $mpid
+mstatus=$?
+sed -E 's/time: [0-9]+,/time: T,/' "$tmp/aout" >"$tmp/aout.t"
+cat >"$tmp/awant" <<'EOF2'
+Found IIO device with name ad7998 with device number 2
+Event: time: T, type: voltage, channel: 1, evtype: thresh, direction: falling
+EOF2
+if [ $mstatus = 0 ] && cmp -s "$tmp/aout.t" "$tmp/awant" && [ ! -s "$tmp/aerr" ]; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "FAIL: monitor ad7998: status $mstatus, stdout $(cat "$tmp/aout"), stderr $(cat "$tmp/aerr")"
 fi
 check "monitor bad count" 2 "" "monitor: bad count '0'" -- $e monitor -n 0 dummy0
 check "monitor without events" 1 "Found IIO device with name iio_evgen with device number 1" "This device does not support events" -- $e monitor iio_evgen

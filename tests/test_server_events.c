@@ -7,7 +7,9 @@
  * per-connection limit at N and N+1; never inside a listing; a client
  * that never reads loses its own oldest events, counted, while another
  * gets every event and answers at once; a reload that removes the device
- * ends the stream with ENODEV and one that keeps it carries it on.
+ * ends the stream with ENODEV and one that keeps it carries it on. The
+ * chip alerts of max1363, ad7998 (ALERT, by a conversion of the cycle
+ * timer) and tsl2563 (INT) reach the subscriber with the kernel's codes.
  */
 #include <signal.h>
 #include <sys/socket.h>
@@ -43,7 +45,15 @@ static void tev_boards(void)
 			      " \"label\": \"mon\", \"irq\": \"emulated\","
 			      " \"emulate\": {\"AIN0\": 1500, \"AIN1\": 500, \"AIN2\": 1000}},"
 			      "{\"driver\": \"max1363\", \"bus\": \"i2c-0\", \"address\": \"0x35\","
-			      " \"label\": \"noirq\", \"emulate\": {\"AIN0\": 1500}}");
+			      " \"label\": \"noirq\", \"emulate\": {\"AIN0\": 1500}},"
+			      /* voltage3 3000 mV of 4096: code 3000 */
+			      "{\"driver\": \"ad7998\", \"bus\": \"i2c-0\", \"address\": \"0x21\","
+			      " \"label\": \"alert\", \"irq\": \"emulated\", \"vref_mv\": 4096,"
+			      " \"emulate\": {\"voltage3\": 3000}},"
+			      /* 1000 counts of broadband light */
+			      "{\"driver\": \"tsl2563\", \"bus\": \"i2c-0\", \"address\": \"0x39\","
+			      " \"label\": \"light\", \"irq\": \"emulated\","
+			      " \"emulate\": {\"broadband\": 1000, \"ir\": 200}}");
 	/* one more dummy than a connection may subscribe to, beside dummy0 */
 	for (i = 1; i <= TEV_SUBS_MAX; i++)
 		n += (size_t)snprintf(tev_board_json + n, sizeof(tev_board_json) - n,
@@ -441,6 +451,80 @@ static void test_max1363_alert(void)
 	srvc_close(n);
 }
 TEST_CASE(test_max1363_alert, "max1363 alert -> event; a storm leaves the daemon responsive");
+
+/* Send @req and read until its "OK", counting the @dev events pushed before it. */
+static long tev_drain_until_ok(struct srvc *c, const char *req, const char *dev)
+{
+	char got[1024], prefix[64];
+	long events = 0;
+
+	snprintf(prefix, sizeof(prefix), "IIOEVENT %s ", dev);
+	CU_ASSERT_EQUAL(srvc_sends(c, req), 0);
+	while (srvc_line(c, got, sizeof(got)) > 0 && strcmp(got, "OK"))
+		events += !strncmp(got, prefix, strlen(prefix));
+	CU_ASSERT_STRING_EQUAL(got, "OK");
+	return events;
+}
+
+/*
+ * ad7998: the kernel's errors over the wire, then the cycle timer converts
+ * voltage3 past its rising threshold and ALERT brings the kernel's code.
+ * tsl2563: INT after four integrations out of the window.
+ */
+static void test_ad799x_tsl2563_alerts(void)
+{
+	static const struct {
+		const char *req;
+		const char *want;
+	} rows[] = {
+		{ "WRITE alert events/in_voltage3_thresh_rising_value 4096",
+		  "ERR EINVAL alert events/in_voltage3_thresh_rising_value: invalid argument" },
+		{ "WRITE alert events/in_voltage3_thresh_rising_value -1",
+		  "ERR EINVAL alert events/in_voltage3_thresh_rising_value: invalid argument" },
+		{ "WRITE alert events/in_voltage4_thresh_rising_en 1",
+		  "ERR ENOENT alert has no attribute events/in_voltage4_thresh_rising_en" },
+		{ "WRITE alert events/sampling_frequency 1953",
+		  "ERR EINVAL alert events/sampling_frequency: invalid argument" },
+		{ "READ alert events/sampling_frequency_available",
+		  "OK 15625 7812 3906 1953 976 488 244 0" },
+		{ "READ alert events/in_voltage3_thresh_either_hysteresis", "OK 8" },
+		{ "WRITE alert events/in_voltage3_thresh_rising_value 2999", "OK" },
+		{ "WRITE alert events/in_voltage3_thresh_rising_en 1", "OK" },
+		{ "READ alert events/in_voltage3_thresh_falling_en", "OK 1" },
+		{ "WRITE alert events/sampling_frequency 244", "OK" },
+	};
+	struct srvc *c = tev_open();
+	char got[1024];
+	size_t i;
+
+	tev_expect(c, "SUBSCRIBE alert", "OK");
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		tev_expect(c, rows[i].req, rows[i].want);
+	tev_line_t(c, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, "IIOEVENT alert 0x0001000000000003 time: T, type: voltage, "
+			       "channel: 3, evtype: thresh, direction: rising");
+	/* hysteresis: the input stays up, no second alert before the reply */
+	CU_ASSERT_EQUAL(tev_drain_until_ok(c, "WRITE alert events/sampling_frequency 0\n",
+					   "alert"), 0);
+	tev_expect(c, "WRITE alert events/in_voltage3_thresh_rising_en 0", "OK");
+	tev_expect(c, "READ alert events/sampling_frequency", "OK 0");
+
+	tev_expect(c, "SUBSCRIBE light", "OK");
+	tev_expect(c, "READ light events/in_intensity_both_thresh_rising_value", "OK 65535");
+	tev_expect(c, "WRITE light events/in_intensity_both_thresh_rising_value 70000", "OK");
+	tev_expect(c, "READ light events/in_intensity_both_thresh_rising_value", "OK 4464");
+	tev_expect(c, "WRITE light events/in_intensity_both_thresh_rising_value 500", "OK");
+	tev_expect(c, "WRITE light events/in_intensity_both_thresh_falling_en 1", "OK");
+	tev_expect(c, "READ light events/in_intensity_both_thresh_rising_en", "OK 1");
+	tev_line_t(c, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, "IIOEVENT light 0x0000000700000000 time: T, type: intensity, "
+			       "channel: 0, evtype: thresh, direction: either");
+	/* out of the window it interrupts each integration; off, the reply ends them */
+	tev_drain_until_ok(c, "WRITE light events/in_intensity_both_thresh_rising_en 0\n", "light");
+	tev_expect(c, "READ light events/in_intensity_both_thresh_falling_en", "OK 0");
+	srvc_close(c);
+}
+TEST_CASE(test_ad799x_tsl2563_alerts, "ad7998 ALERT and tsl2563 INT -> the kernel's codes");
 
 /* A GPIO line the board names but the system cannot give fails the load, naming it. */
 static void test_gpio_line_refused(void)
