@@ -171,11 +171,8 @@ static int cli_capture_set_rate(struct iiowire *w, struct cli_capture *cap)
 						"trigger: give --trigger");
 		trig = current;
 	}
+	/* a trigger is a device "triggerN" (PROTOCOL.md, DEVICES) with its files */
 	ret = iiowire_attr_write(w, trig, CLI_CAPTURE_RATE_ATTR, cap->rate);
-	/* PROTOCOL.md, STREAM: the native protocol does not reach trigger files yet */
-	if (ret == -ENODEV)
-		return cli_capture_fail("rate", ret, "this daemon reaches no trigger's files: set "
-					"the trigger's sampling_frequency in the board file");
 	if (ret == -ENOENT)
 		return cli_capture_fail("rate", ret, "the trigger has no sampling_frequency "
 					"(--rate is for hrtimer triggers)");

@@ -717,6 +717,7 @@ static int board_add_triggers(struct board_ctx *ctx, const cJSON *root)
 		return 0;
 	if (ret)
 		return ret;
+	ctx->bp->b.sysfs_trigger = true;	/* as if iio-trig-sysfs were loaded */
 	cJSON_ArrayForEach(it, trigs) {
 		board_path_index(path, sizeof(path), "triggers", i++);
 		ret = board_add_trigger(ctx, it, path);

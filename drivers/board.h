@@ -11,6 +11,7 @@
 #ifndef IIOWIRE_BOARD_H
 #define IIOWIRE_BOARD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "iio_registry.h"
 
@@ -30,6 +31,7 @@ struct board {
 	struct bus **buses;
 	char **bus_names;
 	int nbuses;
+	bool sysfs_trigger;	/* the file has "triggers": iio_sysfs_trigger exists (K-46) */
 };
 
 /**

@@ -644,6 +644,14 @@ int iio_device_buffers_drain(struct iio_dev *indio_dev)
 	return (int)n;
 }
 
+void iio_device_scans_lost(struct iio_dev *indio_dev, uint64_t n)
+{
+	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+
+	if (bs)
+		atomic_fetch_add(&bs->lost, n);
+}
+
 int iio_device_trigger_handle(struct iio_dev *indio_dev, int64_t ts)
 {
 	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);

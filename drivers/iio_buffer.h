@@ -45,6 +45,8 @@
 #define IIO_TRIGGER_CONSUMERS_MAX	16
 /* Longest trigger name ("adis16400-dev6", "sysfstrig12", an hrtimer's). */
 #define IIO_TRIGGER_NAME_MAX		64
+/* triggers a registry holds; an add_trigger past it is -ENOSPC (the kernel's ida has no cap) */
+#define IIO_TRIGGERS_MAX		128
 
 struct iio_buffer;
 struct iio_trigger;
@@ -224,6 +226,8 @@ void iio_device_set_push_notify(struct iio_dev *indio_dev, void (*notify)(void *
  * each attached buffer's store(). Return: scans drained.
  */
 int iio_device_buffers_drain(struct iio_dev *indio_dev);
+/** iio_device_scans_lost() - @n scans never made: told to each reader with its next scan. */
+void iio_device_scans_lost(struct iio_dev *indio_dev, uint64_t n);
 
 /**
  * iio_device_trigger_handle() - run the device's handler for a poll at @ts
@@ -285,11 +289,13 @@ struct iio_trigger {
  *	trigger's timer starts or stops).
  * @poll: run @indio_dev's handler for a poll at @ts (the server runs it on
  *	the loop or queues it to the device's bus worker); NULL: inline.
+ * @change: the trigger's sampling_frequency was written (its timer re-arms).
  */
 struct iio_trigger_hooks {
 	void (*start)(struct iio_trigger *trig, void *ctx);
 	void (*stop)(struct iio_trigger *trig, void *ctx);
 	void (*poll)(struct iio_dev *indio_dev, int64_t ts, void *ctx);
+	void (*change)(struct iio_trigger *trig, void *ctx);
 	void *ctx;
 };
 
@@ -322,10 +328,23 @@ uint64_t iio_trigger_period_ns(const struct iio_trigger *trig);
 void iio_trigger_poll(struct iio_trigger *trig, int64_t ts);
 
 /**
+ * iio_trigger_lost() - @n polls of @trig were due and never made (the loop
+ * stalled past the catch-up bound): each attached device counts @n scans
+ * lost, which its readers are told with their next scan. Any thread.
+ */
+void iio_trigger_lost(struct iio_trigger *trig, uint64_t n);
+
+/**
  * iio_trigger_attr_names() - the trigger's files, NULL-ended, in sysfs
  * order ("name", "sampling_frequency"; "name", "trigger_now").
  */
 const char *const *iio_trigger_attr_names(const struct iio_trigger *trig);
+/**
+ * iio_trigger_attr_mode() - the sysfs mode of @attr (0444 name, 0644
+ * sampling_frequency, 0200 trigger_now); @trig NULL: iio_sysfs_trigger's
+ * files (0200). 0 when there is no such file.
+ */
+unsigned int iio_trigger_attr_mode(const struct iio_trigger *trig, const char *attr);
 /**
  * iio_trigger_attr_read()/_write() - a trigger's file as sysfs: "name"
  * reads "<name>\n"; sampling_frequency reads "100.000000\n" and takes Hz
@@ -339,11 +358,17 @@ int iio_trigger_attr_write(struct iio_trigger *trig, const char *attr, const cha
 
 /**
  * iio_sysfs_trigger_add()/_remove() - iio_sysfs_trigger's add_trigger and
- * remove_trigger: "sysfstrig<K>". Return: 0, -EINVAL (K used / unknown, or
- * not a decimal), -ENOMEM.
+ * remove_trigger: "sysfstrig<K>". Removing a trigger devices capture on
+ * ends their captures with -ENODEV (iio_trigger_destroy()). Return: 0,
+ * -EINVAL (K used / unknown, or not a decimal), -ENOSPC (IIO_TRIGGERS_MAX
+ * triggers already), -ENOMEM.
  */
 int iio_sysfs_trigger_add(struct iio_registry *reg, const char *text);
 int iio_sysfs_trigger_remove(struct iio_registry *reg, const char *text);
+/** iio_sysfs_trigger_attr_names() - the control device's files, NULL-ended (both 0200). */
+const char *const *iio_sysfs_trigger_attr_names(void);
+/** iio_sysfs_trigger_attr_write() - "add_trigger"/"remove_trigger"; else -ENOENT. */
+int iio_sysfs_trigger_attr_write(struct iio_registry *reg, const char *attr, const char *text);
 
 /** iio_get_time_ns() - the device's current_timestamp_clock now, in ns. */
 int64_t iio_get_time_ns(const struct iio_dev *indio_dev);

@@ -462,6 +462,7 @@ void iio_trigger_destroy(struct iio_registry *reg, struct iio_trigger *trig)
 {
 	int i;
 
+	/* captures on it end with -ENODEV, not silently as the kernel's (maps/README.md K-47) */
 	for (i = 0; i < reg->ndevs; i++)
 		iio_device_buffer_trigger_gone(reg->devs[i], trig);
 	for (i = 0; i < reg->ntrigs; i++) {

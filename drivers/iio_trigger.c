@@ -119,6 +119,18 @@ void iio_trigger_poll(struct iio_trigger *trig, int64_t ts)
 	}
 }
 
+void iio_trigger_lost(struct iio_trigger *trig, uint64_t n)
+{
+	int i;
+
+	if (!n)
+		return;
+	pthread_mutex_lock(&iio_trigger_lock);
+	for (i = 0; i < trig->nconsumers; i++)
+		iio_device_scans_lost(trig->consumers[i], n);
+	pthread_mutex_unlock(&iio_trigger_lock);
+}
+
 /* ---- files ---- */
 
 static int iio_trigger_read_freq(const struct iio_trigger *trig, char *buf, size_t len)
@@ -126,6 +138,20 @@ static int iio_trigger_read_freq(const struct iio_trigger *trig, char *buf, size
 	int vals[2] = { (int)(trig->freq_mhz / 1000), (int)(trig->freq_mhz % 1000) * 1000 };
 
 	return iio_format_value(buf, len, IIO_VAL_INT_PLUS_MICRO, 2, vals);
+}
+
+unsigned int iio_trigger_attr_mode(const struct iio_trigger *trig, const char *attr)
+{
+	if (!trig)	/* iio_sysfs_trigger's add_trigger, remove_trigger */
+		return strcmp(attr, "add_trigger") == 0 || strcmp(attr, "remove_trigger") == 0 ?
+		       0200 : 0;
+	if (strcmp(attr, "name") == 0)
+		return 0444;
+	if (trig->kind == IIO_TRIGGER_HRTIMER && strcmp(attr, "sampling_frequency") == 0)
+		return 0644;
+	if (trig->kind == IIO_TRIGGER_SYSFS && strcmp(attr, "trigger_now") == 0)
+		return 0200;
+	return 0;
 }
 
 int iio_trigger_attr_read(struct iio_trigger *trig, const char *attr, char *buf, size_t len)
@@ -146,6 +172,7 @@ int iio_trigger_attr_read(struct iio_trigger *trig, const char *attr, char *buf,
 /* iio_str_to_fixpoint(buf, 100, ...) as the hrtimer's store: Hz with 3 decimals. */
 static int iio_trigger_write_freq(struct iio_trigger *trig, const char *text)
 {
+	const struct iio_trigger_hooks *h = iio_registry_trigger_hooks(trig->reg);
 	int integer, fract;
 	uint64_t mhz;
 	int ret;
@@ -161,6 +188,8 @@ static int iio_trigger_write_freq(struct iio_trigger *trig, const char *text)
 	pthread_mutex_lock(&iio_trigger_lock);
 	trig->freq_mhz = mhz;
 	pthread_mutex_unlock(&iio_trigger_lock);
+	if (h && h->change)
+		h->change(trig, h->ctx);
 	return 0;
 }
 
@@ -226,6 +255,8 @@ int iio_sysfs_trigger_add(struct iio_registry *reg, const char *text)
 		return ret;
 	if (iio_sysfs_trigger_by_num(reg, num))
 		return -EINVAL;
+	if (iio_trigger_count(reg) >= IIO_TRIGGERS_MAX)
+		return -ENOSPC;	/* the kernel has no cap (maps/README.md K-48) */
 	snprintf(name, sizeof(name), IIO_SYSFS_TRIGGER_PREFIX "%d", num);
 	ret = iio_trigger_create(reg, name, IIO_TRIGGER_SYSFS, &t);
 	if (ret)
@@ -247,4 +278,20 @@ int iio_sysfs_trigger_remove(struct iio_registry *reg, const char *text)
 		return -EINVAL;
 	iio_trigger_destroy(reg, t);
 	return 0;
+}
+
+static const char *const iio_sysfs_trigger_files[] = { "add_trigger", "remove_trigger", NULL };
+
+const char *const *iio_sysfs_trigger_attr_names(void)
+{
+	return iio_sysfs_trigger_files;
+}
+
+int iio_sysfs_trigger_attr_write(struct iio_registry *reg, const char *attr, const char *text)
+{
+	if (strcmp(attr, "add_trigger") == 0)
+		return iio_sysfs_trigger_add(reg, text);
+	if (strcmp(attr, "remove_trigger") == 0)
+		return iio_sysfs_trigger_remove(reg, text);
+	return -ENOENT;
 }

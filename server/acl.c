@@ -18,6 +18,8 @@
 
 #include "acl.h"
 #include "board.h"
+#include "dispatch_trig.h"
+#include "iio_buffer.h"
 #include "iio_core.h"
 #include "iio_registry.h"
 #include "srv.h"
@@ -42,26 +44,31 @@ int srv_acl_check(const char *spec, char *err, size_t errlen)
 	return 0;
 }
 
-static bool srv_acl_dev_match(const char *pat, const struct iio_dev *dev)
+/* The names a request may give @dev: its iio:deviceN id, name, label, hardware id. */
+static int srv_acl_dev_names(const struct iio_dev *dev, char *id, size_t idlen,
+			     const char *names[4])
 {
-	char id[SRV_ACL_DEVID_MAX];
+	int n = 0;
 
-	snprintf(id, sizeof(id), "iio:device%d", iio_device_id(dev));
-	if (fnmatch(pat, id, 0) == 0)
-		return true;
-	if (dev->name && fnmatch(pat, dev->name, 0) == 0)
-		return true;
-	if (dev->label && fnmatch(pat, dev->label, 0) == 0)
-		return true;
-	return dev->hwid[0] && fnmatch(pat, dev->hwid, 0) == 0;
+	snprintf(id, idlen, "iio:device%d", iio_device_id(dev));
+	names[n++] = id;
+	if (dev->name)
+		names[n++] = dev->name;
+	if (dev->label)
+		names[n++] = dev->label;
+	if (dev->hwid[0])
+		names[n++] = dev->hwid;
+	return n;
 }
 
-/* Does the one pattern @spec (checked by srv_acl_check()) allow @attr of @dev? */
-static bool srv_acl_rule_match(const char *spec, const struct iio_dev *dev, const char *attr)
+/* Does the one pattern @spec (checked by srv_acl_check()) allow @attr of the device @names name? */
+static bool srv_acl_rule_match(const char *spec, const char *const *names, int nnames,
+			       const char *attr)
 {
 	const char *colon = strrchr(spec, ':');
 	char pat[SRV_ALLOW_WRITE_DEVICE_MAX_BYTES];
 	size_t n;
+	int i;
 
 	if (!colon)
 		return false;
@@ -70,32 +77,78 @@ static bool srv_acl_rule_match(const char *spec, const struct iio_dev *dev, cons
 		return false;
 	memcpy(pat, spec, n);
 	pat[n] = '\0';
-	return fnmatch(colon + 1, attr, 0) == 0 && srv_acl_dev_match(pat, dev);
+	if (fnmatch(colon + 1, attr, 0) != 0)
+		return false;
+	for (i = 0; i < nnames; i++)
+		if (fnmatch(pat, names[i], 0) == 0)
+			return true;
+	return false;
 }
 
-bool srv_acl_may_write(const struct srv_config *cfg, const struct iio_dev *dev,
-		       const char *attr)
+bool srv_acl_may_write_named(const struct srv_config *cfg, const char *const *names,
+			     int nnames, const char *attr)
 {
 	int i;
 
 	if (!cfg->nallow_write)
 		return true;
 	for (i = 0; i < cfg->nallow_write; i++)
-		if (srv_acl_rule_match(cfg->allow_write[i], dev, attr))
+		if (srv_acl_rule_match(cfg->allow_write[i], names, nnames, attr))
 			return true;
 	return false;
 }
 
-/*
- * How many writable attributes of the board @spec allows; @spec NULL: how
- * many the whole policy allows (each attribute once).
- */
-static int srv_acl_count(const struct srv_config *cfg, const char *spec,
-			 const struct iio_registry *reg)
+bool srv_acl_may_write(const struct srv_config *cfg, const struct iio_dev *dev,
+		       const char *attr)
 {
+	char id[SRV_ACL_DEVID_MAX];
+	const char *names[4];
+	int n = srv_acl_dev_names(dev, id, sizeof(id), names);
+
+	return srv_acl_may_write_named(cfg, names, n, attr);
+}
+
+static bool srv_acl_spec_allows(const char *spec, const struct iio_dev *dev, const char *attr)
+{
+	char id[SRV_ACL_DEVID_MAX];
+	const char *names[4];
+	int n = srv_acl_dev_names(dev, id, sizeof(id), names);
+
+	return srv_acl_rule_match(spec, names, n, attr);
+}
+
+/* How many writable trigger files (dispatch_trig.h) @spec allows; @spec NULL: the policy. */
+static int srv_acl_count_triggers(const struct srv *srv, const char *spec)
+{
+	const struct srv_config *cfg = &srv->cfg;
+	const char *const *f;
+	struct srv_trigdev td;
+	int t, a, n = 0;
+
+	for (t = 0; t < srv_trigdev_count(srv); t++) {
+		srv_trigdev_at(srv, t, &td);
+		f = srv_trigdev_files(&td);
+		for (a = 0; f[a]; a++) {
+			if (!(iio_trigger_attr_mode(td.trig, f[a]) & 0222))
+				continue;
+			n += spec ? srv_acl_rule_match(spec, td.names, td.nnames, f[a]) :
+				    srv_acl_may_write_named(cfg, td.names, td.nnames, f[a]);
+		}
+	}
+	return n;
+}
+
+/*
+ * How many writable attributes of the board (trigger files too) @spec
+ * allows; @spec NULL: how many the whole policy allows (each attribute once).
+ */
+static int srv_acl_count(const struct srv *srv, const char *spec)
+{
+	const struct srv_config *cfg = &srv->cfg;
+	const struct iio_registry *reg = srv->board->reg;
 	const struct iio_attr *attr;
 	struct iio_dev *dev;
-	int d, a, n = 0;
+	int d, a, n = srv_acl_count_triggers(srv, spec);
 	bool ok;
 
 	for (d = 0; d < iio_registry_count(reg); d++) {
@@ -104,7 +157,7 @@ static int srv_acl_count(const struct srv_config *cfg, const char *spec,
 			attr = iio_device_attr_at(dev, a);
 			if (!(attr->mode & 0222))
 				continue;
-			ok = spec ? srv_acl_rule_match(spec, dev, attr->name) :
+			ok = spec ? srv_acl_spec_allows(spec, dev, attr->name) :
 				    srv_acl_may_write(cfg, dev, attr->name);
 			n += ok;
 		}
@@ -120,9 +173,9 @@ void srv_acl_report(struct srv *srv)
 	if (!cfg->nallow_write)
 		return;
 	for (i = 0; i < cfg->nallow_write; i++)
-		if (!srv_acl_count(cfg, cfg->allow_write[i], srv->board->reg))
+		if (!srv_acl_count(srv, cfg->allow_write[i]))
 			srv_warn(&srv->log, "--allow-write %s matches no writable attribute of "
 				 "board %s", cfg->allow_write[i], srv->board->name);
 	srv_info(&srv->log, "writes limited by %d --allow-write pattern(s): %d attribute(s) "
-		 "writable", cfg->nallow_write, srv_acl_count(cfg, NULL, srv->board->reg));
+		 "writable", cfg->nallow_write, srv_acl_count(srv, NULL));
 }

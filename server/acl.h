@@ -40,6 +40,13 @@ bool srv_acl_may_write(const struct srv_config *cfg, const struct iio_dev *dev,
 		       const char *attr);
 
 /**
+ * srv_acl_may_write_named() - the same for a device that is no iio_dev (a
+ * trigger: "trigger0" and "hrt0"; "iio_sysfs_trigger"), named by @names.
+ */
+bool srv_acl_may_write_named(const struct srv_config *cfg, const char *const *names,
+			     int nnames, const char *attr);
+
+/**
  * srv_acl_report() - log the write policy against the current board: one
  * info line, and a warning per pattern that matches no writable attribute
  * (a typo would otherwise silently forbid every write). At start and after

@@ -26,6 +26,7 @@
 #include "board.h"
 #include "busq.h"
 #include "dispatch.h"
+#include "dispatch_trig.h"
 #include "events.h"
 #include "iio_consumer.h"
 #include "iio_core.h"
@@ -123,10 +124,15 @@ static void srv_dispatch_devid(char *buf, size_t len, const struct iio_dev *dev)
 	snprintf(buf, len, "iio:device%d", iio_device_id(dev));
 }
 
-/* The device @req names, or NULL after answering ENODEV/ENOTUNIQ (dispatch.h). */
-struct iio_dev *srv_dispatch_device(struct srv_session *s, const struct proto_request *req)
+/*
+ * The device @req names, or NULL after answering: ENODEV/ENOTUNIQ, or,
+ * when @trig and the name is a trigger's (dispatch_trig.c), its answer.
+ */
+static struct iio_dev *srv_dispatch_lookup(struct srv_session *s, const struct proto_request *req,
+					   bool trig)
 {
 	char cand[PROTO_MSG_MAX_BYTES];
+	struct srv_trigdev td;
 	struct iio_dev *dev;
 	int ret;
 
@@ -136,11 +142,20 @@ struct iio_dev *srv_dispatch_device(struct srv_session *s, const struct proto_re
 				   cand);
 		return NULL;
 	}
+	if (ret < 0 && trig && srv_trigdev_find(s->srv, req->device, &td) &&
+	    srv_trigdev_answer(s, req, &td))
+		return NULL;
 	if (ret < 0) {
 		srv_dispatch_error(s, req, -ENODEV, "no device %s", req->device);
 		return NULL;
 	}
 	return dev;
+}
+
+/* The device @req names, or NULL after answering ENODEV/ENOTUNIQ (dispatch.h). */
+struct iio_dev *srv_dispatch_device(struct srv_session *s, const struct proto_request *req)
+{
+	return srv_dispatch_lookup(s, req, false);
 }
 
 struct iio_dev *srv_dispatch_find_device(struct srv_session *s, const struct proto_request *req)
@@ -285,12 +300,34 @@ static void srv_io_subject(const struct srv_io *io, char *buf, size_t len)
 		snprintf(buf, len, "%s %s", rq->device, rq->attr);
 }
 
+/* An attribute's own error (@err < 0) about @subj ("dev attr"), worded as for every device. */
+static int srv_dispatch_attr_error_to(struct srv *srv, struct proto_buf *b,
+				      const struct proto_request *rq, const char *subj, int err)
+{
+	const char *msg;
+
+	if (err == -EACCES && rq->op == PROTO_OP_WRITE)
+		return srv_dispatch_error_to(srv, b, rq, err, "%s is read-only", subj);
+	if (err == -EACCES)
+		return srv_dispatch_error_to(srv, b, rq, err, "%s is write-only", subj);
+	msg = proto_errno_message(err);
+	return srv_dispatch_error_to(srv, b, rq, err, "%s: %s", subj, msg ? msg : "error");
+}
+
+void srv_dispatch_attr_error(struct srv_session *s, const struct proto_request *req, int err)
+{
+	char subj[PROTO_MSG_MAX_BYTES / 2];
+
+	snprintf(subj, sizeof(subj), "%s %s", req->device, req->attr);
+	srv_session_check(s, srv_dispatch_attr_error_to(s->srv, srv_session_out(s), req, subj,
+							 err));
+}
+
 /* Encode @io's outcome (status: 0, or -ETIMEDOUT/-ECANCELED from the bus queue). */
 static int srv_io_reply(struct srv *srv, struct proto_buf *b, const struct srv_io *io,
 			int status)
 {
 	const struct proto_request *rq = io->rq;
-	const char *msg;
 	char subj[PROTO_MSG_MAX_BYTES / 2];
 
 	if (status == -ETIMEDOUT || status == -ECANCELED || io->ret < 0) {
@@ -302,13 +339,7 @@ static int srv_io_reply(struct srv *srv, struct proto_buf *b, const struct srv_i
 		if (status < 0)
 			return srv_dispatch_error_to(srv, b, rq, status, "%s: server stopping",
 						     subj);
-		if (io->ret == -EACCES && rq->op == PROTO_OP_WRITE)
-			return srv_dispatch_error_to(srv, b, rq, io->ret, "%s is read-only", subj);
-		if (io->ret == -EACCES)
-			return srv_dispatch_error_to(srv, b, rq, io->ret, "%s is write-only", subj);
-		msg = proto_errno_message(io->ret);
-		return srv_dispatch_error_to(srv, b, rq, io->ret, "%s: %s", subj,
-					     msg ? msg : "error");
+		return srv_dispatch_attr_error_to(srv, b, rq, subj, io->ret);
 	}
 	if (rq->op == PROTO_OP_WRITE)
 		return proto_reply_ok(b, rq);
@@ -492,7 +523,7 @@ static void srv_dispatch_read(struct srv_session *s, struct proto_request *req)
 	struct srv_busq *q;
 	struct srv_io io;
 
-	io.dev = srv_dispatch_device(s, req);
+	io.dev = srv_dispatch_lookup(s, req, true);
 	if (!io.dev)
 		return;
 	io.attr = srv_dispatch_attr(s, req, io.dev);
@@ -512,7 +543,7 @@ static void srv_dispatch_write(struct srv_session *s, struct proto_request *req)
 		srv_dispatch_error(s, req, -EACCES, "server is read-only (--read-only)");
 		return;
 	}
-	io.dev = srv_dispatch_device(s, req);
+	io.dev = srv_dispatch_lookup(s, req, true);
 	if (!io.dev)
 		return;
 	io.attr = srv_dispatch_attr(s, req, io.dev);
@@ -610,11 +641,13 @@ static void srv_dispatch_devices(struct srv_session *s, struct proto_request *re
 	size_t start = b->len;
 	int i, n = iio_registry_count(reg), ret;
 
-	ret = proto_list_begin(b, req, n);
+	ret = proto_list_begin(b, req, n + srv_trigdev_count(s->srv));
 	for (i = 0; i < n && !ret; i++) {
 		srv_dispatch_device_info(&info, idbuf, iio_registry_at(reg, i));
 		ret = proto_list_device(b, req, i, &info);
 	}
+	if (!ret)	/* then the triggers, as /sys/bus/iio/devices lists them */
+		ret = srv_trigdev_list(s->srv, b, req, n);
 	if (!ret)
 		ret = proto_list_end(b, req);
 	if (ret)
@@ -627,7 +660,7 @@ static void srv_dispatch_device_req(struct srv_session *s, struct proto_request 
 	char idbuf[SRV_DEVID_MAX];
 	struct iio_dev *dev;
 
-	dev = srv_dispatch_device(s, req);
+	dev = srv_dispatch_lookup(s, req, true);
 	if (!dev)
 		return;
 	srv_dispatch_device_info(&info, idbuf, dev);
@@ -656,7 +689,7 @@ static void srv_dispatch_attrs(struct srv_session *s, struct proto_request *req)
 	size_t start;
 	int i, n, ret;
 
-	dev = srv_dispatch_device(s, req);
+	dev = srv_dispatch_lookup(s, req, true);
 	if (!dev)
 		return;
 	b = srv_session_out(s);
@@ -686,7 +719,7 @@ static void srv_dispatch_channels(struct srv_session *s, struct proto_request *r
 	size_t start;
 	int i, j, nattrs, ret;
 
-	dev = srv_dispatch_device(s, req);
+	dev = srv_dispatch_lookup(s, req, true);
 	if (!dev)
 		return;
 	nattrs = iio_device_attr_count(dev);

@@ -74,6 +74,13 @@ extern const struct srv_proto_ops srv_proto_web;
 bool srv_proto_is_native(const struct srv_proto_ops *proto);
 
 /**
+ * srv_dispatch_attr_error() - answer @err (< 0) of @req's attribute as every
+ * device's attribute errors are worded ("dev attr is write-only", "dev
+ * attr: invalid argument").
+ */
+void srv_dispatch_attr_error(struct srv_session *s, const struct proto_request *req, int err);
+
+/**
  * srv_dispatch_line() - answer one request line (text or JSON) of @s, in
  * its order among the session's replies. Loop thread; @line is borrowed.
  */

@@ -24,6 +24,7 @@
 #include "board.h"
 #include "busq.h"
 #include "dispatch.h"
+#include "dispatch_trig.h"
 #include "iio_buffer.h"
 #include "iio_core.h"
 #include "iio_registry.h"
@@ -98,7 +99,8 @@ static const struct srv_iiod_ctx *srv_iiod_model(struct srv *srv)
 	struct utsname uts;
 	int ret;
 
-	if (srv->iiod_ctx && srv->iiod_ctx_gen == srv->board_gen)
+	if (srv->iiod_ctx && srv->iiod_ctx_gen == srv->board_gen &&
+	    srv->iiod_ctx_trig_gen == srv->trig_gen)
 		return srv->iiod_ctx;
 	if (uname(&uts) < 0)
 		snprintf(uts.sysname, sizeof(uts.sysname), "?");
@@ -117,6 +119,7 @@ static const struct srv_iiod_ctx *srv_iiod_model(struct srv *srv)
 	srv_iiod_ctx_destroy(srv->iiod_ctx);
 	srv->iiod_ctx = ctx;
 	srv->iiod_ctx_gen = srv->board_gen;
+	srv->iiod_ctx_trig_gen = srv->trig_gen;
 	return ctx;
 }
 
@@ -479,6 +482,7 @@ static bool srv_iiod_trigger_attr(struct srv_session *s, const struct proto_iiod
 {
 	struct iio_trigger *t = iio_trigger_find(s->srv->board->reg, cmd->device);
 	char val[IIO_VALUE_MAX_BYTES];
+	struct srv_trigdev td;
 	int n;
 
 	if (!t || strncmp(cmd->device, "trigger", 7) || cmd->target != PROTO_IIOD_TARGET_DEVICE ||
@@ -493,13 +497,15 @@ static bool srv_iiod_trigger_attr(struct srv_session *s, const struct proto_iiod
 								    (size_t)n));
 		return true;
 	}
-	/* a trigger is no device --allow-write can name: only an unrestricted server writes */
-	if (s->srv->cfg.read_only || s->srv->cfg.nallow_write) {
+	/* --allow-write names a trigger by triggerN or its name (dispatch_trig.h) */
+	srv_trigdev_find(s->srv, cmd->device, &td);
+	if (s->srv->cfg.read_only ||
+	    !srv_acl_may_write_named(&s->srv->cfg, td.names, td.nnames, cmd->attr)) {
 		srv_iiod_code(s, -EACCES);
 		return true;
 	}
 	snprintf(val, sizeof(val), "%.*s", (int)proto_iiod_value_len(wbuf, wlen), wbuf);
-	n = iio_trigger_attr_write(t, cmd->attr, val, 0);
+	n = srv_trigdev_write_file(s->srv, &td, cmd->attr, val);
 	srv_iiod_code(s, n < 0 ? n : (long long)wlen);
 	return true;
 }

@@ -167,6 +167,8 @@ struct srv {
 
 	struct srv_iiod_ctx *iiod_ctx;	/* the iiod row's model of @board (owned) */
 	uint64_t iiod_ctx_gen;		/* the @board_gen it was built for */
+	uint64_t trig_gen;		/* bumped by every add_trigger/remove_trigger */
+	uint64_t iiod_ctx_trig_gen;	/* the @trig_gen it was built for */
 
 	char *rdbuf;			/* SRV_READ_CHUNK_BYTES, shared by all reads */
 	struct srv_stats stats;

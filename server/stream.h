@@ -33,8 +33,13 @@ struct board;
 #define SRV_STREAM_QUEUE_BYTES		(512 * 1024)
 /* Polls of one device batched into one bus job; more while it runs are dropped. */
 #define SRV_STREAM_BATCH_MAX		512
-/* Polls one trigger tick may catch up (a loop that stalled longer drops the rest). */
-#define SRV_STREAM_TICK_POLLS_MAX	4096
+/*
+ * Polls a timed trigger catches up after a late wakeup (a loop stall); the
+ * older ones past it are not made and count as lost scans to every reader.
+ */
+#define SRV_STREAM_TICK_POLLS_MAX	16384
+/* A timed trigger's timerfd wakes the loop at most this often; faster rates batch polls. */
+#define SRV_TRIG_WAKE_MIN_NS		200000ULL
 
 /**
  * srv_streams_init() - the stream module of @srv, hooked to its board's

@@ -3,14 +3,18 @@
  * the loop, one capture per device (its ring's uv_async, its bus jobs),
  * and the end of a capture (bus error, hung chip, reload).
  *
- * A timed trigger (hrtimer, a chip's data-ready) ticks at most every
- * millisecond and catches up the polls due since the last tick, each with
- * its own timestamp, so the rate is the trigger's whatever the loop's
- * granularity: timing comes from the trigger, not from the readers. Polls
+ * A timed trigger (hrtimer, a chip's data-ready) has its own timerfd on
+ * CLOCK_MONOTONIC with absolute expirations, polled by the loop: a poll is
+ * made when its time comes (to the kernel's timer slack, not the loop's
+ * millisecond), each with its own timestamp. The expiration count says
+ * how many came due, so a late wakeup makes them all (up to
+ * SRV_STREAM_TICK_POLLS_MAX; older ones count as lost scans to every
+ * reader). Rates above 1/SRV_TRIG_WAKE_MIN_NS wake the loop once per batch
+ * of polls. Timing comes from the trigger, not from the readers. Polls
  * of a device that can block go to its bus worker as one job per batch;
  * while a job runs, new polls join the next batch (beyond
  * SRV_STREAM_BATCH_MAX they are dropped, as the kernel drops a poll that
- * finds the handler busy). Scans come back through the core's ring: the
+ * finds the handler busy, and counted as lost to the readers). Scans come back through the core's ring: the
  * producer's push wakes the capture's uv_async, the loop drains. A job past
  * the bus timeout ends only this capture's readers, with ETIMEDOUT.
  */
@@ -18,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/timerfd.h>
 
 #include "board.h"
 #include "busq.h"
@@ -29,7 +35,6 @@
 #include "stream.h"
 #include "stream_priv.h"
 
-#define SRV_NS_PER_MS	1000000ULL
 /* how often iiod READBUF deadlines are checked */
 #define SRV_STREAM_DEADLINE_TICK_MS	50
 
@@ -64,58 +69,119 @@ static bool srv_trig_alive(struct srv *srv, const struct iio_trigger *trig)
 
 static void srv_trig_timer_close_cb(uv_handle_t *h)
 {
-	free(srv_container_of(h, struct srv_trig_timer, timer));
+	struct srv_trig_timer *t = srv_container_of(h, struct srv_trig_timer, poll);
+
+	close(t->fd);
+	free(t);
 }
 
 static void srv_trig_timer_close(struct srv_trig_timer *t)
 {
 	srv_list_del(&t->node);
-	uv_close((uv_handle_t *)&t->timer, srv_trig_timer_close_cb);
+	uv_close((uv_handle_t *)&t->poll, srv_trig_timer_close_cb);
 }
 
-/* Fire every poll due by now; the timestamp is the trigger's own time of each (K-20). */
-static void srv_trig_tick(uv_timer_t *timer)
+/*
+ * Arm @t for @period from @first (CLOCK_MONOTONIC, the next poll's time):
+ * one expiration every k periods, at the time of the last poll of each k,
+ * so no scan is made before its time. Return: 0 or -errno.
+ */
+static int srv_trig_timer_arm(struct srv_trig_timer *t, uint64_t period, uint64_t first)
 {
-	struct srv_trig_timer *t = srv_container_of(timer, struct srv_trig_timer, timer);
-	uint64_t now = srv_capture_mono_ns(), period;
-	int n = 0;
+	struct itimerspec its;
+	uint64_t at, every;
 
+	t->period = period;
+	t->k = period < SRV_TRIG_WAKE_MIN_NS ? (SRV_TRIG_WAKE_MIN_NS + period - 1) / period : 1;
+	t->next_ns = first;
+	at = first + (t->k - 1) * period;
+	every = t->k * period;
+	its.it_value.tv_sec = (time_t)(at / 1000000000ULL);
+	its.it_value.tv_nsec = (long)(at % 1000000000ULL);
+	its.it_interval.tv_sec = (time_t)(every / 1000000000ULL);
+	its.it_interval.tv_nsec = (long)(every % 1000000000ULL);
+	return timerfd_settime(t->fd, TFD_TIMER_ABSTIME, &its, NULL) < 0 ? -errno : 0;
+}
+
+/*
+ * Make @n polls due now, each with its own time (K-20). Past
+ * SRV_STREAM_TICK_POLLS_MAX the oldest are not made: every consumer's
+ * readers are told they lost them, before the scans that follow.
+ */
+static void srv_trig_fire(struct srv_trig_timer *t, uint64_t n)
+{
+	uint64_t skip = n > SRV_STREAM_TICK_POLLS_MAX ? n - SRV_STREAM_TICK_POLLS_MAX : 0;
+
+	if (skip) {
+		iio_trigger_lost(t->trig, skip);
+		t->next_ns += skip * t->period;
+		n -= skip;
+	}
+	while (n--) {
+		iio_trigger_poll(t->trig, (int64_t)t->next_ns + t->real_off);
+		t->next_ns += t->period;
+	}
+}
+
+/* The timerfd expired (maybe several times, if the loop was late): fire what is due. */
+static void srv_trig_expired(uv_poll_t *poll, int status, int events)
+{
+	struct srv_trig_timer *t = srv_container_of(poll, struct srv_trig_timer, poll);
+	uint64_t exp = 0, period;
+
+	(void)events;
 	if (!srv_trig_alive(t->ss->srv, t->trig)) {
 		srv_trig_timer_close(t);
 		return;
 	}
+	if (status < 0 || read(t->fd, &exp, sizeof(exp)) != (ssize_t)sizeof(exp) || !exp)
+		return;	/* EAGAIN: nothing due after all */
+	srv_trig_fire(t, exp * t->k);
 	period = iio_trigger_period_ns(t->trig);
-	if (!period)
-		return;
-	while (t->next_ns <= now && n++ < SRV_STREAM_TICK_POLLS_MAX) {
-		iio_trigger_poll(t->trig, (int64_t)t->next_ns + t->real_off);
-		t->next_ns += period;
-	}
-	if (t->next_ns <= now)
-		t->next_ns = now + period;	/* the loop stalled: skip, never burst */
+	/* a data-ready trigger's rate follows its chip's: re-armed from the next poll */
+	if (period && period != t->period && srv_trig_timer_arm(t, period, t->next_ns) < 0)
+		srv_err(&t->ss->srv->log, "trigger %s: cannot re-arm its timer", t->trig->name);
 	srv_streams_flush(t->ss);
 }
 
 static int srv_trig_timer_start(struct srv_streams *ss, struct iio_trigger *trig)
 {
 	struct srv_trig_timer *t = calloc(1, sizeof(*t));
-	uint64_t period = iio_trigger_period_ns(trig), repeat;
+	uint64_t period = iio_trigger_period_ns(trig);
+	int ret;
 
 	if (!t)
 		return -ENOMEM;
 	t->ss = ss;
 	t->trig = trig;
+	t->fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (t->fd < 0) {
+		ret = -errno;
+		free(t);
+		return ret;
+	}
 	t->real_off = srv_capture_real_ns() - (int64_t)srv_capture_mono_ns();
-	t->next_ns = srv_capture_mono_ns() + period;
-	uv_timer_init(&ss->srv->loop, &t->timer);
+	ret = period ? srv_trig_timer_arm(t, period, srv_capture_mono_ns() + period) : 0;
+	if (!ret)
+		ret = uv_poll_init(&ss->srv->loop, &t->poll, t->fd);
+	if (ret < 0) {
+		close(t->fd);
+		free(t);
+		return ret;
+	}
 	srv_list_add_tail(&ss->timers, &t->node);
-	repeat = period / SRV_NS_PER_MS;
-	if (repeat < 1)
-		repeat = 1;
-	if (repeat > 10)
-		repeat = 10;	/* a rate change takes effect within 10 ms */
-	uv_timer_start(&t->timer, srv_trig_tick, repeat, repeat);
+	uv_poll_start(&t->poll, UV_READABLE, srv_trig_expired);
 	return 0;
+}
+
+/* A rate written to @t's trigger: re-armed at once from now, the new period on. */
+static void srv_trig_timer_retune(struct srv_trig_timer *t)
+{
+	uint64_t period = iio_trigger_period_ns(t->trig);
+
+	if (period && period != t->period &&
+	    srv_trig_timer_arm(t, period, srv_capture_mono_ns() + period) < 0)
+		srv_err(&t->ss->srv->log, "trigger %s: cannot re-arm its timer", t->trig->name);
 }
 
 /* Timers for the triggers that have consumers now, none for the others. */
@@ -134,6 +200,8 @@ static void srv_trig_reconcile(uv_async_t *async)
 		if (!srv_trig_alive(ss->srv, t->trig) || !t->trig->nconsumers ||
 		    t->trig->kind == IIO_TRIGGER_SYSFS)
 			srv_trig_timer_close(t);
+		else
+			srv_trig_timer_retune(t);
 	}
 	for (i = 0; i < iio_trigger_count(reg); i++) {
 		trig = iio_trigger_at(reg, i);
@@ -147,7 +215,7 @@ static void srv_trig_reconcile(uv_async_t *async)
 	}
 }
 
-/* Hooks: any thread (an attach may run on a bus worker); the loop reconciles. */
+/* Hooks: any thread (an attach may run on a bus worker, a rate write on the loop); the loop reconciles. */
 static void srv_trig_hook_change(struct iio_trigger *trig, void *ctx)
 {
 	struct srv_streams *ss = ctx;
@@ -314,9 +382,10 @@ static void srv_capture_submit(struct srv_capture *c)
 	pj->job.fini = srv_poll_job_fini;
 	ret = srv_busq_submit(c->q, &pj->job);
 	if (ret < 0) {
+		iio_device_scans_lost(c->dev, (uint64_t)pj->n);	/* a full queue: told */
 		iio_device_put(pj->dev);
 		free(pj);
-		return;		/* a full queue: these polls are dropped */
+		return;
 	}
 	c->job = pj;
 }
@@ -335,6 +404,8 @@ static void srv_trig_hook_poll(struct iio_dev *dev, int64_t ts, void *ctx)
 	}
 	if (c->npend < SRV_STREAM_BATCH_MAX)
 		c->pend[c->npend++] = ts;
+	else	/* the kernel drops a poll that finds the handler busy; here it is counted */
+		iio_device_scans_lost(dev, 1);
 	if (!c->job)
 		srv_capture_submit(c);
 }
@@ -346,6 +417,7 @@ static void srv_streams_hooks(struct srv_streams *ss, struct iio_registry *reg)
 	const struct iio_trigger_hooks hooks = {
 		.start = srv_trig_hook_change,
 		.stop = srv_trig_hook_change,
+		.change = srv_trig_hook_change,
 		.poll = srv_trig_hook_poll,
 		.ctx = ss,
 	};

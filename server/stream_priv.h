@@ -30,12 +30,18 @@ struct srv_streams {
 	int closed;			/* handles whose close callback ran */
 };
 
-/* One timed trigger with consumers: its loop timer. */
+/*
+ * One timed trigger with consumers: its own timerfd (CLOCK_MONOTONIC,
+ * absolute expirations every @k periods), polled on the loop.
+ */
 struct srv_trig_timer {
 	struct srv_list node;
-	uv_timer_t timer;
+	uv_poll_t poll;
+	int fd;				/* the timerfd, closed with the handle */
 	struct srv_streams *ss;
 	struct iio_trigger *trig;	/* compared against the board before any use */
+	uint64_t period;		/* ns between polls, as armed */
+	uint64_t k;			/* polls per expiration (period below SRV_TRIG_WAKE_MIN_NS) */
 	uint64_t next_ns;		/* CLOCK_MONOTONIC of the next poll */
 	int64_t real_off;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
 };

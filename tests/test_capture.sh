@@ -2,9 +2,11 @@
 # test_capture.sh - `iiowire capture` against a live daemon: CSV with the
 # exact processed values the chip model gives for the board's inputs (and
 # timestamps that grow by the trigger's period), raw records byte for byte,
-# JSON arrays, a consumer's channels, and the errors (usage, an unknown
-# channel, --rate where the daemon reaches no trigger file) with their exit
-# statuses, the daemon serving on.
+# JSON arrays, a consumer's channels, --rate (the hrtimer's
+# sampling_frequency over the native protocol: timestamps then grow by the
+# new period), and the errors (usage, an unknown channel, --rate 0 and
+# negative, an unknown trigger, a trigger without sampling_frequency) with
+# their exit statuses, the daemon serving on after each.
 # Usage: test_capture.sh BUILD_DIR SOURCE_DIR. Last line "N passed, M failed".
 set -u
 build=$1
@@ -14,7 +16,8 @@ shtest_begin capture
 cat >"$tmp/board.json" <<'JSON'
 {"board": "capture",
  "buses": {"i2c-0": {"type": "i2c", "backend": "emulated"}},
- "triggers": [{"type": "hrtimer", "name": "hrt0", "sampling_frequency": 100}],
+ "triggers": [{"type": "hrtimer", "name": "hrt0", "sampling_frequency": 100},
+	      {"type": "sysfs", "number": 1}],
  "devices": [
   {"driver": "max1363", "bus": "i2c-0", "address": "0x34",
    "emulate": {"AIN0": 1000, "AIN1": 1500, "AIN2": 2047, "AIN3": 100}}],
@@ -72,11 +75,30 @@ cli capture max1363 voltage9 -n 1 >/dev/null 2>"$tmp/err"
 st=$?
 if [ $st -eq 1 ] && grep -q '^iiowire: capture: ENOENT: ' "$tmp/err"; then ok
 else bad "capture of voltage9: status $st, $(cat "$tmp/err")"; fi
-# --rate: the native protocol reaches no trigger file yet (PROTOCOL.md, STREAM): refused, said so
-cli capture max1363 voltage0 -n 1 --trigger hrt0 --rate 50 >/dev/null 2>"$tmp/err"
+# --rate 50: the trigger's sampling_frequency (read back over the protocol), then
+# scans 20 ms apart (none closer; all within 2 s of the first)
+cli capture max1363 voltage0 timestamp -n 5 --trigger hrt0 --rate 50 --format csv \
+	>"$tmp/rate" 2>"$tmp/err"
 st=$?
-if [ $st -eq 1 ] && grep -q '^iiowire: capture: rate: ENODEV: .*board file' "$tmp/err"; then ok
-else bad "capture --rate: status $st, $(cat "$tmp/err")"; fi
+if [ $st -eq 0 ] && [ "$(cli read hrt0 sampling_frequency)" = "50.000000" ] &&
+   sed 1d "$tmp/rate" | cut -d, -f2 | awk 'NR > 1 && $1 - p < 19900000 { bad = 1 }
+	{ p = $1 } END { exit bad || NR != 5 }'; then ok
+else bad "capture --rate 50: status $st, $(cat "$tmp/rate" "$tmp/err")"; fi
+# --rate by the device's current trigger (the capture above left hrt0 current), with decimals
+cli capture max1363 voltage0 -n 1 --rate 200.5 >/dev/null 2>"$tmp/err"
+if [ $? -eq 0 ] && [ "$(cli read trigger0 sampling_frequency)" = "200.500000" ]; then ok
+else bad "capture --rate 200.5 on the current trigger: $(cat "$tmp/err")"; fi
+# the edges: 0 is EINVAL, negative ERANGE (iio-trig-hrtimer's), an unknown trigger
+# ENODEV, a sysfs trigger has no sampling_frequency (ENOENT); each exits 1, the
+# rate unchanged, the daemon serving on
+for c in "0 EINVAL hrt0" "-5 ERANGE hrt0" "50 ENODEV hrt9" "50 ENOENT sysfstrig1"; do
+	set -- $c
+	cli capture max1363 voltage0 -n 1 --trigger "$3" --rate "$1" >/dev/null 2>"$tmp/err"
+	st=$?
+	if [ $st -eq 1 ] && grep -q "^iiowire: capture: rate: $2: " "$tmp/err" &&
+	   [ "$(cli read hrt0 sampling_frequency)" = "200.500000" ]; then ok
+	else bad "capture --rate $1 --trigger $3: status $st, $(cat "$tmp/err")"; fi
+done
 # and the daemon serves on
 if [ "$(cli read max1363 name)" = "max1363" ]; then ok; else bad "the daemon stopped serving"; fi
 shtest_end

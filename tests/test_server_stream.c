@@ -10,14 +10,18 @@
  * unknown trigger, another trigger while capturing, limits at N and N+1,
  * a NACKing and a hung chip, a reload removing the device, a client that
  * disconnects mid-block, a stalled reader, --read-only) each with the
- * daemon still serving another client.
+ * daemon still serving another client. Triggers as devices (DEVICES,
+ * ATTRS, READ, WRITE of triggerN and iio_sysfs_trigger; trigger_now,
+ * add/remove_trigger at the limit and in use; the write policy).
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "srvtest.h"
+#include "srvvectors.h"
 #include "testutil.h"
 
 #define STREAM_BOARD_HEAD							\
@@ -405,5 +409,189 @@ static void test_read_only(void)
 	CU_ASSERT_EQUAL(srvtest_down(&ro), 0);
 }
 TEST_CASE(test_read_only, "--read-only: setting a trigger is EACCES, the rest is served");
+
+/* ---- triggers as devices (dispatch_trig.c) ---- */
+
+static void test_trigger_devices(void)
+{
+	struct srvc *c = srvc_open(srv.port);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	srvvec_run(c, "server_stream_triggers.txt", NULL);
+	srvc_close(c);
+	CU_ASSERT(still_serving());
+}
+TEST_CASE(test_trigger_devices, "triggers as devices: DEVICES, ATTRS, READ, WRITE, errors");
+
+/* trigger_now makes one scan per write; remove_trigger of a trigger in use ends its streams */
+static void test_trigger_now_and_remove_in_use(void)
+{
+	struct srvc *a = srvc_open(srv.port), *b = srvc_open(srv.port);
+	static const uint8_t rec0[2] = { 0x07, 0x00 };	/* the dummy's first voltage0 */
+	int stream, scans;
+	unsigned long long lost;
+	uint8_t pay[64];
+	char line[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT(strncmp(ask(a, "STREAM dummy0 sysfstrig0 2 raw voltage0"), "OK ", 3) == 0);
+	CU_ASSERT_STRING_EQUAL(ask(b, "WRITE sysfstrig0 trigger_now 1"), "OK");
+	CU_ASSERT_STRING_EQUAL(ask(b, "WRITE trigger2 trigger_now anything"), "OK");
+	srvc_timeout(a, 5000);
+	CU_ASSERT_EQUAL(read_block(a, &stream, &scans, &lost, pay, sizeof(pay)), 4);
+	CU_ASSERT_EQUAL(scans, 2);
+	CU_ASSERT_EQUAL(lost, 0);
+	CU_ASSERT(memcmp(pay, rec0, 2) == 0);
+	/* as the kernel, the remove succeeds; here the capture ends with ENODEV, not silently */
+	CU_ASSERT_STRING_EQUAL(ask(b, "WRITE iio_sysfs_trigger remove_trigger 0"), "OK");
+	CU_ASSERT(wait_line(a, "STREAMEND ", line, sizeof(line), 5000));
+	CU_ASSERT(strncmp(line + strlen("STREAMEND "), "1 ENODEV", 8) == 0 ||
+		  strstr(line, " ENODEV") != NULL);
+	CU_ASSERT_STRING_EQUAL(ask(a, "READ dummy0 trigger/current_trigger"), "OK");
+	CU_ASSERT_STRING_EQUAL(ask(b, "WRITE iio_sysfs_trigger add_trigger 0"), "OK");
+	CU_ASSERT_STRING_EQUAL(ask(b, "READ trigger2 name"), "OK sysfstrig0");
+	srvc_close(a);
+	srvc_close(b);
+	CU_ASSERT(still_serving());
+}
+TEST_CASE(test_trigger_now_and_remove_in_use,
+	  "trigger_now polls once per write; removing a trigger in use ends its streams");
+
+/* IIO_TRIGGERS_MAX (128) triggers: add_trigger up to it, one more ENOSPC */
+static void test_trigger_limit(void)
+{
+	struct srvc *c = srvc_open(srv.port);
+	char req[96], want[64];
+	int k, have = 3;	/* hrt0, hrt1, sysfstrig0 */
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	for (k = 100; have < 128; k++, have++) {
+		snprintf(req, sizeof(req), "WRITE iio_sysfs_trigger add_trigger %d", k);
+		CU_ASSERT_STRING_EQUAL_FATAL(ask(c, req), "OK");
+	}
+	snprintf(want, sizeof(want), "OK 134");	/* 5 devices, the control device, 128 */
+	CU_ASSERT(strncmp(ask(c, "DEVICES"), want, strlen(want)) == 0);
+	snprintf(req, sizeof(req), "WRITE iio_sysfs_trigger add_trigger %d", k);
+	CU_ASSERT_STRING_EQUAL(ask(c, req), "ERR ENOSPC iio_sysfs_trigger add_trigger: "
+			       "no space left on device");
+	while (--k >= 100) {
+		snprintf(req, sizeof(req), "WRITE iio_sysfs_trigger remove_trigger %d", k);
+		CU_ASSERT_STRING_EQUAL(ask(c, req), "OK");
+	}
+	CU_ASSERT(strncmp(ask(c, "DEVICES"), "OK 9\n", 5) == 0);
+	srvc_close(c);
+	CU_ASSERT(still_serving());
+}
+TEST_CASE(test_trigger_limit, "128 triggers: add_trigger at N works, at N+1 ENOSPC");
+
+/* --read-only and --allow-write govern trigger files as any device's */
+static void test_trigger_write_policy(void)
+{
+	const char *const ro_args[] = { "--read-only", NULL };
+	const char *const aw_args[] = { "--allow-write", "hrt0:sampling_frequency",
+					"--allow-write", "iio_sysfs_trigger:add_*", NULL };
+	struct srvtest t;
+	struct srvc *c;
+	char line[128];
+
+	CU_ASSERT_FATAL(srvtest_up(&t, STREAM_BOARD, ro_args));
+	c = srvc_open(t.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_STRING_EQUAL(ask(c, "WRITE hrt0 sampling_frequency 5"),
+			       "ERR EACCES server is read-only (--read-only)");
+	CU_ASSERT_STRING_EQUAL(ask(c, "WRITE iio_sysfs_trigger add_trigger 3"),
+			       "ERR EACCES server is read-only (--read-only)");
+	CU_ASSERT(srvc_req(c, "READ hrt0 sampling_frequency", line, sizeof(line)) > 0);
+	CU_ASSERT_STRING_EQUAL(line, "OK 1000.000000");
+	srvc_close(c);
+	CU_ASSERT_EQUAL(srvtest_down(&t), 0);
+
+	CU_ASSERT_FATAL(srvtest_up(&t, STREAM_BOARD, aw_args));
+	CU_ASSERT(strstr(t.log, "matches no writable attribute") == NULL);
+	c = srvc_open(t.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_STRING_EQUAL(ask(c, "WRITE hrt0 sampling_frequency 5"), "OK");
+	CU_ASSERT_STRING_EQUAL(ask(c, "WRITE trigger0 sampling_frequency 6"), "OK");
+	CU_ASSERT_STRING_EQUAL(ask(c, "WRITE hrt1 sampling_frequency 5"),
+			       "ERR EACCES hrt1 sampling_frequency: not writable here (--allow-write)");
+	CU_ASSERT_STRING_EQUAL(ask(c, "WRITE sysfstrig0 trigger_now 1"),
+			       "ERR EACCES sysfstrig0 trigger_now: not writable here (--allow-write)");
+	CU_ASSERT_STRING_EQUAL(ask(c, "WRITE iio_sysfs_trigger add_trigger 3"), "OK");
+	CU_ASSERT_STRING_EQUAL(ask(c, "WRITE iio_sysfs_trigger remove_trigger 3"),
+			       "ERR EACCES iio_sysfs_trigger remove_trigger: not writable here "
+			       "(--allow-write)");
+	CU_ASSERT(srvc_req(c, "READ hrt0 sampling_frequency", line, sizeof(line)) > 0);
+	CU_ASSERT_STRING_EQUAL(line, "OK 6.000000");
+	srvc_close(c);
+	CU_ASSERT_EQUAL(srvtest_down(&t), 0);
+}
+TEST_CASE(test_trigger_write_policy, "--read-only and --allow-write govern trigger writes");
+
+/*
+ * Read @nblocks blocks of voltage0+timestamp records (16 bytes) from @c and
+ * check each against the trigger's @period: the time from the previous
+ * block's last scan to this one's is exactly (scans + lost) periods, so
+ * every poll was either made or counted lost. Return: the lost total, or -1.
+ */
+static long long stall_blocks(struct srvc *c, int nblocks, int64_t period)
+{
+	static uint8_t pay[4096 * 16];
+	unsigned long long lost, total = 0;
+	int64_t prev = 0, last;
+	int i, stream, scans, n;
+
+	for (i = 0; i < nblocks; i++) {
+		n = read_block(c, &stream, &scans, &lost, pay, sizeof(pay));
+		if (n != scans * 16 || scans < 1)
+			return -1;
+		last = rec_ts(pay + (size_t)(scans - 1) * 16 + 8);
+		if (prev && last - prev != (int64_t)((unsigned long long)scans + lost) * period) {
+			fprintf(stderr, "\nblock %d: %d scans, %llu lost, %lld ns since the last\n", i,
+				scans, lost, (long long)(last - prev));
+			return -1;
+		}
+		prev = last;
+		total += lost;
+	}
+	return (long long)total;
+}
+
+/* The daemon's loop stalls (SIGSTOP): the trigger's timerfd counts what came due. */
+static void stall(int ms)
+{
+	kill(srv.pid, SIGSTOP);
+	usleep((useconds_t)ms * 1000);
+	kill(srv.pid, SIGCONT);
+}
+
+static void test_stall_catch_up(void)
+{
+	struct srvc *c = srvc_open(srv.port);
+	char line[128];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	srvc_timeout(c, 20000);
+	/* 1 kHz: a 300 ms stall is caught up, every scan made, none lost */
+	CU_ASSERT(srvc_req(c, "WRITE hrt1 sampling_frequency 1000", line, sizeof(line)) > 0);
+	CU_ASSERT(strncmp(ask(c, "STREAM dummy0 hrt1 50 raw voltage0 timestamp"), "OK ", 3) == 0);
+	CU_ASSERT_EQUAL(stall_blocks(c, 2, 1000000), 0);
+	stall(300);
+	CU_ASSERT_EQUAL(stall_blocks(c, 10, 1000000), 0);
+	CU_ASSERT_STRING_EQUAL(ask(c, "UNSTREAM"), "OK");
+	/* 100 kHz: a 500 ms stall is 50,000 polls, past SRV_STREAM_TICK_POLLS_MAX (16384):
+	 * the oldest are counted lost, and the timestamps say exactly as many are missing */
+	CU_ASSERT(srvc_req(c, "WRITE hrt1 sampling_frequency 100000", line, sizeof(line)) > 0);
+	CU_ASSERT(strncmp(ask(c, "STREAM dummy0 hrt1 4096 raw voltage0 timestamp"), "OK ", 3) == 0);
+	CU_ASSERT(stall_blocks(c, 2, 10000) >= 0);
+	stall(500);
+	CU_ASSERT(stall_blocks(c, 12, 10000) >= 50000 - 16384);
+	CU_ASSERT_STRING_EQUAL(ask(c, "UNSTREAM"), "OK");
+	CU_ASSERT(srvc_req(c, "WRITE hrt1 sampling_frequency 100", line, sizeof(line)) > 0);
+	srvc_close(c);
+	CU_ASSERT(still_serving());
+}
+TEST_CASE(test_stall_catch_up,
+	  "a stalled loop: polls due are made (1 kHz) or counted lost past the bound (100 kHz)");
 
 TEST_MAIN("server_stream", suite_init, suite_fini)
