@@ -209,6 +209,8 @@ int iio_device_buffer_register(struct iio_registry *reg, struct iio_dev *indio_d
 	if (!bs)
 		return 0;
 	bs->reg = reg;
+	if (bs->setup->self_timed)
+		return 0;	/* its files are its own */
 	ret = iio_buffer_attrs_build(indio_dev);
 	if (ret) {
 		iio_core_seterr(err, errlen, "cannot build the buffer files: %s",
@@ -265,6 +267,33 @@ uint64_t iio_buffer_active_mask(const struct iio_dev *indio_dev)
 	const struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
 
 	return bs ? bs->active_mask : 0;
+}
+
+bool iio_buffer_next_ts(const struct iio_dev *indio_dev)
+{
+	const struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+
+	return bs && bs->next_ts;
+}
+
+void iio_device_buffer_fail(struct iio_dev *indio_dev, int err)
+{
+	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+
+	if (!bs || !err)
+		return;
+	atomic_store(&bs->failed, err);
+	pthread_mutex_lock(&bs->list_lock);
+	if (bs->notify)
+		bs->notify(bs->notify_ctx);
+	pthread_mutex_unlock(&bs->list_lock);
+}
+
+int iio_device_buffer_failed(struct iio_dev *indio_dev)
+{
+	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+
+	return bs ? atomic_exchange(&bs->failed, 0) : 0;
 }
 
 bool iio_device_has_buffer(const struct iio_dev *indio_dev)
@@ -389,7 +418,9 @@ static int iio_buffer_activate(struct iio_dev *indio_dev, struct iio_dev_buffer 
 		if (!ring)
 			return -ENOMEM;
 	}
-	if ((mask != bs->active_mask || !bs->nbuffers) && bs->setup->update_scan_mode) {
+	if ((mask != bs->active_mask || ts != bs->active_ts || !bs->nbuffers) &&
+	    bs->setup->update_scan_mode) {
+		bs->next_ts = ts;
 		ret = bs->setup->update_scan_mode(indio_dev, mask);
 		if (ret) {
 			free(ring);
@@ -439,7 +470,7 @@ static int iio_buffer_check_new(struct iio_dev *indio_dev, struct iio_dev_buffer
 		iio_core_seterr(err, errlen, "at least one scan element must be enabled first");
 		return -EINVAL;
 	}
-	if (!bs->trig) {
+	if (!bs->trig && !bs->setup->self_timed) {
 		iio_core_seterr(err, errlen, "%s: buffer not started: no trigger",
 				  indio_dev->name);
 		return -EINVAL;
@@ -471,7 +502,7 @@ int iio_buffer_attach_locked(struct iio_dev *indio_dev, struct iio_buffer *buf,
 	if (ret)
 		return ret;
 	first = bs->nbuffers == 0;
-	if (first) {
+	if (first && !bs->setup->self_timed) {
 		ret = iio_trigger_attach_device(bs->trig, indio_dev);
 		if (ret) {
 			iio_core_seterr(err, errlen, "trigger %s drives %d devices already",
@@ -485,7 +516,7 @@ int iio_buffer_attach_locked(struct iio_dev *indio_dev, struct iio_buffer *buf,
 	if (ret) {
 		if (buf->attached)
 			iio_buffer_detach_locked(indio_dev, buf);
-		else if (first)
+		else if (first && !bs->setup->self_timed)
 			iio_trigger_detach_device(bs->trig, indio_dev);
 		iio_core_seterr(err, errlen, "%s: enabling the capture failed: %s",
 				  indio_dev->name, strerror(-ret));
@@ -540,7 +571,8 @@ void iio_buffer_detach_locked(struct iio_dev *indio_dev, struct iio_buffer *buf)
 	if (bs->nbuffers == 1) {
 		if (bs->setup->predisable && !iio_device_is_gone(indio_dev))
 			bs->setup->predisable(indio_dev);
-		iio_trigger_detach_device(bs->trig, indio_dev);
+		if (!bs->setup->self_timed)
+			iio_trigger_detach_device(bs->trig, indio_dev);
 		iio_buffer_unlink(bs, buf);
 		return;
 	}
@@ -674,6 +706,8 @@ int iio_device_set_trigger(struct iio_dev *indio_dev, struct iio_trigger *trig)
 		ret = -ENOENT;
 	else if (bs->nbuffers)
 		ret = trig == bs->trig ? 0 : -EBUSY;
+	else if (trig && bs->setup->self_timed)
+		ret = -EINVAL;	/* its trigger is not the core's (a kernel device's own file) */
 	else if (trig && bs->setup->validate_trigger)
 		ret = bs->setup->validate_trigger(indio_dev, trig);
 	if (!ret && bs)

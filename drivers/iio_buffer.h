@@ -100,6 +100,10 @@ int64_t iio_scan_element_value(const struct iio_chan_spec *chan, const uint8_t *
  *	bus I/O). NULL: nothing to tell the chip.
  * @postenable/@predisable: first buffer attached / last one leaving.
  * @validate_trigger: may the device use @trig (-EINVAL if not)? NULL: any.
+ * @self_timed: the device produces its scans itself, no trigger of the
+ *	core's driving @handler (a kernel device read from /dev/iio:deviceN,
+ *	whose trigger is the kernel's): none is needed or attached, and the
+ *	core builds no buffer files (the device has its own).
  */
 struct iio_buffer_setup {
 	int (*handler)(struct iio_dev *indio_dev, int64_t ts);
@@ -107,6 +111,7 @@ struct iio_buffer_setup {
 	int (*postenable)(struct iio_dev *indio_dev);
 	int (*predisable)(struct iio_dev *indio_dev);
 	int (*validate_trigger)(struct iio_dev *indio_dev, struct iio_trigger *trig);
+	bool self_timed;
 };
 
 /**
@@ -138,6 +143,22 @@ uint64_t iio_buffer_widest_mask(const struct iio_dev *indio_dev);
 
 /** iio_buffer_active_mask() - the scan the handler must produce (device lock held). */
 uint64_t iio_buffer_active_mask(const struct iio_dev *indio_dev);
+
+/**
+ * iio_buffer_next_ts() - in update_scan_mode: will the scan being applied
+ * carry the timestamp? (The mask has only the other elements.)
+ */
+bool iio_buffer_next_ts(const struct iio_dev *indio_dev);
+
+/**
+ * iio_device_buffer_fail() - a self-timed producer's capture failed (the
+ * device went away: -ENODEV): @err is kept and the consumer is woken
+ * (the push notify). Any thread. iio_device_buffer_failed() - consumer
+ * thread: the error kept, then cleared (0: none); the owner ends the
+ * capture's buffers with it (iio_buffers_end()).
+ */
+void iio_device_buffer_fail(struct iio_dev *indio_dev, int err);
+int iio_device_buffer_failed(struct iio_dev *indio_dev);
 
 /** iio_device_has_buffer() - did the driver set up a buffer? */
 bool iio_device_has_buffer(const struct iio_dev *indio_dev);

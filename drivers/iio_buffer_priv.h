@@ -48,6 +48,8 @@ struct iio_dev_buffer {
 	int nbuffers;
 	uint64_t active_mask;
 	bool active_ts;
+	bool next_ts;		/* the scan update_scan_mode applies: iio_buffer_next_ts() */
+	atomic_int failed;	/* a self-timed producer's error: iio_device_buffer_fail() */
 	struct iio_scan_layout active;
 	uint8_t *ring;
 	atomic_uint head;

@@ -164,6 +164,11 @@ int iio_attr_write(struct iio_dev *indio_dev, const struct iio_attr *attr,
  */
 void iio_device_lock(struct iio_dev *indio_dev);
 void iio_device_unlock(struct iio_dev *indio_dev);
+/*
+ * iio_device_trylock() - the lock if free (true), for a producer thread that
+ * must not wait on it: the lock's holder may be joining that thread.
+ */
+bool iio_device_trylock(struct iio_dev *indio_dev);
 bool iio_device_is_gone(const struct iio_dev *indio_dev);
 
 /**

@@ -69,6 +69,11 @@ void iio_device_lock(struct iio_dev *indio_dev)
 	pthread_mutex_lock(&to_iio_dev_opaque(indio_dev)->lock);
 }
 
+bool iio_device_trylock(struct iio_dev *indio_dev)
+{
+	return pthread_mutex_trylock(&to_iio_dev_opaque(indio_dev)->lock) == 0;
+}
+
 void iio_device_unlock(struct iio_dev *indio_dev)
 {
 	pthread_mutex_unlock(&to_iio_dev_opaque(indio_dev)->lock);

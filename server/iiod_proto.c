@@ -410,8 +410,8 @@ static bool srv_iiod_gettrig_file(struct srv_session *s, const struct srv_iiod_d
 	const struct iio_attr *a = iio_device_attr_find(d->dev, SRV_IIOD_TRIGGER_ATTR);
 	struct srv_iiod_io *io;
 
-	if (!a || iio_device_has_buffer(d->dev))
-		return false;
+	if (!a || a->kind == IIO_ATTR_BUFFER)
+		return false;	/* none, or the core's (a userspace driver's) */
 	io = calloc(1, sizeof(*io));
 	if (!io) {
 		srv_iiod_code(s, -ENOMEM);

@@ -243,7 +243,14 @@ static void srv_capture_drain_cb(uv_async_t *async)
 {
 	struct srv_capture *c = srv_container_of(async, struct srv_capture, async);
 
+	int err;
+
 	iio_device_buffers_drain(c->dev);
+	err = iio_device_buffer_failed(c->dev);
+	if (err) {	/* a kernel device's reader: the device went away */
+		srv_capture_end(c, err, NULL);
+		srv_stream_reap(c);
+	}
 	srv_streams_flush(c->ss);
 }
 

@@ -99,6 +99,28 @@ int iio_kernel_register_all(struct iio_registry *reg, char *err, size_t errlen);
  */
 bool iio_kernel_is_driver(const struct iio_driver *drv);
 
+/* ---- kernel_buffer.c: capture from /dev/iio:deviceN ---- */
+
+struct kernel_cap;
+
+/**
+ * iio_kernel_buffer_setup() - a device with scan elements gets a self-timed
+ * core buffer whose capture reads /dev/iio:deviceN (before registration).
+ * Return: 0 or -ENOMEM.
+ */
+int iio_kernel_buffer_setup(struct iio_dev *indio_dev);
+/** iio_kernel_buffer_stop() - the driver's remove(): end a capture still running. */
+void iio_kernel_buffer_stop(struct iio_dev *indio_dev);
+
+/*
+ * For kernel_buffer.c (device lock held): a file below the device's
+ * directory ("buffer/enable") written or read directly, and where the
+ * device keeps its capture.
+ */
+int iio_kernel_file_write(struct iio_dev *indio_dev, const char *name, const char *text);
+ssize_t iio_kernel_file_read(struct iio_dev *indio_dev, const char *name, char *buf, size_t len);
+struct kernel_cap **iio_kernel_cap_slot(struct iio_dev *indio_dev);
+
 /* ---- kernel_names.c: channels from file names (libiio's rules) ---- */
 
 /**

@@ -69,6 +69,7 @@ struct kernel_dev {
 	int nchans;
 	struct iio_attr *attrs;
 	int nattrs;
+	struct kernel_cap *cap;		/* kernel_buffer.c's, while capturing */
 };
 
 /* The scan being built: channels and attributes in growable arrays. */
@@ -169,14 +170,14 @@ static ssize_t kernel_dev_read_text(struct iio_dev *indio_dev, const struct iio_
 	return kernel_dev_read_file(path, buf, len, false);
 }
 
-static int kernel_dev_write_text(struct iio_dev *indio_dev, const struct iio_attr *attr,
-				 const char *buf, size_t len)
+static int kernel_dev_write_file(struct iio_dev *indio_dev, const char *name, const char *buf,
+				 size_t len)
 {
 	char path[sizeof(kernel_dev_of(indio_dev)->path) + IIO_ATTR_NAME_MAX + 2];
 	ssize_t n;
 	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", kernel_dev_of(indio_dev)->path, attr->name);
+	snprintf(path, sizeof(path), "%s/%s", kernel_dev_of(indio_dev)->path, name);
 	/* O_TRUNC: sysfs ignores it; a plain file (a fake tree) must not keep a longer tail */
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
@@ -191,6 +192,30 @@ static int kernel_dev_write_text(struct iio_dev *indio_dev, const struct iio_att
 		ret = -EIO;
 	close(fd);
 	return ret;
+}
+
+static int kernel_dev_write_text(struct iio_dev *indio_dev, const struct iio_attr *attr,
+				 const char *buf, size_t len)
+{
+	return kernel_dev_write_file(indio_dev, attr->name, buf, len);
+}
+
+int iio_kernel_file_write(struct iio_dev *indio_dev, const char *name, const char *text)
+{
+	return kernel_dev_write_file(indio_dev, name, text, strlen(text));
+}
+
+ssize_t iio_kernel_file_read(struct iio_dev *indio_dev, const char *name, char *buf, size_t len)
+{
+	char path[sizeof(kernel_dev_of(indio_dev)->path) + IIO_ATTR_NAME_MAX + 2];
+
+	snprintf(path, sizeof(path), "%s/%s", kernel_dev_of(indio_dev)->path, name);
+	return kernel_dev_read_file(path, buf, len, true);
+}
+
+struct kernel_cap **iio_kernel_cap_slot(struct iio_dev *indio_dev)
+{
+	return &kernel_dev_of(indio_dev)->cap;
 }
 
 /*
@@ -605,6 +630,10 @@ static struct iio_dev *kernel_dev_build(const struct kernel_scan *sc)
 	dev->info = &kernel_dev_info;
 	iio_device_set_attrs(dev, kd->attrs, kd->nattrs);
 	iio_device_set_own_queue(dev);
+	if (iio_kernel_buffer_setup(dev)) {
+		iio_device_put(dev);
+		return NULL;
+	}
 	return dev;
 }
 
@@ -655,6 +684,7 @@ static const struct iio_driver kernel_driver = {
 	.bus = IIO_DRIVER_BUS_NONE,
 	.id_table = kernel_driver_id,
 	.probe = kernel_driver_probe,
+	.remove = iio_kernel_buffer_stop,
 };
 IIO_DRIVER_REGISTER(kernel_driver);
 
