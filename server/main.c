@@ -84,8 +84,9 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "connection, answered after %d ms, %d ms apart in all; each holds its address (Unix\n"
 "sockets: one) %d ms, from the %dth on twice as long each time, at most %d ms.\n"
 "kernel devices: at most %d, each with at most %d files and %d channels.\n"
-"Streams: %d per connection, %d readers per device, %d scans per block; a reader whose\n"
-"output waits above %d bytes loses its new blocks (counted); a trigger drives %d devices.\n"
+"Streams: %d per connection, %d readers per device, %d scans per block; a reader's blocks\n"
+"wait while the client has %d bytes unsent, %d bytes of them at most (then the oldest\n"
+"are dropped, counted); a trigger drives %d devices.\n"
 "WebSocket (--http-listen): a message %d bytes (E2BIG, then close), frames taken %d\n"
 "bytes at a time; HTTP headers %d bytes in all, %d connections reading headers at once,\n"
 "%d s for an HTTP request.\n"
@@ -107,7 +108,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 		SRV_AUTH_FAIL_GLOBAL_MS, SRV_AUTH_FAIL_DELAY_MS, SRV_AUTH_PENALTY_FREE + 1,
 		SRV_AUTH_PENALTY_MAX_MS, IIO_KERNEL_DEVICES_MAX, IIO_KERNEL_FILES_MAX,
 		IIO_KERNEL_CHANNELS_MAX, SRV_STREAM_MAX_PER_SESSION, SRV_STREAM_READERS_MAX,
-		PROTO_STREAM_SCANS_MAX, SRV_STREAM_QUEUE_BYTES, IIO_TRIGGER_CONSUMERS_MAX,
+		PROTO_STREAM_SCANS_MAX, SRV_STREAM_OUT_BYTES, SRV_STREAM_QUEUE_BYTES,
+		IIO_TRIGGER_CONSUMERS_MAX,
 		SRV_WEB_MESSAGE_MAX_BYTES, SRV_WEB_RX_CHUNK_BYTES, SRV_WEB_HEADER_MAX_BYTES,
 		SRV_WEB_HEADER_POOL, SRV_WEB_HTTP_TIMEOUT_S, SRV_EVENT_SUBS_MAX_PER_SESSION,
 		SRV_EVENT_QUEUE_MAX, SRV_EVENT_OUT_MAX_BYTES, IIO_EVENT_QUEUE_LEN);

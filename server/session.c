@@ -23,6 +23,7 @@
 #include "listener.h"
 #include "session.h"
 #include "srv.h"
+#include "stream.h"
 
 static void srv_session_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf);
 
@@ -311,7 +312,9 @@ void srv_session_sent(struct srv_session *s)
 	if (s->state != SRV_CONN_CLOSING && (s->flags & SRV_CONN_PAUSED) &&
 	    srv_session_queued(s) < SRV_OUT_RESUME_BYTES)
 		srv_session_resume(s);
-	/* room again: subscriptions move the events they held */
+	/* room again: streams and subscriptions move the blocks and events they held */
+	if (s->state != SRV_CONN_CLOSING)
+		srv_streams_writable(s);
 	if (s->state != SRV_CONN_CLOSING)
 		srv_events_writable(s);
 }
@@ -495,7 +498,9 @@ void srv_session_slot_done(struct srv_session *s, struct srv_slot *slot)
 	srv_session_flush(s);
 	if (s->state != SRV_CONN_CLOSING && ((s->flags & SRV_CONN_PAUSED) || was_waiting))
 		srv_session_resume(s);
-	/* events held while a reply was in order before them may follow it now */
+	/* blocks and events held while a reply was in order before them may follow it now */
+	if (s->state != SRV_CONN_CLOSING && !s->slots_head)
+		srv_streams_writable(s);
 	if (s->state != SRV_CONN_CLOSING && !s->slots_head)
 		srv_events_writable(s);
 }

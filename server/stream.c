@@ -7,12 +7,17 @@
  *
  * A reader is a core buffer (iio_buffer.h), so its record is the kernel's
  * for exactly its channels, demuxed by the core from the device's one
- * capture. Blocks are appended behind any reply in order and only whole;
- * when the connection's output the kernel has not taken passes
- * SRV_STREAM_QUEUE_BYTES, a finished block is dropped and its scans are
- * counted in the next block's lost field, so a slow reader never slows the
- * capture or the others. The core calls store() while it holds its list
- * lock: store() only appends, flushing waits for srv_streams_flush().
+ * capture. Its records go straight into a ring of blocks (no copy more
+ * than into one block); a finished block goes to the connection's output,
+ * whole and behind any reply, while that output is below
+ * SRV_STREAM_OUT_BYTES, and otherwise waits in the ring, up to
+ * SRV_STREAM_QUEUE_BYTES. When the ring is full the oldest block is dropped
+ * and its scans are counted in the next block's lost field (as events.c's
+ * subscriptions do), so a slow reader gets the newest data when it reads
+ * again and never slows the capture or the others; the output's drain
+ * (srv_streams_writable()) moves the rest. The core calls store() while it
+ * holds its list lock: store() only appends, flushing waits for
+ * srv_streams_flush().
  * A reader detached on a bus worker is freed when that job ends.
  */
 #include <errno.h>
@@ -42,13 +47,32 @@
 
 static void srv_stream_free(struct srv_reader *st)
 {
+	int i;
+
+	for (i = 0; i < st->nq; i++)
+		free(st->q[i].rec);
+	free(st->q);
 	free(st->fifo);
-	free(st->raw);
 	free(st->vals);
 	free(st);
 }
 
 /* ---- blocks ---- */
+
+static size_t srv_stream_block_bytes(const struct srv_reader *st)
+{
+	return (size_t)st->scans * (size_t)st->buf.layout.bytes;
+}
+
+/* The ring of blocks: SRV_STREAM_QUEUE_BYTES of finished ones (at least 2), and the filling one. */
+static int srv_stream_queue_alloc(struct srv_reader *st)
+{
+	size_t fit = SRV_STREAM_QUEUE_BYTES / srv_stream_block_bytes(st);
+
+	st->nq = (fit < 2 ? 2 : (int)fit) + 1;
+	st->q = calloc((size_t)st->nq, sizeof(*st->q));
+	return st->q ? 0 : -ENOMEM;
+}
 
 static void srv_stream_decode(struct srv_reader *st, const uint8_t *rec, int64_t *out)
 {
@@ -69,43 +93,93 @@ static void srv_stream_decode(struct srv_reader *st, const uint8_t *rec, int64_t
 	}
 }
 
-/* The finished block into the session's output, or counted as lost. */
-static void srv_stream_emit(struct srv_reader *st)
+/* Block @blk encoded into @b in the reader's format. Return: 0 or -errno. */
+static int srv_stream_encode(struct srv_reader *st, const struct srv_block *blk,
+			     struct proto_buf *b)
+{
+	size_t bytes = (size_t)st->buf.layout.bytes;
+	struct proto_buf pay;
+	int i, ret;
+
+	if (st->format == PROTO_FORMAT_RAW) {
+		ret = proto_block_head(b, st->json, st->id, st->scans, srv_stream_block_bytes(st),
+				       blk->lost);
+		return ret ? ret : proto_buf_append(b, blk->rec, srv_stream_block_bytes(st));
+	}
+	/* decoded only when sent: a slow reader's dropped blocks cost no decoding */
+	for (i = 0; i < st->scans; i++)
+		srv_stream_decode(st, blk->rec + (size_t)i * bytes,
+				  st->vals + (size_t)i * (size_t)st->nchans);
+	if (st->json && st->format == PROTO_FORMAT_JSON)
+		return proto_block_json(b, st->id, st->scans, blk->lost, st->vals, st->nchans);
+	proto_buf_init(&pay);
+	ret = proto_block_values(&pay, st->format == PROTO_FORMAT_CSV, st->vals, st->scans,
+				 st->nchans);
+	if (!ret && st->format == PROTO_FORMAT_JSON)
+		ret = proto_buf_append(&pay, "\n", 1);
+	if (!ret)
+		ret = proto_block_head(b, st->json, st->id, st->scans, pay.len, blk->lost);
+	if (!ret)
+		ret = proto_buf_append(b, pay.data, pay.len);
+	proto_buf_fini(&pay);
+	return ret;
+}
+
+/*
+ * Hand the oldest finished blocks to the session while its output is below
+ * SRV_STREAM_OUT_BYTES (all of them when @all: the stream ends) and no
+ * reply waits on a bus before them. Return: true if any went.
+ */
+static bool srv_stream_pump(struct srv_reader *st, bool all)
 {
 	struct srv_session *s = st->s;
-	struct proto_buf *b = srv_session_out(s), pay;
-	int ret;
+	struct srv_block *blk;
+	bool moved = false;
 
-	if (srv_session_queued(s) > SRV_STREAM_QUEUE_BYTES) {
-		st->lost += (uint64_t)st->n;
-		st->lost_pending += (uint64_t)st->n;
-		return;
+	while (st->qlen && s->state == SRV_CONN_OPEN && !s->slots_head &&
+	       (all || srv_session_queued(s) < SRV_STREAM_OUT_BYTES)) {
+		blk = &st->q[st->qhead];
+		if (srv_session_check(s, srv_stream_encode(st, blk, srv_session_out(s))) < 0)
+			break;
+		st->delivered += (uint64_t)st->scans;
+		st->qhead = (st->qhead + 1) % st->nq;
+		st->qlen--;
+		moved = true;
 	}
-	if (st->json && st->format == PROTO_FORMAT_JSON) {
-		ret = proto_block_json(b, st->id, st->n, st->lost_pending, st->vals, st->nchans);
-	} else if (st->format == PROTO_FORMAT_RAW) {
-		ret = proto_block_head(b, st->json, st->id, st->n,
-				       (size_t)st->n * (size_t)st->buf.layout.bytes, st->lost_pending);
-		if (!ret)
-			ret = proto_buf_append(b, st->raw, (size_t)st->n *
-					       (size_t)st->buf.layout.bytes);
-	} else {
-		proto_buf_init(&pay);
-		ret = proto_block_values(&pay, st->format == PROTO_FORMAT_CSV, st->vals, st->n,
-					 st->nchans);
-		if (!ret && st->format == PROTO_FORMAT_JSON)
-			ret = proto_buf_append(&pay, "\n", 1);
-		if (!ret)
-			ret = proto_block_head(b, st->json, st->id, st->n, pay.len, st->lost_pending);
-		if (!ret)
-			ret = proto_buf_append(b, pay.data, pay.len);
-		proto_buf_fini(&pay);
-	}
-	if (srv_session_check(s, ret) < 0)
+	if (moved)
+		st->dirty = true;
+	return moved;
+}
+
+/* The filling block is full: queue it, hand out what fits, drop the oldest if no block is free. */
+static void srv_stream_finish(struct srv_reader *st)
+{
+	struct srv_block *old, *next;
+
+	st->qlen++;
+	st->n = 0;
+	srv_stream_pump(st, false);
+	if (!st->qlen)
+		st->qhead = 0;	/* a reader that keeps up fills the same block */
+	if (st->qlen < st->nq)
 		return;
-	st->delivered += (uint64_t)st->n;
-	st->lost_pending = 0;
-	st->dirty = true;
+	/* nq >= 3: a finished block follows the oldest */
+	old = &st->q[st->qhead];
+	st->qhead = (st->qhead + 1) % st->nq;
+	st->qlen--;
+	next = &st->q[st->qhead];
+	next->lost += old->lost + (uint64_t)st->scans;
+	st->lost += (uint64_t)st->scans;
+}
+
+/* An iiod reader's record: a full queue drops the new scan, as the kfifo iiod reads from. */
+static void srv_stream_store_iiod(struct srv_reader *st, const uint8_t *rec, size_t bytes)
+{
+	if (st->fifo_len + bytes <= st->fifo_cap) {
+		memcpy(st->fifo + st->fifo_len, rec, bytes);
+		st->fifo_len += bytes;
+	}
+	st->dirty = st->want != 0;
 }
 
 /* Core callback, consumer (loop) thread, under the core's list lock. */
@@ -113,28 +187,46 @@ static void srv_stream_store(struct iio_buffer *buf, const uint8_t *rec, uint64_
 {
 	struct srv_reader *st = srv_container_of(buf, struct srv_reader, buf);
 	size_t bytes = (size_t)buf->layout.bytes;
+	struct srv_block *blk;
 
 	if (st->ended || !st->s || st->s->state != SRV_CONN_OPEN)
 		return;
 	if (st->iiod) {
-		/* a full queue drops the new scan, as the kfifo iiod reads from */
-		if (st->fifo_len + bytes <= st->fifo_cap) {
-			memcpy(st->fifo + st->fifo_len, rec, bytes);
-			st->fifo_len += bytes;
-		}
-		st->dirty = st->want != 0;
+		srv_stream_store_iiod(st, rec, bytes);
 		return;
 	}
+	blk = &st->q[(st->qhead + st->qlen) % st->nq];
+	if (!blk->rec) {
+		blk->rec = malloc(srv_stream_block_bytes(st));
+		if (!blk->rec) {
+			srv_session_broken(st->s);
+			return;
+		}
+	}
+	if (st->n == 0)
+		blk->lost = 0;
 	st->lost += lost;
-	st->lost_pending += lost;
-	if (st->format == PROTO_FORMAT_RAW)
-		memcpy(st->raw + (size_t)st->n * bytes, rec, bytes);
-	else
-		srv_stream_decode(st, rec, st->vals + (size_t)st->n * (size_t)st->nchans);
-	if (++st->n < st->scans)
+	blk->lost += lost;
+	memcpy(blk->rec + (size_t)st->n * bytes, rec, bytes);
+	if (++st->n == st->scans)
+		srv_stream_finish(st);
+}
+
+void srv_streams_writable(struct srv_session *s)
+{
+	struct srv_list *pos, *tmp;
+	bool moved;
+
+	if (s->proto != &srv_proto_native)
 		return;
-	srv_stream_emit(st);
-	st->n = 0;
+	do {
+		moved = false;
+		srv_list_for_each_safe(pos, tmp, &s->native.streams)
+			moved |= srv_stream_pump(srv_container_of(pos, struct srv_reader, node),
+						 false);
+		if (moved)
+			srv_session_flush(s);	/* may take it all: then more fits */
+	} while (moved && s->state == SRV_CONN_OPEN);
 }
 
 /* Core callback: the capture ended without the reader asking (removal, bus). */
@@ -298,6 +390,7 @@ void srv_stream_ended(struct srv_reader *st, int err, const char *why)
 		snprintf(msg, sizeof(msg), "%s: %s", st->device,
 			 why ? why : (err == -ENODEV ? "device removed" :
 				      proto_errno_message(err) ? proto_errno_message(err) : "error"));
+		srv_stream_pump(st, true);	/* its finished blocks come before the end */
 		srv_session_check(st->s, proto_streamend_encode(srv_session_out(st->s), st->json,
 							       st->id, err, msg));
 		st->dirty = true;
@@ -517,10 +610,11 @@ static int srv_open_accept(struct srv_open *op, struct proto_buf *b)
 	int i;
 
 	st->nchans = l->n;
-	st->raw = malloc((size_t)st->scans * (size_t)l->bytes);
-	st->vals = malloc((size_t)st->scans * (size_t)l->n * sizeof(*st->vals));
-	if (!st->raw || !st->vals)
-		return -ENOMEM;
+	if (!op->iiod) {
+		st->vals = malloc((size_t)st->scans * (size_t)l->n * sizeof(*st->vals));
+		if (!st->vals || srv_stream_queue_alloc(st))
+			return -ENOMEM;
+	}
 	for (i = 0; i < l->n; i++) {
 		srv_open_name(op, l->chan[i], st->names[i], sizeof(st->names[i]));
 		iio_scan_type_format(l->chan[i], st->types[i], sizeof(st->types[i]));

@@ -7,7 +7,7 @@
  * triggers' timers run on the loop; a device that can block runs its
  * trigger handler on its bus worker, in batches, and the scans come back
  * through the core's ring and a uv_async. A reader that does not keep up
- * loses blocks, counted, and never slows the capture or the others.
+ * loses its oldest blocks, counted, and never slows the capture or the others.
  * Place in the flow: dispatch -> *stream* -> core / busq -> session.
  */
 #ifndef IIOWIRE_SRV_STREAM_H
@@ -26,11 +26,14 @@ struct board;
 /* Readers of one device at once. */
 #define SRV_STREAM_READERS_MAX		256
 /*
- * A reader's output the kernel has not taken yet, past which its new blocks
- * are dropped and counted as lost; below the session's soft limit
+ * A reader's finished blocks waiting for room in its connection's output
+ * (at least 2 blocks, whatever their size); when it is full the oldest is
+ * dropped and counted as lost. Apart from the session's output limits
  * (SRV_OUT_SOFT_BYTES), so a stalled reader loses data but stays connected.
  */
 #define SRV_STREAM_QUEUE_BYTES		(512 * 1024)
+/* The connection's output below which a reader hands it its next block. */
+#define SRV_STREAM_OUT_BYTES		(64 * 1024)
 /* Polls of one device batched into one bus job; more while it runs are dropped. */
 #define SRV_STREAM_BATCH_MAX		512
 /*
@@ -65,6 +68,8 @@ void srv_stream_unstream(struct srv_session *s, const struct proto_request *req)
 void srv_stream_list(struct srv_session *s, const struct proto_request *req);
 /** srv_stream_stop_all() - the connection ends: stop its streams (no STREAMEND). */
 void srv_stream_stop_all(struct srv_session *s);
+/** srv_streams_writable() - @s's output drained: hand it its readers' queued blocks. */
+void srv_streams_writable(struct srv_session *s);
 
 struct iio_dev;
 

@@ -80,11 +80,21 @@ struct srv_stream_conv {
 	int stype, sval, sval2;
 };
 
+/* A finished (or the filling) block of a reader: its records, and the scans lost before it. */
+struct srv_block {
+	uint8_t *rec;			/* scans * record bytes; allocated when first filled */
+	uint64_t lost;
+};
+
 /**
  * struct srv_reader - one reader: a core buffer plus its block.
  * @s: its session; NULL once the session let it go (then only the core
  *	may still point at it, until it is detached).
  * @attached: the core has @buf; @ended: STREAMEND sent (or UNSTREAM).
+ * @q/@nq: a ring of @nq blocks: @qlen finished ones from @qhead, oldest
+ *	first, waiting for room in the session's output, then the one being
+ *	filled (@n scans so far). When the last free block fills, the oldest
+ *	is dropped and its scans and lost count move to the next one's @lost.
  */
 struct srv_reader {
 	struct iio_buffer buf;
@@ -118,11 +128,11 @@ struct srv_reader {
 	struct srv_stream_conv conv[IIO_SCAN_INDEX_MAX + 1];
 	char trigger[IIO_TRIGGER_NAME_MAX];
 	char device[24];
-	/* the block being filled */
-	uint8_t *raw;
-	int64_t *vals;
+	/* the blocks */
+	struct srv_block *q;
+	int nq, qhead, qlen;
 	int n;
-	uint64_t lost_pending;
+	int64_t *vals;			/* one block decoded, while it is encoded */
 	uint64_t delivered;
 	uint64_t lost;
 };

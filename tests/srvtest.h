@@ -31,6 +31,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <arpa/inet.h>
 #include <time.h>
@@ -403,6 +404,29 @@ static inline struct srvc *srvc_open(int port)
 		free(c);
 		return NULL;
 	}
+	return c;
+}
+
+/* Connect a client to the unix socket @path. Return: owned (srvc_close()), or NULL. */
+static inline struct srvc *srvc_open_unix(const char *path)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct timeval tv = { SRVTEST_REPLY_MS / 1000, 0 };
+	struct srvc *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->buf = malloc(SRVTEST_CLIENT_BUF);
+	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", path);
+	if (!c->buf || c->fd < 0 || connect(c->fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		if (c->fd >= 0)
+			close(c->fd);
+		free(c->buf);
+		free(c);
+		return NULL;
+	}
+	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	return c;
 }
 

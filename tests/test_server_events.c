@@ -93,15 +93,9 @@ static struct srvc *tev_open(void)
 
 static struct srvc *tev_open_unix(void)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	struct srvc *c = calloc(1, sizeof(*c));
+	struct srvc *c = srvc_open_unix(tev_sock);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	c->buf = malloc(SRVTEST_CLIENT_BUF);
-	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", tev_sock);
-	CU_ASSERT_FATAL(c->buf && connect(c->fd, (struct sockaddr *)&sun, sizeof(sun)) == 0);
-	srvc_timeout(c, SRVTEST_REPLY_MS);
 	return c;
 }
 

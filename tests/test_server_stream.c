@@ -31,7 +31,8 @@
 	" \"triggers\": [{\"type\": \"hrtimer\", \"name\": \"hrt0\","		\
 	"   \"sampling_frequency\": 1000},"					\
 	"  {\"type\": \"hrtimer\", \"name\": \"hrt1\"},"			\
-	"  {\"type\": \"sysfs\", \"number\": 0}],"				\
+	"  {\"type\": \"sysfs\", \"number\": 0},"				\
+	"  {\"type\": \"hrtimer\", \"name\": \"hrtfast\", \"sampling_frequency\": 50000}]," \
 	" \"devices\": [{\"driver\": \"iio_dummy\", \"name\": \"dummy0\"},"	\
 	"  {\"driver\": \"tsl2563\", \"bus\": \"i2c-1\", \"address\": \"0x39\"}"
 
@@ -50,11 +51,15 @@
 #define TS_PERIOD_NS	1000000LL	/* hrt0 at 1000 Hz */
 
 static struct srvtest srv;
+static char sock_path[64], sock_listen[80];
 
+/* A unix socket as well: the kernel holds little for a reader that stops (no TCP autotuning). */
 static int suite_init(void)
 {
-	const char *const args[] = { "--io-timeout-ms", "150", NULL };
+	const char *const args[] = { "--io-timeout-ms", "150", "--listen", sock_listen, NULL };
 
+	snprintf(sock_path, sizeof(sock_path), "/tmp/iiowire-streamtest-%d.sock", (int)getpid());
+	snprintf(sock_listen, sizeof(sock_listen), "unix:%s", sock_path);
 	return srvtest_suite_up(&srv, STREAM_BOARD, args);
 }
 
@@ -368,6 +373,152 @@ static void test_disconnect_and_stall(void)
 }
 TEST_CASE(test_disconnect_and_stall,
 	  "a client gone mid-block and a stalled reader do not disturb another");
+
+/* SRV_STREAM_QUEUE_BYTES, SRV_STREAM_OUT_BYTES (server/stream.h) */
+#define QUEUE_BYTES	(512 * 1024)
+#define OUT_BYTES	(64 * 1024)
+#define FAST_BLOCK	64	/* scans per block of the stalled-reader test */
+
+/* Scan bytes of a STREAM reply's listing; the timestamp is its last 8 bytes. */
+static int reply_scan_bytes(const char *reply)
+{
+	const char *p = strstr(reply, "\nscan_bytes ");
+
+	return p ? atoi(p + 12) : -1;
+}
+
+/* Index of @ts in @seen[0..n), or -1 (binary search: timestamps rise). */
+static long seen_index(const int64_t *seen, long n, int64_t ts)
+{
+	long lo = 0, hi = n - 1, mid;
+
+	while (lo <= hi) {
+		mid = lo + (hi - lo) / 2;
+		if (seen[mid] == ts)
+			return mid;
+		if (seen[mid] < ts)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* The reader that keeps up: every scan's timestamp until @want scans came. Return: how many. */
+static long fast_collect(struct srvc *c, int rec, int64_t *seen, long want,
+			 unsigned long long *lost_sum)
+{
+	static uint8_t pay[FAST_BLOCK * 64];
+	unsigned long long lost;
+	int stream, scans, n, i;
+	long got = 0;
+
+	while (got + FAST_BLOCK <= want) {
+		n = read_block(c, &stream, &scans, &lost, pay, sizeof(pay));
+		if (n != FAST_BLOCK * rec)
+			break;
+		*lost_sum += lost;
+		for (i = 0; i < FAST_BLOCK; i++)
+			seen[got++] = rec_ts(pay + (size_t)i * (size_t)rec + (size_t)rec - 8);
+	}
+	return got;
+}
+
+/* What the stalled reader's blocks showed against the keeping-up reader's scans. */
+struct stall_check {
+	long gaps, wrong_lost, holes, strangers;
+	unsigned long long lost;
+	long first_gap_end;	/* index in seen of the first scan after the first gap */
+	bool got_newest;	/* the newest scan at the resume came */
+};
+
+/* Read the resumed reader until it passes seen[n - 1], checking each block against @seen. */
+static void stall_replay(struct srvc *c, int rec, const int64_t *seen, long n,
+			 struct stall_check *k)
+{
+	static uint8_t pay[FAST_BLOCK * 64];
+	unsigned long long lost;
+	int stream, scans, i;
+	long prev = -1, idx;
+	int64_t ts = 0;
+
+	k->first_gap_end = -1;
+	while (ts < seen[n - 1] &&
+	       read_block(c, &stream, &scans, &lost, pay, sizeof(pay)) == FAST_BLOCK * rec) {
+		for (i = 0; i < FAST_BLOCK; i++) {
+			ts = rec_ts(pay + (size_t)i * (size_t)rec + (size_t)rec - 8);
+			if (ts < seen[0])
+				continue;	/* before the other reader began */
+			idx = seen_index(seen, n, ts);
+			if (idx < 0 && ts <= seen[n - 1])
+				k->strangers++;
+			if (idx < 0)
+				continue;
+			if (i == 0 && prev >= 0) {
+				/* exact: the scans the other reader got in between */
+				if ((unsigned long long)(idx - prev - 1) != lost)
+					k->wrong_lost++;
+				if (lost && k->gaps++ == 0)
+					k->first_gap_end = idx;
+				k->lost += lost;
+			} else if (prev >= 0 && idx != prev + 1) {
+				k->holes++;	/* a scan missing inside a block */
+			}
+			prev = idx;
+			k->got_newest |= idx == n - 1;
+		}
+	}
+}
+
+static void test_stalled_reader_gets_newest(void)
+{
+	struct srvc *slow = srvc_open_unix(sock_path), *fast = srvc_open(srv.port);
+	char req[128], reply[8192];
+	struct stall_check k = { 0 };
+	unsigned long long lost_fast = 0;
+	long want, n;
+	int64_t *seen;
+	int rec;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(slow);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fast);
+	snprintf(req, sizeof(req), "STREAM dummy0 hrtfast %d raw voltage0 timestamp", FAST_BLOCK);
+	snprintf(reply, sizeof(reply), "%s", ask(slow, req));
+	rec = reply_scan_bytes(reply);
+	CU_ASSERT_FATAL(rec >= 16 && rec <= 64);
+	CU_ASSERT(strncmp(ask(fast, req), "OK ", 3) == 0);
+	/* the slow one stops reading for three queues' worth: the socket's, the output's, its own */
+	want = 3L * (QUEUE_BYTES + OUT_BYTES) / rec;
+	seen = malloc((size_t)want * sizeof(*seen));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(seen);
+	srvc_timeout(fast, srvtest_ms(20000));
+	n = fast_collect(fast, rec, seen, want, &lost_fast);
+	CU_ASSERT_FATAL(n > want - FAST_BLOCK);
+	CU_ASSERT_EQUAL(lost_fast, 0);
+	/* it reads again: a gap, counted exactly, then the newest scans, none torn */
+	srvc_timeout(slow, srvtest_ms(20000));
+	stall_replay(slow, rec, seen, n, &k);
+	CU_ASSERT(k.got_newest);
+	CU_ASSERT(k.gaps >= 1);
+	CU_ASSERT(k.lost > 0);
+	CU_ASSERT_EQUAL(k.wrong_lost, 0);
+	CU_ASSERT_EQUAL(k.holes, 0);
+	CU_ASSERT_EQUAL(k.strangers, 0);
+	/* what waited in its queue was the newest: at least half a queue of it before the resume */
+	CU_ASSERT(k.first_gap_end >= 0 && n - k.first_gap_end >= QUEUE_BYTES / 2 / rec);
+	if (!k.got_newest || k.wrong_lost || k.holes || k.first_gap_end < 0 ||
+	    n - k.first_gap_end < QUEUE_BYTES / 2 / rec)
+		fprintf(stderr, "\nstall: %ld scans, gaps %ld lost %llu wrong %ld holes %ld "
+			"strangers %ld first gap end %ld newest %d\n", n, k.gaps, k.lost,
+			k.wrong_lost, k.holes, k.strangers, k.first_gap_end, k.got_newest);
+	free(seen);
+	srvc_close(slow);
+	srvc_close(fast);
+	CU_ASSERT(still_serving());
+}
+TEST_CASE(test_stalled_reader_gets_newest,
+	  "a stalled unix-socket reader loses its oldest blocks: on resuming it gets the newest, "
+	  "each gap's lost count exact against a reader that kept up");
 
 static void test_reload_removes_device(void)
 {
