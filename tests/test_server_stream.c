@@ -31,8 +31,7 @@
 	" \"triggers\": [{\"type\": \"hrtimer\", \"name\": \"hrt0\","		\
 	"   \"sampling_frequency\": 1000},"					\
 	"  {\"type\": \"hrtimer\", \"name\": \"hrt1\"},"			\
-	"  {\"type\": \"sysfs\", \"number\": 0},"				\
-	"  {\"type\": \"hrtimer\", \"name\": \"hrtfast\", \"sampling_frequency\": 50000}]," \
+	"  {\"type\": \"sysfs\", \"number\": 0}],"				\
 	" \"devices\": [{\"driver\": \"iio_dummy\", \"name\": \"dummy0\"},"	\
 	"  {\"driver\": \"tsl2563\", \"bus\": \"i2c-1\", \"address\": \"0x39\"}"
 
@@ -404,8 +403,12 @@ static long seen_index(const int64_t *seen, long n, int64_t ts)
 	return -1;
 }
 
-/* The reader that keeps up: every scan's timestamp until @want scans came. Return: how many. */
-static long fast_collect(struct srvc *c, int rec, int64_t *seen, long want,
+/*
+ * The reader that keeps up: every scan's timestamp until @want scans came,
+ * and in @cum the device's losses (a stalled trigger's, counted to every
+ * reader) up to each. Return: how many.
+ */
+static long fast_collect(struct srvc *c, int rec, int64_t *seen, uint64_t *cum, long want,
 			 unsigned long long *lost_sum)
 {
 	static uint8_t pay[FAST_BLOCK * 64];
@@ -418,8 +421,10 @@ static long fast_collect(struct srvc *c, int rec, int64_t *seen, long want,
 		if (n != FAST_BLOCK * rec)
 			break;
 		*lost_sum += lost;
-		for (i = 0; i < FAST_BLOCK; i++)
+		for (i = 0; i < FAST_BLOCK; i++) {
+			cum[got] = *lost_sum;
 			seen[got++] = rec_ts(pay + (size_t)i * (size_t)rec + (size_t)rec - 8);
+		}
 	}
 	return got;
 }
@@ -433,8 +438,8 @@ struct stall_check {
 };
 
 /* Read the resumed reader until it passes seen[n - 1], checking each block against @seen. */
-static void stall_replay(struct srvc *c, int rec, const int64_t *seen, long n,
-			 struct stall_check *k)
+static void stall_replay(struct srvc *c, int rec, const int64_t *seen, const uint64_t *cum,
+			 long n, struct stall_check *k)
 {
 	static uint8_t pay[FAST_BLOCK * 64];
 	unsigned long long lost;
@@ -455,8 +460,9 @@ static void stall_replay(struct srvc *c, int rec, const int64_t *seen, long n,
 			if (idx < 0)
 				continue;
 			if (i == 0 && prev >= 0) {
-				/* exact: the scans the other reader got in between */
-				if ((unsigned long long)(idx - prev - 1) != lost)
+				/* exact: the scans the other reader got in between, and
+				 * what the device lost there (counted to both) */
+				if ((uint64_t)(idx - prev - 1) + cum[idx] - cum[prev] != lost)
 					k->wrong_lost++;
 				if (lost && k->gaps++ == 0)
 					k->first_gap_end = idx;
@@ -478,11 +484,13 @@ static void test_stalled_reader_gets_newest(void)
 	unsigned long long lost_fast = 0;
 	long want, n;
 	int64_t *seen;
+	uint64_t *cum;
 	int rec;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(slow);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fast);
-	snprintf(req, sizeof(req), "STREAM dummy0 hrtfast %d raw voltage0 timestamp", FAST_BLOCK);
+	CU_ASSERT_STRING_EQUAL(ask(fast, "WRITE hrt1 sampling_frequency 50000"), "OK");
+	snprintf(req, sizeof(req), "STREAM dummy0 hrt1 %d raw voltage0 timestamp", FAST_BLOCK);
 	snprintf(reply, sizeof(reply), "%s", ask(slow, req));
 	rec = reply_scan_bytes(reply);
 	CU_ASSERT_FATAL(rec >= 16 && rec <= 64);
@@ -490,14 +498,17 @@ static void test_stalled_reader_gets_newest(void)
 	/* the slow one stops reading for three queues' worth: the socket's, the output's, its own */
 	want = 3L * (QUEUE_BYTES + OUT_BYTES) / rec;
 	seen = malloc((size_t)want * sizeof(*seen));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(seen);
+	cum = malloc((size_t)want * sizeof(*cum));
+	CU_ASSERT_FATAL(seen && cum);
 	srvc_timeout(fast, srvtest_ms(20000));
-	n = fast_collect(fast, rec, seen, want, &lost_fast);
+	n = fast_collect(fast, rec, seen, cum, want, &lost_fast);
 	CU_ASSERT_FATAL(n > want - FAST_BLOCK);
-	CU_ASSERT_EQUAL(lost_fast, 0);
+	/* under valgrind the trigger itself may fall behind (counted to every reader) */
+	if (!srvtest_slow())
+		CU_ASSERT_EQUAL(lost_fast, 0);
 	/* it reads again: a gap, counted exactly, then the newest scans, none torn */
 	srvc_timeout(slow, srvtest_ms(20000));
-	stall_replay(slow, rec, seen, n, &k);
+	stall_replay(slow, rec, seen, cum, n, &k);
 	CU_ASSERT(k.got_newest);
 	CU_ASSERT(k.gaps >= 1);
 	CU_ASSERT(k.lost > 0);
@@ -512,7 +523,10 @@ static void test_stalled_reader_gets_newest(void)
 			"strangers %ld first gap end %ld newest %d\n", n, k.gaps, k.lost,
 			k.wrong_lost, k.holes, k.strangers, k.first_gap_end, k.got_newest);
 	free(seen);
+	free(cum);
 	srvc_close(slow);
+	CU_ASSERT_STRING_EQUAL(ask(fast, "UNSTREAM"), "OK");
+	CU_ASSERT_STRING_EQUAL(ask(fast, "WRITE hrt1 sampling_frequency 100"), "OK");
 	srvc_close(fast);
 	CU_ASSERT(still_serving());
 }
