@@ -42,7 +42,7 @@ struct board;
  */
 #define SRV_STREAM_TICK_POLLS_MAX	16384
 /* A timed trigger's timerfd wakes the loop at most this often; faster rates batch polls. */
-#define SRV_TRIG_WAKE_MIN_NS		200000ULL
+#define SRV_TRIG_WAKE_MIN_NS		1000000ULL
 
 /**
  * srv_streams_init() - the stream module of @srv, hooked to its board's
