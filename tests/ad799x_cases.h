@@ -345,6 +345,24 @@ static void ad799x_case_event_values(void)
 	ad799x_event_values(AD799X_CASES_BACKEND, AD799X_CASES_ADDR);
 }
 
+/* each word MSB first with its channel-ID nibble; 12, 10 and 8 bits left-aligned as the chips send */
+static const struct chipsuite_capture_row ad799x_capture_rows[] = {
+	{ "ad7998, voltage0 and voltage3", "ad7998", 4096,
+	  { CHIPTEST_CONST("voltage0", 1000), CHIPTEST_CONST("voltage3", 3000) }, 2, 0x9, 16,
+	  { 0x03, 0xE8, 0x3B, 0xB8 } },
+	{ "ad7992, both inputs", "ad7992", 2500,
+	  { CHIPTEST_CONST("voltage0", 1250), CHIPTEST_CONST("voltage1", 2500) }, 2, 0x3, 16,
+	  { 0x08, 0x00, 0x1F, 0xFF } },
+	{ "ad7997 (10 bits), voltage6", "ad7997", 4096,
+	  { CHIPTEST_CONST("voltage6", 1003) }, 1, 1u << 6, 16, { 0x63, 0xE8 } },
+};
+
+static void ad799x_case_capture(void)
+{
+	chipsuite_capture(AD799X_CASES_BACKEND, AD799X_CASES_ADDR, ad799x_capture_rows,
+			  CHIPSUITE_NROWS(ad799x_capture_rows));
+}
+
 #define AD799X_CASES_TESTS(where)							\
 	TEST_CASE(ad799x_case_attribute_sets, "attribute sets, no datasheet names" where);	\
 	TEST_CASE(ad799x_case_raw_values, "raw values, references, saturation" where);	\
@@ -353,7 +371,9 @@ static void ad799x_case_event_values(void)
 	TEST_CASE(ad799x_case_event_attribute_sets,					\
 		  "with an irq: events/ files of the parts with limits" where);	\
 	TEST_CASE(ad799x_case_event_values,						\
-		  "thresholds, hysteresis, enables, cycle timer on the chip" where)
+		  "thresholds, hysteresis, enables, cycle timer on the chip" where);	\
+	TEST_CASE(ad799x_case_capture,							\
+		  "capture: scans read, the kernel's bytes, the emulated run's" where)
 #endif /* AD799X_CASES_BACKEND */
 
 #endif /* IIOWIRE_AD799X_CASES_H */

@@ -15,6 +15,7 @@
 
 #include "testutil.h"
 #include "chiptest.h"
+#include "iio_buffer.h"
 
 #define CHIPSUITE_NROWS(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -539,6 +540,136 @@ static inline void chipsuite_part_list(const char *family, int nparts)
 		TEST_ROW_ASSERT(iio_driver_find(row->name, NULL) == drv, row->name);
 	CU_ASSERT_EQUAL(n, nparts);
 	CU_ASSERT_EQUAL(m, nparts);
+}
+
+/* ---- buffered capture (scan_elements, a trigger, scans) ---- */
+
+/* Scans each capture row takes; the timestamp each poll carries. */
+#define CHIPSUITE_CAPTURE_SCANS	3
+#define CHIPSUITE_CAPTURE_TS	1700000000000000000LL
+
+/**
+ * struct chipsuite_capture_row - a capture of @part (@vref_mv, @in) with a
+ * reader of scan mask @mask and the timestamp: each record is @rec_bytes
+ * long and starts with @rec (the chip's words in storage order, padding
+ * zero), the timestamp in its last 8 bytes.
+ */
+struct chipsuite_capture_row {
+	const char *name;
+	const char *part;
+	int vref_mv;
+	struct emu_input in[4];
+	int nin;
+	uint64_t mask;
+	int rec_bytes;
+	uint8_t rec[8];
+};
+
+/* A reader that keeps its records. */
+struct chipsuite_reader {
+	struct iio_buffer buf;
+	int n;
+	uint64_t lost;
+	int ended;
+	uint8_t rec[CHIPSUITE_CAPTURE_SCANS][IIO_SCAN_BYTES_MAX];
+};
+
+static inline void chipsuite_reader_store(struct iio_buffer *buf, const uint8_t *rec,
+					  uint64_t lost)
+{
+	struct chipsuite_reader *r = buf->priv;
+
+	r->lost += lost;
+	if (r->n < CHIPSUITE_CAPTURE_SCANS)
+		memcpy(r->rec[r->n], rec, (size_t)buf->layout.bytes);
+	r->n++;
+}
+
+static inline void chipsuite_reader_end(struct iio_buffer *buf, int err)
+{
+	((struct chipsuite_reader *)buf->priv)->ended = err;
+}
+
+static const struct iio_buffer_ops chipsuite_reader_ops = {
+	.store = chipsuite_reader_store, .end = chipsuite_reader_end,
+};
+
+/*
+ * One capture of @row on @be at @addr: an hrtimer trigger, the reader
+ * attached, CHIPSUITE_CAPTURE_SCANS polls run as the trigger's handler runs
+ * them (on the caller's thread), the reader detached. Return: scans stored,
+ * or -errno of the open or the enable (@r holds the records).
+ */
+static inline int chipsuite_capture_one(const struct chiptest_backend *be, uint16_t addr,
+					const struct chipsuite_capture_row *row,
+					struct chipsuite_reader *r)
+{
+	struct chiptest_props props = { row->vref_mv > 0, row->vref_mv, false };
+	struct iio_trigger *t;
+	struct chiptest ct;
+	char err[160];
+	int i, ret;
+
+	memset(r, 0, sizeof(*r));
+	r->buf.ops = &chipsuite_reader_ops;
+	r->buf.priv = r;
+	r->buf.mask = row->mask;
+	r->buf.timestamp = true;
+	ret = chiptest_open(&ct, be, row->part, addr, row->in, row->nin, &props);
+	if (ret < 0)
+		return ret;
+	ret = iio_trigger_create(ct.reg, "hrt0", IIO_TRIGGER_HRTIMER, &t);
+	if (!ret)
+		ret = iio_device_set_trigger(ct.dev, t);
+	if (!ret)
+		ret = iio_buffer_attach(ct.dev, &r->buf, err, sizeof(err));
+	if (!ret) {
+		for (i = 0; i < CHIPSUITE_CAPTURE_SCANS; i++) {
+			iio_trigger_poll(t, CHIPSUITE_CAPTURE_TS + i);
+			iio_device_buffers_drain(ct.dev);
+		}
+		iio_buffer_detach(ct.dev, &r->buf);
+		ret = r->n;
+	}
+	chiptest_teardown(&ct);
+	return ret;
+}
+
+/*
+ * chipsuite_capture() - each row captured on @be at @addr and on the
+ * emulated bus: every scan comes, each record is the row's bytes with its
+ * poll's timestamp, and @be's bytes are the emulated run's.
+ */
+static inline void chipsuite_capture(const struct chiptest_backend *be, uint16_t addr,
+				     const struct chipsuite_capture_row *rows, size_t n)
+{
+	struct chipsuite_reader *got = calloc(2, sizeof(*got)), *emu = got + 1;
+	const struct chipsuite_capture_row *row;
+	int64_t ts;
+	size_t i;
+	int k, len;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	for (i = 0; i < n; i++) {
+		row = &rows[i];
+		TEST_ROW_ASSERT(chipsuite_capture_one(be, addr, row, got) ==
+				CHIPSUITE_CAPTURE_SCANS, row->name);
+		TEST_ROW_ASSERT(chipsuite_capture_one(&chiptest_emulated, addr, row, emu) ==
+				CHIPSUITE_CAPTURE_SCANS, row->name);
+		TEST_ROW_ASSERT(got->buf.layout.bytes == row->rec_bytes && !got->lost &&
+				!got->ended, row->name);
+		if (got->n != CHIPSUITE_CAPTURE_SCANS || got->buf.layout.bytes != row->rec_bytes)
+			continue;
+		len = row->rec_bytes - 8;
+		for (k = 0; k < CHIPSUITE_CAPTURE_SCANS; k++) {
+			memcpy(&ts, got->rec[k] + len, sizeof(ts));
+			TEST_ROW_ASSERT(memcmp(got->rec[k], row->rec, (size_t)len) == 0, row->name);
+			TEST_ROW_ASSERT(ts == CHIPSUITE_CAPTURE_TS + k, row->name);
+			TEST_ROW_ASSERT(memcmp(got->rec[k], emu->rec[k], (size_t)row->rec_bytes) == 0,
+					row->name);
+		}
+	}
+	free(got);
 }
 
 #endif /* IIOWIRE_CHIPSUITE_H */

@@ -216,13 +216,34 @@ static void max1363_case_faults(void)
 	max1363_faults(MAX1363_CASES_BACKEND);
 }
 
+/* AIN0..3 = 2000, 0x123, 4095, 0 counts of 0.5 mV, each with the chip's 1s in the top nibble */
+static const struct chipsuite_capture_row max1363_capture_rows[] = {
+	{ "max1363, all four inputs (s0to3)", "max1363", 0,
+	  { CHIPTEST_CONST("AIN0", 1000), CHIPTEST_CONST("AIN1", 291 / 2.0),
+	    CHIPTEST_CONST("AIN2", 2047.5), CHIPTEST_CONST("AIN3", 0) }, 4, 0xf, 16,
+	  { 0xF7, 0xD0, 0xF1, 0x23, 0xFF, 0xFF, 0xF0, 0x00 } },
+	{ "max1363, voltage1 and voltage3 (demuxed from s0to3)", "max1363", 0,
+	  { CHIPTEST_CONST("AIN1", 291 / 2.0), CHIPTEST_CONST("AIN3", 1000) }, 2, 0xa, 16,
+	  { 0xF1, 0x23, 0xF7, 0xD0 } },
+	{ "max1238, voltage11 alone (s11)", "max1238", 0,
+	  { CHIPTEST_CONST("AIN11", 1024) }, 1, 1ULL << 11, 16, { 0xF4, 0x00 } },
+};
+
+static void max1363_case_capture(void)
+{
+	chipsuite_capture(MAX1363_CASES_BACKEND, MAX1363_CASES_ADDR, max1363_capture_rows,
+			  CHIPSUITE_NROWS(max1363_capture_rows));
+}
+
 #define MAX1363_CASES_TESTS(where)							\
 	TEST_CASE(max1363_case_attribute_sets,						\
 		  "attribute sets of 2/4/8/12-input parts" where);			\
 	TEST_CASE(max1363_case_saturation, "saturation and negative inputs" where);	\
 	TEST_CASE(max1363_case_vref_invalid, "invalid vref_mv refused" where);	\
 	TEST_CASE(max1363_case_consumer, "consumer API on the stargate2 map" where);	\
-	TEST_CASE(max1363_case_faults, "bus faults: error, then recovery" where)
+	TEST_CASE(max1363_case_faults, "bus faults: error, then recovery" where);	\
+	TEST_CASE(max1363_case_capture,							\
+		  "capture: scans read, the kernel's bytes, the emulated run's" where)
 #endif /* MAX1363_CASES_BACKEND */
 
 #endif /* IIOWIRE_MAX1363_CASES_H */
