@@ -573,12 +573,13 @@ int proto_list_stream(struct proto_buf *b, const struct proto_request *req, int 
 
 /**
  * proto_block_head() - a block's header line: "BLOCK <stream> <scans>
- * <bytes> <lost>" / {"block":{"stream":..,"scans":..,"bytes":..,"lost":..}};
- * exactly @bytes bytes of payload follow it.
+ * <bytes> <lost>" / {"block":{"stream":..,"scans":..,"bytes":..,"lost":..,
+ * "format":..}} (@format: what the payload is, JSON only); exactly @bytes
+ * bytes of payload follow it.
  * Return: 0, -ENOMEM.
  */
 int proto_block_head(struct proto_buf *b, bool json, int stream, int scans, size_t bytes,
-		     uint64_t lost);
+		     uint64_t lost, enum proto_format format);
 /**
  * proto_block_values() - decoded values of @scans scans of @n values each
  * (@vals, scan after scan): @csv: "v,v,..\n" lines; else one JSON array

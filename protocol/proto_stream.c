@@ -156,11 +156,13 @@ int proto_list_stream(struct proto_buf *b, const struct proto_request *req, int 
 }
 
 int proto_block_head(struct proto_buf *b, bool json, int stream, int scans, size_t bytes,
-		     uint64_t lost)
+		     uint64_t lost, enum proto_format format)
 {
+	/* JSON names the payload's format: a WebSocket sends raw as binary, csv as text (W-7) */
 	if (json)
 		return proto_buf_printf(b, "{\"block\":{\"stream\":%d,\"scans\":%d,\"bytes\":%zu,"
-					"\"lost\":%" PRIu64 "}}\n", stream, scans, bytes, lost);
+					"\"lost\":%" PRIu64 ",\"format\":\"%s\"}}\n", stream, scans,
+					bytes, lost, proto_format_name(format));
 	return proto_buf_printf(b, "BLOCK %d %d %zu %" PRIu64 "\n", stream, scans, bytes, lost);
 }
 

@@ -103,7 +103,7 @@ static int srv_stream_encode(struct srv_reader *st, const struct srv_block *blk,
 
 	if (st->format == PROTO_FORMAT_RAW) {
 		ret = proto_block_head(b, st->json, st->id, st->scans, srv_stream_block_bytes(st),
-				       blk->lost);
+				       blk->lost, st->format);
 		return ret ? ret : proto_buf_append(b, blk->rec, srv_stream_block_bytes(st));
 	}
 	/* decoded only when sent: a slow reader's dropped blocks cost no decoding */
@@ -118,7 +118,8 @@ static int srv_stream_encode(struct srv_reader *st, const struct srv_block *blk,
 	if (!ret && st->format == PROTO_FORMAT_JSON)
 		ret = proto_buf_append(&pay, "\n", 1);
 	if (!ret)
-		ret = proto_block_head(b, st->json, st->id, st->scans, pay.len, blk->lost);
+		ret = proto_block_head(b, st->json, st->id, st->scans, pay.len, blk->lost,
+				       st->format);
 	if (!ret)
 		ret = proto_buf_append(b, pay.data, pay.len);
 	proto_buf_fini(&pay);

@@ -9,7 +9,10 @@
  * transport: a complete message is framed as one record for the row's
  * feed (a length word, then the bytes), so a message is one request
  * whatever bytes it holds, and each reply line the session produces
- * leaves as one text message. Output waits in the session's buffer until
+ * leaves as one text message, except a stream block's payload (S-4): the
+ * header line is a text message and the bytes it announces the next
+ * message, binary for raw records and text for csv (PROTOCOL.md W-7), cut
+ * out of the same output the stream engine writes for TCP. Output waits in the session's buffer until
  * libwebsockets says the socket is writable, so the session's limits
  * (pause, soft, hard) hold as on TCP. A session's memory goes in its idle
  * handle's close callback; libwebsockets' per-connection memory is its own,
@@ -59,6 +62,9 @@ struct srv_web_conn {
 	struct proto_buf msg;		/* record header + the message being received */
 	bool too_long;			/* the message being received is over the limit */
 	bool want_write;		/* a writable callback is asked for */
+	bool pay_pending;		/* the next message is a block's payload, @pay_len bytes */
+	bool pay_text;			/* ...csv lines (a text message), not raw records */
+	size_t pay_len;
 	const unsigned char *body;	/* HTTP: what is left of the answer */
 	size_t body_left;
 	char small[64];			/* HTTP: /healthz's body */
@@ -99,28 +105,6 @@ static const struct proto_request srv_web_noid = {
 	.flags = PROTO_REQ_JSON,
 };
 
-/*
- * STREAM and CSTREAM answer with binary blocks inside the reply stream,
- * which are no text messages: not carried here yet (PROTOCOL.md W-7).
- * Return: true if @msg asked for one and was answered EOPNOTSUPP.
- */
-static bool srv_web_refused(struct srv_session *s, const char *msg, size_t len)
-{
-	struct proto_request req;
-	bool refused;
-
-	if (proto_request_decode(&req, msg, len, NULL, 0) < 0) {
-		proto_request_fini(&req);
-		return false;	/* srv_dispatch_line() says what is wrong */
-	}
-	refused = req.op == PROTO_OP_STREAM || req.op == PROTO_OP_CSTREAM;
-	if (refused)
-		srv_dispatch_error(s, &req, -EOPNOTSUPP,
-				   "streams are not carried on the WebSocket yet (W-7)");
-	proto_request_fini(&req);
-	return refused;
-}
-
 /* One message: a JSON request, on one line (each reply must be one message). */
 static void srv_web_message(struct srv_session *s, const char *msg, size_t len)
 {
@@ -143,8 +127,6 @@ static void srv_web_message(struct srv_session *s, const char *msg, size_t len)
 				   "not a JSON request: a message is one JSON object (P-8)");
 		return;
 	}
-	if (srv_web_refused(s, msg, len))
-		return;
 	s->srv->stats.requests--;	/* srv_dispatch_line() counts it */
 	srv_dispatch_line(s, msg, len);
 }
@@ -333,35 +315,95 @@ static void srv_web_receive(struct srv_web_conn *c, const char *in, size_t len)
 	proto_buf_fini(&rec);
 }
 
-/* Send the session's reply lines, one message each, while the socket takes them. */
+/* One outgoing message cut from the session's output. */
+struct srv_web_msg {
+	const char *p;
+	size_t n;			/* the message's bytes */
+	size_t used;			/* ...and what it takes of the output (a line's LF) */
+	enum lws_write_protocol type;
+};
+
+/*
+ * The next message of @out at @off: a line without its LF (a reply, an
+ * event, a block's header), or the payload the block header before it
+ * announced. Return: false while that payload is not all in @out (blocks
+ * are appended whole, so only a broken session can leave one short).
+ */
+static bool srv_web_next(const struct srv_web_conn *c, const struct proto_buf *out, size_t off,
+			 struct srv_web_msg *m)
+{
+	const char *lf;
+
+	m->p = out->data + off;
+	if (c->pay_pending) {
+		if (out->len - off < c->pay_len)
+			return false;
+		m->n = m->used = c->pay_len;
+		m->type = c->pay_text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY;
+		return true;
+	}
+	lf = memchr(m->p, '\n', out->len - off);
+	m->n = lf ? (size_t)(lf - m->p) : out->len - off;
+	m->used = m->n + (lf ? 1 : 0);
+	m->type = LWS_WRITE_TEXT;
+	return true;
+}
+
+/*
+ * After the text message @line: is it a block header with a payload
+ * (S-4's {"block":{..,"bytes":N,..,"format":F}})? Then the next N bytes are
+ * one message of their own. Only block headers begin with {"block": (replies
+ * with "id" or "ok", events with their own member), and the daemon wrote it.
+ */
+static void srv_web_block_head(struct srv_web_conn *c, const char *line, size_t n)
+{
+	static const char head[] = "{\"block\":{", bytes[] = "\"bytes\":",
+			  raw[] = "\"format\":\"raw\"";
+	const char *b;
+
+	if (n < sizeof(head) - 1 || memcmp(line, head, sizeof(head) - 1))
+		return;
+	b = memmem(line, n, bytes, sizeof(bytes) - 1);
+	if (!b)
+		return;		/* a json-format block: the values are in the header */
+	c->pay_len = strtoull(b + sizeof(bytes) - 1, NULL, 10);
+	c->pay_text = !memmem(line, n, raw, sizeof(raw) - 1);
+	c->pay_pending = true;
+}
+
+/* Send the session's output, one message at a time, while the socket takes them. */
 static int srv_web_writable(struct srv_web *web, struct srv_web_conn *c)
 {
 	struct srv_session *s = c->s;
+	struct srv_web_msg m;
 	struct proto_buf *out;
-	size_t off = 0, n;
+	bool choked = false;
+	size_t off = 0;
 	unsigned char *p;
-	const char *lf;
 
 	if (!s)
 		return -1;	/* the session closed and all it sent is out */
 	c->want_write = false;
 	out = &s->out;
-	while (off < out->len && !lws_send_pipe_choked(c->wsi)) {
-		lf = memchr(out->data + off, '\n', out->len - off);
-		n = lf ? (size_t)(lf - (out->data + off)) : out->len - off;
-		p = srv_web_txbuf(web, n);
+	while (off < out->len && !(choked = lws_send_pipe_choked(c->wsi)) &&
+	       srv_web_next(c, out, off, &m)) {
+		p = srv_web_txbuf(web, m.n);
 		if (!p)
 			return -1;
-		memcpy(p, out->data + off, n);
-		if (lws_write(c->wsi, p, n, LWS_WRITE_TEXT) < 0)
+		memcpy(p, m.p, m.n);
+		if (lws_write(c->wsi, p, m.n, m.type) < 0)
 			return -1;
-		s->srv->stats.bytes_out += n;
-		off += n + (lf ? 1 : 0);
+		s->srv->stats.bytes_out += m.used;
+		if (c->pay_pending)
+			c->pay_pending = false;
+		else
+			srv_web_block_head(c, m.p, m.n);
+		off += m.used;
 	}
 	memmove(out->data, out->data + off, out->len - off);
 	out->len -= off;
 	srv_web_txbuf_trim(web);
-	if (out->len) {
+	if (out->len && choked) {
 		c->want_write = true;
 		lws_callback_on_writable(c->wsi);
 	}

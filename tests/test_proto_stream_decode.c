@@ -65,6 +65,8 @@ static const struct line_row line_rows[] = {
 	{ "text block lost", "BLOCK 2 2 50 17", 1, PROTO_STREAM_BLOCK, 2, 2, 50, 17 },
 	{ "json block", "{\"block\":{\"stream\":1,\"scans\":4,\"bytes\":64,\"lost\":3}}", 1,
 	  PROTO_STREAM_BLOCK, 1, 4, 64, 3 },
+	{ "json block with its format", "{\"block\":{\"stream\":2,\"scans\":2,\"bytes\":50,"
+	  "\"lost\":0,\"format\":\"csv\"}}", 1, PROTO_STREAM_BLOCK, 2, 2, 50, 0 },
 	{ "json values", "{\"block\":{\"stream\":2,\"scans\":2,\"lost\":0,\"values\":[[0,344],"
 	  "[0,344]]}}", 1, PROTO_STREAM_BLOCK, 2, 2, 0, 0, "[[0,344],[0,344]]" },
 	{ "text end", "STREAMEND 1 ENODEV max1363 removed by a board reload", 1,

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """test_server_web.py - iiowired --http-listen against real clients
 (python3-websocket, raw sockets): the WebSocket is the native protocol
-(READ there equals READ over TCP), the page's files and /healthz are
+(READ there equals READ over TCP; a STREAM's records equal the same
+STREAM's over TCP byte for byte, raw payloads as binary messages, csv as
+text; IIO events arrive; a tab that stops reading loses blocks, counted,
+and nobody else does), the page's files and /healthz are
 served, and each bad input (non-JSON, a line break, messages and frames at
 SRV_WEB_MESSAGE_MAX_BYTES and one byte more, a cross-origin page, pipelined
 garbage, huge headers, too many clients, an unfinished message, 1,000 idle
@@ -25,6 +28,9 @@ from webtest import Daemon, check, end, http_raw, wrapped  # noqa: E402
 
 MESSAGE_MAX = 4096  # SRV_WEB_MESSAGE_MAX_BYTES (= PROTO_LINE_MAX_BYTES)
 HEADER_MAX = 4096   # SRV_WEB_HEADER_MAX_BYTES
+STREAMS_MAX = 16    # SRV_STREAM_MAX_PER_SESSION
+PROTO_STREAM_SCANS_MAX = 4096
+QUEUE_BYTES = 512 * 1024  # SRV_STREAM_QUEUE_BYTES
 
 build, src = sys.argv[1], sys.argv[2]
 demo = os.path.join(src, "maps", "demo.json")
@@ -90,12 +96,265 @@ def test_protocol(d):
     ev = [json.loads(w.recv()) for _ in range(3)]
     check(r == {"id": 4, "ok": True} and all("event" in e for e in ev), "WATCH events: %r" % ev)
     ws_req(w, {"op": "unwatch"})
-    r = ws_req(w, {"id": 5, "op": "stream", "device": "dummy0", "trigger": "hrt0", "scans": 2,
-                   "format": "json", "channels": ["voltage0"]})
-    check(r.get("id") == 5 and r.get("error") == "EOPNOTSUPP", "STREAM on the WS: %r" % r)
-    r = ws_req(w, {"id": 6, "op": "version"})
-    check(r.get("ok") is True, "the WS serves on after a refused STREAM: %r" % r)
     w.close()
+
+
+class TcpStream:
+    """One JSON STREAM over TCP: its reply, then blocks (header line + payload)."""
+
+    def __init__(self, d, req):
+        self.s = socket.create_connection(("127.0.0.1", d.port), timeout=10)
+        self.buf = b""
+        self.off = 0
+        self.received = 0
+        self.s.sendall(json.dumps(req).encode() + b"\n")
+        self.reply = json.loads(self.line())
+
+    def _fill(self):
+        chunk = self.s.recv(65536)
+        if not chunk:
+            raise ConnectionError("the daemon closed the stream's connection")
+        self.received += len(chunk)
+        self.buf = self.buf[self.off:] + chunk
+        self.off = 0
+
+    def line(self):
+        while self.buf.find(b"\n", self.off) < 0:
+            self._fill()
+        end = self.buf.index(b"\n", self.off)
+        line, self.off = self.buf[self.off:end], end + 1
+        return line
+
+    def take(self, n):
+        while len(self.buf) - self.off < n:
+            self._fill()
+        data, self.off = self.buf[self.off:self.off + n], self.off + n
+        return data
+
+    def block(self):
+        """Return: (the block's header object, its payload)."""
+        while True:
+            h = json.loads(self.line())
+            if "block" in h:
+                return h["block"], self.take(h["block"]["bytes"])
+
+    def close(self):
+        self.s.close()
+
+
+def ws_block(w):
+    """The next block on a WebSocket, skipping other messages.
+    Return: (header object, the payload message's opcode, payload) or (header, None, None)."""
+    while True:
+        op, data = w.recv_data()
+        if op == websocket.ABNF.OPCODE_TEXT and data.startswith(b'{"block":'):
+            h = json.loads(data)["block"]
+            if "bytes" not in h:
+                return h, None, None
+            op, pay = w.recv_data()
+            return h, op, pay
+
+
+def ws_until(w, rid):
+    """Messages up to the reply with id @rid. Return: (that reply, the messages before it)."""
+    before = []
+    while True:
+        op, data = w.recv_data()
+        if op == websocket.ABNF.OPCODE_TEXT:
+            m = json.loads(data)
+            if m.get("id") == rid:
+                return m, before
+            before.append(m)
+        else:
+            before.append(data)
+
+
+def records(blocks, size, key):
+    """Records of raw payloads (or CSV lines when @size is None), by @key (their timestamp)."""
+    out = {}
+    for pay in blocks:
+        if size is None:
+            for line in pay.decode().splitlines():
+                out[key(line)] = line
+        else:
+            for i in range(0, len(pay), size):
+                out[key(pay[i:i + size])] = pay[i:i + size]
+    return out
+
+
+def test_stream_exact(d):
+    """The same STREAM over TCP and over the WebSocket: the same records, byte for byte."""
+    for dev, fmt, chans, scans in (("dummy0", "raw", ["voltage0", "accel_x", "timestamp"], 4),
+                                   ("max1363", "csv", ["voltage0", "timestamp"], 2)):
+        req = {"id": 1, "op": "stream", "device": dev, "trigger": "hrt0", "scans": scans,
+               "format": fmt, "channels": chans}
+        tcp = TcpStream(d, req)
+        w = d.ws()
+        w.send(json.dumps(req))
+        r = json.loads(w.recv())
+        check(r == tcp.reply, "%s STREAM reply over WS %r, TCP %r" % (fmt, r, tcp.reply))
+        size = r["stream"]["scan_bytes"] if fmt == "raw" else None
+        ws_pay, ops, sizes_ok = [], set(), True
+        for _ in range(12):
+            h, op, pay = ws_block(w)
+            ops.add(op)
+            sizes_ok &= len(pay) == h["bytes"] and h["format"] == fmt and h["scans"] == scans
+            ws_pay.append(pay)
+        want = websocket.ABNF.OPCODE_BINARY if fmt == "raw" else websocket.ABNF.OPCODE_TEXT
+        check(ops == {want}, "%s payloads are %s messages: %r" % (fmt, "binary" if fmt == "raw"
+                                                                  else "text", ops))
+        check(sizes_ok, "%s: each payload message is the header's bytes" % fmt)
+        tcp_pay = [tcp.block()[1] for _ in range(16)]
+        if size:
+            key = lambda rec: rec[8:16]  # noqa: E731 - the timestamp, at offset 8
+        else:
+            key = lambda line: line.split(",")[-1]  # noqa: E731
+        a, b = records(ws_pay, size, key), records(tcp_pay, size, key)
+        common = set(a) & set(b)
+        check(len(common) >= 8 and all(a[k] == b[k] for k in common),
+              "%s: %d records over both, equal: %s" % (fmt, len(common),
+                                                        all(a[k] == b[k] for k in common)))
+        tcp.close()
+        w.close()
+    w = d.ws()
+    w.send(json.dumps({"id": 3, "op": "stream", "device": "dummy0", "trigger": "hrt0",
+                       "scans": 2, "format": "json", "channels": ["voltage0", "accel_x"]}))
+    r = json.loads(w.recv())
+    check(r.get("ok") is True, "a json-format STREAM: %r" % r)
+    h, op, pay = ws_block(w)
+    check(op is None and len(h["values"]) == 2 and h["values"][0][1] == 344,
+          "a json block is one text message with its values: %r" % h)
+    w.close()
+
+
+def test_stream_requests(d):
+    """UNSTREAM, STREAMS, the limits at N and N+1, bad requests, others served after."""
+    w = d.ws()
+    req = {"op": "stream", "device": "dummy0", "trigger": "hrt0", "scans": 1, "format": "raw",
+           "channels": ["voltage0"]}
+    w.send(json.dumps(dict(req, id=1)))
+    check(json.loads(w.recv()).get("ok") is True, "a stream of a block per scan")
+    ws_block(w)
+    w.send(json.dumps({"id": 2, "op": "unstream", "stream": 1}))
+    r, _ = ws_until(w, 2)
+    w.send(json.dumps({"id": 3, "op": "version"}))
+    v, between = ws_until(w, 3)
+    check(r == {"id": 2, "ok": True} and v.get("ok") and not between,
+          "no block after UNSTREAM's reply: %r" % between[:3])
+    # 4096 scans a block at 100 Hz: no block comes during the test
+    big = dict(req, scans=PROTO_STREAM_SCANS_MAX)
+    oks = 0
+    for i in range(STREAMS_MAX):
+        w.send(json.dumps(dict(big, id=10 + i)))
+        oks += json.loads(w.recv()).get("ok") is True
+    check(oks == STREAMS_MAX, "%d streams of %d scans on one WebSocket" %
+          (oks, PROTO_STREAM_SCANS_MAX))
+    r = ws_req(w, dict(big, id=40))
+    check(r.get("id") == 40 and r.get("error") == "EBUSY", "stream %d: %r" % (STREAMS_MAX + 1, r))
+    r = ws_req(w, {"id": 41, "op": "streams"})
+    check(len(r.get("streams", [])) == STREAMS_MAX, "STREAMS lists %d" % len(r.get("streams", [])))
+    r = ws_req(w, {"id": 42, "op": "unstream"})
+    check(r == {"id": 42, "ok": True} and ws_req(w, {"op": "streams"})["streams"] == [],
+          "UNSTREAM all: %r" % r)
+    for bad, err in ((dict(req, scans=PROTO_STREAM_SCANS_MAX + 1), "ERANGE"),
+                     (dict(req, channels=["nope0"]), "ENOENT"),
+                     ({"op": "stream", "device": "tsl2563", "trigger": "hrt0", "scans": 1},
+                      "EINVAL"),
+                     (dict(req, trigger="hrt9"), "ENODEV"),
+                     ({"op": "unstream", "stream": 99}, "ENOENT")):
+        r = ws_req(w, dict(bad, id=50))
+        check(r.get("id") == 50 and r.get("error") == err, "%r: %r" % (bad, r))
+    check(ws_req(w, {"id": 51, "op": "version"}).get("ok") is True, "the WebSocket goes on")
+    w.close()
+    check(d.ws_ok(), "serving others after the stream requests")
+
+
+def test_events(d):
+    """SUBSCRIBE on the WebSocket: an event poked over TCP arrives as one text message."""
+    w = d.ws()
+    r = ws_req(w, {"id": 1, "op": "subscribe", "device": "dummy0"})
+    check(r == {"id": 1, "ok": True}, "SUBSCRIBE dummy0: %r" % r)
+    r = d.tcp({"op": "write", "device": "iio_evgen", "attr": "poke_ev0", "value": "0"})
+    check(r.get("ok") is True, "poke_ev0 over TCP: %r" % r)
+    op, data = w.recv_data()
+    ev = json.loads(data).get("iio_event", {}) if op == websocket.ABNF.OPCODE_TEXT else {}
+    check(ev.get("device") == "dummy0" and ev.get("type") == "voltage" and
+          ev.get("evtype") == "thresh" and ev.get("direction") == "rising" and
+          ev.get("channel") == 0 and ev.get("id") == "0x0001000000000000",
+          "the event on the WebSocket: %r" % data)
+    r = ws_req(w, {"id": 2, "op": "subscribe", "device": "iio_evgen"})
+    check(r.get("error") == "ENODEV", "SUBSCRIBE to a device without events: %r" % r)
+    r = ws_req(w, {"id": 3, "op": "unsubscribe"})
+    check(r == {"id": 3, "ok": True}, "UNSUBSCRIBE: %r" % r)
+    w.close()
+
+
+def test_slow_tab(d, rate):
+    """A WebSocket that stops reading a fast stream loses blocks, counted (S-6); a TCP
+    reader of the same device loses none; the daemon serves others and stays small."""
+    req = {"id": 1, "op": "stream", "device": "dummy0", "trigger": "hrt0", "scans": 64,
+           "format": "raw"}
+    slow = websocket.create_connection(d.ws_url(), timeout=10, sockopt=(
+        (socket.SOL_SOCKET, socket.SO_RCVBUF, 4096),))
+    slow.send(json.dumps(req))
+    check(json.loads(slow.recv()).get("ok") is True, "the slow tab's STREAM")
+    fast = TcpStream(d, req)
+    rss0 = d.rss_kib()
+    # read the fast one until the slow one's queue is full: the daemon's bytes_out grows
+    # by what the fast one gets, not by the slow one's 16-byte scans at @rate any more
+    last, still, lost_fast = None, 0, 0
+    deadline = time.time() + (120 if wrapped() else 30)
+    while still < 2 and time.time() < deadline:
+        t = time.time() + 0.5
+        while time.time() < t:
+            lost_fast += fast.block()[0]["lost"]
+        out = d.tcp({"op": "stats"})["stats"]["bytes_out"] - fast.received
+        # below an eighth of its 16 * rate bytes a second, per half second
+        still = still + 1 if last is not None and out - last < rate else 0
+        last = out
+    # ...and then until its output in the daemon is twice over SRV_STREAM_QUEUE_BYTES
+    t = time.time() + 2 * QUEUE_BYTES / (16 * rate)
+    while time.time() < t:
+        lost_fast += fast.block()[0]["lost"]
+    rss1 = d.rss_kib()
+    lost = 0
+    deadline = time.time() + 60
+    while not lost and time.time() < deadline:
+        lost = ws_block(slow)[0]["lost"]
+    slow.send(json.dumps({"id": 2, "op": "streams"}))
+    st = ws_until(slow, 2)[0]["streams"][0]
+    check(lost > 0 and st["lost"] >= lost,
+          "the slow tab lost %d scans, counted in a header and STREAMS (%d)" %
+          (lost, st["lost"]))
+    for _ in range(20):
+        lost_fast += fast.block()[0]["lost"]
+    check(lost_fast == 0, "the TCP reader of the same device lost %d" % lost_fast)
+    w = d.ws()   # (dummy0's raw reads are EBUSY while it captures, as the kernel's)
+    check(ws_req(w, {"id": 9, "op": "read", "device": "tsl2563",
+                     "attr": "in_illuminance0_input"}).get("ok") is True,
+          "serving others beside the slow tab")
+    w.close()
+    print("web: a stalled tab: daemon RSS %d -> %d KiB" % (rss0, rss1), flush=True)
+    check(rss1 - rss0 < 4096, "the stalled tab costs the daemon %d KiB" % (rss1 - rss0))
+    fast.close()
+    slow.close()
+
+
+def test_event_board(build_dir):
+    """The demo board with iio_evgen (to poke dummy0's events) and hrt0 at 50 kHz."""
+    b = json.load(open(demo))
+    b["triggers"][0]["sampling_frequency"] = 5000 if wrapped() else 50000
+    b["devices"].append({"driver": "iio_evgen"})
+    f = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+    json.dump(b, f)
+    f.close()
+    d = Daemon(build_dir, f.name)
+    try:
+        test_events(d)
+        test_slow_tab(d, b["triggers"][0]["sampling_frequency"])
+    finally:
+        check(d.stop() == 0, "the event board's daemon stops cleanly")
+        os.unlink(f.name)
 
 
 def test_bad_messages(d):
@@ -240,10 +499,13 @@ def test_limits(build_dir):
 
 
 def main():
-    d = Daemon(build, demo, "--allow-write", "dummy0:out_voltage*_raw")
+    d = Daemon(build, demo, "--allow-write", "dummy0:out_voltage*_raw",
+               "--allow-write", "*:trigger/current_trigger")
     try:
         test_http(d)
         test_protocol(d)
+        test_stream_exact(d)
+        test_stream_requests(d)
         test_bad_messages(d)
         test_huge_frame(d)
         test_origin(d, None)
@@ -257,6 +519,7 @@ def main():
     finally:
         check(d.stop() == 0, "SIGTERM with a watching WebSocket: exit 0")
     test_limits(build)
+    test_event_board(build)
     end()
 
 
