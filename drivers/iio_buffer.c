@@ -276,6 +276,18 @@ bool iio_buffer_next_ts(const struct iio_dev *indio_dev)
 	return bs && bs->next_ts;
 }
 
+void iio_device_buffers_wake(struct iio_dev *indio_dev)
+{
+	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+
+	if (!bs)
+		return;
+	pthread_mutex_lock(&bs->list_lock);
+	if (bs->notify)
+		bs->notify(bs->notify_ctx);
+	pthread_mutex_unlock(&bs->list_lock);
+}
+
 void iio_device_buffer_fail(struct iio_dev *indio_dev, int err)
 {
 	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
@@ -283,10 +295,7 @@ void iio_device_buffer_fail(struct iio_dev *indio_dev, int err)
 	if (!bs || !err)
 		return;
 	atomic_store(&bs->failed, err);
-	pthread_mutex_lock(&bs->list_lock);
-	if (bs->notify)
-		bs->notify(bs->notify_ctx);
-	pthread_mutex_unlock(&bs->list_lock);
+	iio_device_buffers_wake(indio_dev);
 }
 
 int iio_device_buffer_failed(struct iio_dev *indio_dev)
@@ -502,6 +511,8 @@ int iio_buffer_attach_locked(struct iio_dev *indio_dev, struct iio_buffer *buf,
 	if (ret)
 		return ret;
 	first = bs->nbuffers == 0;
+	if (first)	/* a failure of the last capture, seen after it ended, is not this one's */
+		atomic_store(&bs->failed, 0);
 	if (first && !bs->setup->self_timed) {
 		ret = iio_trigger_attach_device(bs->trig, indio_dev);
 		if (ret) {

@@ -160,6 +160,14 @@ bool iio_buffer_next_ts(const struct iio_dev *indio_dev);
 void iio_device_buffer_fail(struct iio_dev *indio_dev, int err);
 int iio_device_buffer_failed(struct iio_dev *indio_dev);
 
+/**
+ * iio_device_buffers_wake() - run the push notify now: a producer that
+ * pushes batches calls it after each, since a push notifies only when the
+ * ring was empty, and a consumer draining meanwhile may stop short of the
+ * batch's last scans. Any thread.
+ */
+void iio_device_buffers_wake(struct iio_dev *indio_dev);
+
 /** iio_device_has_buffer() - did the driver set up a buffer? */
 bool iio_device_has_buffer(const struct iio_dev *indio_dev);
 /** iio_buffer_enabled() - is the device capturing (buffered mode)? Device lock held. */

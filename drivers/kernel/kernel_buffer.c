@@ -145,6 +145,7 @@ static bool kernel_cap_push(struct kernel_cap *cap)
 		(void)iio_push_to_buffers_with_timestamp(cap->dev, cap->buf + off, ts);
 	}
 	iio_device_unlock(cap->dev);
+	iio_device_buffers_wake(cap->dev);
 	cap->have -= whole;
 	memmove(cap->buf, cap->buf + whole, cap->have);
 	return true;
