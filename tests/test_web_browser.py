@@ -3,8 +3,10 @@
 (Debian's chromium, headless, driven by chromium-driver through
 python3-selenium), on the demo board: every device is listed with its name,
 label and hardware id; a channel's value is the daemon's READ; a plot has
-points after a few seconds; an allowed write changes the value and a
-refused one shows the daemon's error; a device removed by a reload goes
+points after a few seconds, from WATCH and from a STREAM on hrt0 at a rate
+the page sets; an allowed write changes the value and a refused one shows
+the daemon's error; the ad7998's threshold armed from the page shows armed
+and its alert shows in the card (SUBSCRIBE); a device removed by a reload goes
 away; a daemon restart is noticed and the page reconnects; with a token,
 nothing loads before it is given. Saves a screenshot to
 BUILD_DIR/web-page.png (README links the committed copy, docs/web-page.png).
@@ -25,6 +27,7 @@ try:
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 except ImportError:
     print("SKIPPED: python3-selenium is not installed (tests/deps.sh installs it)")
     sys.exit(0)
@@ -147,6 +150,45 @@ def test_writes(drv, d):
     check(got != "2", "the refused write changed nothing: %r" % got)
 
 
+def test_events(drv, d):
+    """Arm the ad7998's rising threshold from the page: the alert shows in its card."""
+    c = card(drv, "iio:device4")
+    rows = c.find_elements(By.CSS_SELECTOR, ".events tr[data-event]")
+    check(len(rows) >= 8, "the ad7998 card lists %d event specs" % len(rows))
+    for attr, value in (("events/in_voltage0_thresh_rising_value", "1"),
+                        ("events/in_voltage0_thresh_rising_en", "1"),
+                        ("events/sampling_frequency", "244")):
+        msg = write_from_page(drv, "iio:device4", attr, value)
+        check(msg.text == "written", "%s %s from the page: %r" % (attr, value, msg.text))
+    ev = wait_for("an event in the card", lambda: c.find_element(
+        By.CSS_SELECTOR, '.fired li[data-chan="voltage0"][data-dir="rising"]'), timeout=10)
+    check(bool(ev), "the alert shows in the page: %r" % (ev.text if ev else None))
+    row = c.find_element(By.CSS_SELECTOR, '.events tr[data-event="in_voltage0_thresh_rising"]')
+    check(wait_for("armed", lambda: "armed" in row.get_attribute("class")) and
+          row.find_elements(By.TAG_NAME, "td")[1].text == "1",
+          "the threshold shows armed at 1: %r" % row.text)
+    write_from_page(drv, "iio:device4", "events/in_voltage0_thresh_rising_en", "0")
+    check(wait_for("disarmed", lambda: "armed" not in row.get_attribute("class")),
+          "and off once disabled: %r" % row.text)
+
+
+def test_stream_plot(drv, d):
+    """The plots from a STREAM on hrt0 at 50 Hz: json blocks give the plot its points."""
+    Select(drv.find_element(By.ID, "rate")).select_by_value("50")
+    Select(drv.find_element(By.ID, "source")).select_by_value("hrt0")
+    plot = drv.find_element(By.CSS_SELECTOR, ".plot")
+    n = wait_for("stream points", lambda: int(plot.get_attribute("data-points")) >= 50,
+                 timeout=10)
+    check(n, "a plot from a stream has %s points" % plot.get_attribute("data-points"))
+    streams = drv.execute_script("return window.iiowire.streams.size")
+    check(streams == 2, "two plots, two streams: %r" % streams)
+    rate = d.tcp({"op": "read", "device": "hrt0", "attr": "sampling_frequency"})
+    check(float(rate.get("value", 0)) == 50, "the page set hrt0 to 50 Hz: %r" % rate)
+    Select(drv.find_element(By.ID, "source")).select_by_value("watch")
+    check(wait_for("back to WATCH", lambda: drv.execute_script(
+        "return window.iiowire.streams.size") == 0), "the streams end with WATCH chosen")
+
+
 def test_reload(drv, d):
     b = json.load(open(board))
     b["devices"] = [x for x in b["devices"] if x.get("label") != "imu"]
@@ -200,7 +242,9 @@ def test_token():
 
 
 def main():
-    d = Daemon(build, board, "--allow-write", "dummy0:out_voltage*_raw")
+    d = Daemon(build, board, "--allow-write", "dummy0:out_voltage*_raw", "--allow-write",
+               "ad7998:events/*", "--allow-write", "*:trigger/current_trigger",
+               "--allow-write", "hrt0:sampling_frequency")
     drv = browser()
     try:
         drv.get(d.url("/"))
@@ -208,7 +252,9 @@ def main():
         test_values(drv, d)
         test_plot(drv)
         test_writes(drv, d)
-        time.sleep(2)   # a few more points in the plot for the picture
+        test_events(drv, d)
+        test_stream_plot(drv, d)
+        time.sleep(3)   # a few more points in the plot for the picture
         drv.execute_script("window.scrollTo(0, 0)")
         shot = os.path.join(build, "web-page.png")
         check(drv.save_screenshot(shot), "screenshot saved")

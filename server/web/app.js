@@ -1,7 +1,9 @@
 /*
  * app.js - iiowired's built-in page: the board's devices, their channels'
- * live processed values, the consumer maps, live plots and attribute
- * writes, all over the daemon's WebSocket (/ws), one JSON request of
+ * live processed values, the consumer maps, live plots (WATCH, or a
+ * STREAM on a trigger at a chosen rate), attribute writes, and per device
+ * with events/ files its thresholds and the IIO events that fired
+ * (SUBSCRIBE), all over the daemon's WebSocket (/ws), one JSON request of
  * PROTOCOL.md per message. No framework: the DOM, WebSocket and dygraphs.
  */
 "use strict";
@@ -11,6 +13,9 @@ const VALUE_POLL_MS = 1000;
 const DEVICES_POLL_MS = 3000;
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 5000;
+/* Events kept in a card's list; stream blocks a second a plot asks for. */
+const FIRED_MAX = 20;
+const BLOCKS_PER_S = 10;
 
 /* Units of processed values, by channel type (the kernel's sysfs-bus-iio ABI). */
 const UNITS = {
@@ -26,6 +31,8 @@ const state = {
 	nextId: 1,
 	pending: new Map(),		/* id -> {resolve, reject} */
 	watches: new Map(),		/* "dev\0attr" -> plot */
+	streams: new Map(),		/* stream id on this connection -> plot */
+	triggers: [],			/* {id, name} from DEVICES */
 	devices: new Map(),		/* id -> {info, card, chans} */
 	devKey: "",
 	everOpen: false,
@@ -84,6 +91,8 @@ function request(obj) {
 
 function onMessage(ev) {
 	let m;
+	if (typeof ev.data !== "string")
+		return;		/* a raw block's payload: the page asks for json blocks only */
 	try {
 		m = JSON.parse(ev.data);
 	} catch (e) {
@@ -93,6 +102,22 @@ function onMessage(ev) {
 		const p = state.watches.get(m.event.device + "\0" + m.event.attr);
 		if (p)
 			plotEvent(p, m.event);
+		return;
+	}
+	if (m.block) {
+		const p = state.streams.get(m.block.stream);
+		if (p && m.block.values)
+			plotBlock(p, m.block);
+		return;
+	}
+	if (m.streamend) {
+		const p = state.streams.get(m.streamend.stream);
+		if (p)
+			notice("Plot " + p.chan.name + ": " + m.streamend.error + " " + m.streamend.message);
+		return;
+	}
+	if (m.iio_event || m.iio_event_lost || m.iio_event_end) {
+		iioEvent(m);
 		return;
 	}
 	const p = state.pending.get(m.id);
@@ -112,6 +137,7 @@ function connect() {
 	const ws = new WebSocket(proto + "//" + location.host + "/ws");
 
 	state.ws = ws;
+	ws.binaryType = "arraybuffer";
 	ws.onmessage = onMessage;
 	ws.onopen = () => {
 		ws.wasOpen = true;
@@ -163,8 +189,11 @@ async function start() {
 	}
 	document.getElementById("auth").hidden = true;
 	await loadMaps().catch((e) => notice("Maps: " + e.message));
+	state.streams.clear();	/* stream ids were the old connection's */
+	for (const dev of state.devices.values())
+		subscribe(dev);
 	for (const p of state.watches.values())
-		watch(p);
+		plotStart(p);
 	state.timers.push(setInterval(pollValues, VALUE_POLL_MS));
 	state.timers.push(setInterval(() => loadDevices().catch(() => {}), DEVICES_POLL_MS));
 	pollValues();
@@ -211,12 +240,24 @@ function chanAttr(c, suffix) {
 	return c.attributes.find((a) => a.endsWith(suffix));
 }
 
+/* Triggers are in DEVICES after the devices (triggerN): a plot may stream on one. */
+function loadTriggers(list) {
+	state.triggers = list.filter((d) => /^trigger\d+$/.test(d.id));
+	const sel = document.getElementById("source");
+	const cur = sel.value;
+	sel.replaceChildren(el("option", { value: "watch", text: "WATCH (reads)" }),
+			    ...state.triggers.map((t) => el("option", { value: t.name,
+				    text: "STREAM on " + t.name })));
+	sel.value = [...sel.options].some((o) => o.value === cur) ? cur : "watch";
+}
+
 async function loadDevices() {
 	const r = await request({ op: "devices" });
 	const key = JSON.stringify(r.devices);
 	if (key === state.devKey)
 		return;
 	state.devKey = key;
+	loadTriggers(r.devices);
 	const seen = new Set();
 	for (const d of r.devices) {
 		seen.add(d.id);
@@ -225,7 +266,9 @@ async function loadDevices() {
 			continue;
 		if (old)
 			old.card.remove();
-		state.devices.set(d.id, await loadDevice(d));
+		const dev = await loadDevice(d);
+		state.devices.set(d.id, dev);
+		subscribe(dev);
 	}
 	for (const [id, dev] of state.devices) {
 		if (seen.has(id))
@@ -245,7 +288,7 @@ async function loadDevice(d) {
 		request({ op: "channels", device: d.id }),
 		request({ op: "attrs", device: d.id }),
 	]);
-	const dev = { info: d, chans: [], card: null };
+	const dev = { info: d, chans: [], card: null, events: null };
 	const rows = el("tbody");
 	for (const c of ch.channels) {
 		if (c.type === "timestamp")
@@ -278,7 +321,9 @@ async function loadDevice(d) {
 			 el("th", { text: "channel" }), el("th", { text: "value" }),
 			 el("th", { text: "unit" }), el("th", { text: "raw" }),
 			 el("th", { text: "plot" }))), rows),
-		      attrsBox(d, at.attrs));
+		      eventsBox(dev, at.attrs), attrsBox(d, at.attrs));
+	if (dev.events)
+		readThresholds(dev);
 	return dev;
 }
 
@@ -360,6 +405,8 @@ async function writeAttr(d, attr, inp, msg, cur) {
 		const dev = state.devices.get(d.id);
 		if (dev)
 			await Promise.all(dev.chans.map(loadScale));
+		if (dev && dev.events && attr.startsWith("events/"))
+			readThresholds(dev);
 		await readInto(d.id, attr, cur);
 		pollValues();
 	} catch (e) {
@@ -379,7 +426,108 @@ async function loadMaps() {
 		el("td", { text: m.datasheet_name }), el("td", { text: m.provider }))));
 }
 
-/* ---- live plots: a WATCH per plotted channel ---- */
+/* ---- thresholds and alarms: events/ files, SUBSCRIBE ---- */
+
+/* events/in_voltage0_thresh_rising_value -> ["in_voltage0_thresh_rising", "value"] */
+function eventSpec(name) {
+	const m = /^events\/(.+)_(en|value|hysteresis|period|timeout|reset_timeout)$/.exec(name);
+	return m ? [m[1], m[2]] : null;
+}
+
+/* A card's "thresholds and alarms": one row per event spec, then the events that fired. */
+function eventsBox(dev, attrs) {
+	const specs = new Map();
+	for (const a of attrs) {
+		const sp = eventSpec(a.name);
+		if (!sp || !a.mode.includes("r"))
+			continue;
+		if (!specs.has(sp[0]))
+			specs.set(sp[0], {});
+		specs.get(sp[0])[sp[1]] = a.name;
+	}
+	if (!specs.size)
+		return "";
+	const body = el("tbody");
+	const rows = [];
+	for (const [spec, files] of specs) {
+		const row = { spec, files, value: el("td", { class: "num" }),
+			      en: el("td", { class: "en" }), hyst: el("td", { class: "num" }) };
+		row.tr = el("tr", { "data-event": spec }, el("td", { text: spec }), row.value,
+			    row.hyst, row.en);
+		body.append(row.tr);
+		rows.push(row);
+	}
+	const fired = el("ol", { class: "fired", reversed: "" });
+	const status = el("div", { class: "ev-status" });
+	dev.events = { rows, fired, status };
+	return el("div", { class: "events" }, el("h4", { text: "Thresholds and alarms" }),
+		  el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "event" }),
+		     el("th", { text: "value" }), el("th", { text: "hysteresis" }),
+		     el("th", { text: "enabled" }))), body), status, fired);
+}
+
+function readThresholds(dev) {
+	const rd = (attr) => attr ? request({ op: "read", device: dev.info.id, attr })
+		.then((r) => r.value, (e) => e.errno || e.message) : Promise.resolve("");
+	return Promise.all(dev.events.rows.map(async (row) => {
+		const [v, en, h] = await Promise.all([rd(row.files.value), rd(row.files.en),
+						      rd(row.files.hysteresis)]);
+		row.value.textContent = v;
+		row.hyst.textContent = h;
+		/* _en reads what the driver returns: max1363 1, 2, 4 or 8 when on */
+		const on = /^[0-9]+$/.test(en) && Number(en) !== 0;
+		row.en.textContent = on ? "armed" : (en === "0" ? "off" : en);
+		row.tr.classList.toggle("armed", on);
+	}));
+}
+
+function subscribe(dev) {
+	if (!dev.events)
+		return;
+	request({ op: "subscribe", device: dev.info.id }).then(() => {
+		dev.events.status.textContent = "";
+	}, (e) => {
+		dev.events.status.textContent = "events: " + e.message;
+	});
+}
+
+/* What iio_event_monitor calls the channel: voltage0, voltage1-voltage2, activity_running. */
+function eventChan(e) {
+	let n = e.type ?? "?";
+	if (e.channel !== undefined)
+		n += e.channel;
+	if (e.channel2 !== undefined)
+		n += "-" + e.type + e.channel2;
+	if (e.modifier)
+		n += "_" + e.modifier;
+	return n;
+}
+
+function iioEvent(m) {
+	const e = m.iio_event || m.iio_event_lost || m.iio_event_end;
+	const dev = state.devices.get(e.device);
+	if (!dev || !dev.events)
+		return;
+	if (!m.iio_event) {
+		dev.events.status.textContent = m.iio_event_lost ?
+			e.count + " events lost (the page fell behind)" : "events ended: " + e.message;
+		return;
+	}
+	/* timestamp is ns since 1970 (realtime), above 2^53: ms is all a person reads */
+	const t = new Date(Math.floor(e.timestamp / 1e6));
+	const li = el("li", { class: "ev", "data-chan": eventChan(e), "data-dir": e.direction ?? "",
+			      text: t.toLocaleTimeString() + "." + String(t.getMilliseconds())
+				      .padStart(3, "0") + "  " + eventChan(e) + " " +
+				      (e.evtype ?? "") + " " + (e.direction ?? "") });
+	dev.events.fired.prepend(li);
+	if (!dev.events.reading)	/* what is armed now (a driver may disarm on alert) */
+		dev.events.reading = readThresholds(dev).finally(() => { dev.events.reading = null; });
+	while (dev.events.fired.children.length > FIRED_MAX)
+		dev.events.fired.lastChild.remove();
+	dev.card.dataset.events = String(Number(dev.card.dataset.events || 0) + 1);
+}
+
+/* ---- live plots: a WATCH, or a STREAM on a trigger, per plotted channel ---- */
 
 function windowS() {
 	return Number(document.getElementById("window").value);
@@ -392,7 +540,7 @@ function togglePlot(d, chan, on) {
 		if (old) {
 			state.watches.delete(key);
 			old.box.remove();
-			request({ op: "unwatch", device: chan.dev, attr: chan.value }).catch(() => {});
+			plotStop(old);
 		}
 		document.getElementById("plots-section").hidden = state.watches.size === 0;
 		return;
@@ -409,13 +557,62 @@ function togglePlot(d, chan, on) {
 		strokeWidth: 1.5, legend: "follow",
 	});
 	state.watches.set(key, p);
-	watch(p);
+	plotStart(p);
 }
 
-function watch(p) {
-	const iv = Number(document.getElementById("interval").value);
-	request({ op: "watch", device: p.chan.dev, attr: p.chan.value, interval_ms: iv })
-		.catch((e) => notice("Plot " + p.chan.name + ": " + e.message));
+/* The plot's source as the controls say: WATCH every N ms, or STREAM on a trigger. */
+function plotStart(p) {
+	const src = document.getElementById("source").value;
+	if (src === "watch") {
+		const iv = Number(document.getElementById("interval").value);
+		request({ op: "watch", device: p.chan.dev, attr: p.chan.value, interval_ms: iv })
+			.catch((e) => notice("Plot " + p.chan.name + ": " + e.message));
+		return;
+	}
+	const rate = Number(document.getElementById("rate").value);
+	const scans = Math.max(1, Math.round(rate / BLOCKS_PER_S));
+	const trig = state.triggers.find((t) => t.name === src);
+	/* the rate is the trigger's sampling_frequency: a write, as --allow-write says */
+	const set = trig ? request({ op: "write", device: trig.id, attr: "sampling_frequency",
+				     value: String(rate) }).catch((e) => notice(
+					     "Rate of " + src + ": " + e.message)) : Promise.resolve();
+	set.then(() => request({ op: "stream", device: p.chan.dev, trigger: src, scans,
+				 format: "json", channels: [p.chan.key.replace(/^(in|out)_/, ""),
+							    "timestamp"] }))
+		.then((r) => {
+			p.stream = r.stream.id;
+			state.streams.set(p.stream, p);
+		}, (e) => notice("Plot " + p.chan.name + " as a stream: " + e.message));
+}
+
+function plotStop(p) {
+	if (p.stream) {
+		state.streams.delete(p.stream);
+		request({ op: "unstream", stream: p.stream }).catch(() => {});
+		p.stream = null;
+	} else {
+		request({ op: "unwatch", device: p.chan.dev, attr: p.chan.value }).catch(() => {});
+	}
+}
+
+function plotPoint(p, t, v) {
+	p.data.push([t, v]);
+}
+
+function plotDraw(p, now) {
+	const from = now - windowS() * 1000;
+	while (p.data.length && p.data[0][0].getTime() < from)
+		p.data.shift();
+	p.box.dataset.points = String(p.data.length);
+	p.graph.updateOptions({ file: p.data, dateWindow: [from, now] });
+}
+
+/* A json block: [value, timestamp ns] per scan, values as CREAD processed (S-5). */
+function plotBlock(p, b) {
+	for (const [v, ts] of b.values)
+		plotPoint(p, new Date(Math.floor(ts / 1e6)), v);
+	if (p.data.length)
+		plotDraw(p, p.data[p.data.length - 1][0].getTime());
 }
 
 function plotEvent(p, ev) {
@@ -423,18 +620,20 @@ function plotEvent(p, ev) {
 		return;
 	/* timestamp_ns is above 2^53: ms precision is all a plot needs */
 	const t = new Date(Math.floor(ev.timestamp_ns / 1e6));
-	p.data.push([t, Number(processed(p.chan, ev.value))]);
-	const from = t.getTime() - windowS() * 1000;
-	while (p.data.length && p.data[0][0].getTime() < from)
-		p.data.shift();
-	p.box.dataset.points = String(p.data.length);
-	p.graph.updateOptions({ file: p.data, dateWindow: [from, t.getTime()] });
+	plotPoint(p, t, Number(processed(p.chan, ev.value)));
+	plotDraw(p, t.getTime());
 }
 
-document.getElementById("interval").addEventListener("change", () => {
-	for (const p of state.watches.values())
-		watch(p);	/* watching again changes the interval */
-});
+/* A control changed: every plot stops its source and starts the one now chosen. */
+function plotsRestart() {
+	for (const p of state.watches.values()) {
+		plotStop(p);
+		p.data = [];
+		plotStart(p);
+	}
+}
+for (const id of ["interval", "source", "rate"])
+	document.getElementById(id).addEventListener("change", plotsRestart);
 
 document.getElementById("where").textContent = location.host;
 connect();
