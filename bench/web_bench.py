@@ -2,7 +2,10 @@
 """web_bench.py - iiowired's WebSocket (--http-listen) against its TCP
 listener in one run, on one daemon: JSON READ round trips (one at a time,
 and 32 in flight), big replies in bulk (pipelined CHANNELS listings), and a
-WATCH flood (8 clients x 32 watches every 10 ms), each alternated RUNS
+WATCH flood (8 clients x 32 watches every 10 ms), and a raw STREAM
+(iio_dummy's 16-byte scans on an hrtimer trigger at 1 MHz, 1024 scans a
+block, read as a browser does: header message, then the binary payload
+message), each alternated RUNS
 times, medians printed as a markdown table (bench/RESULTS.md). TCP is the
 floor: the same requests, replies and daemon, without the WebSocket's
 framing. Both clients are Python (raw sockets; python3-websocket), so
@@ -28,6 +31,7 @@ runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 SECS = float(os.environ.get("SECS", "3"))
 READ = {"op": "read", "device": "max1363", "attr": "in_voltage0_raw"}
 BOARD = {"board": "bench", "buses": {"i2c-0": {"type": "i2c", "backend": "emulated"}},
+         "triggers": [{"type": "hrtimer", "name": "hrt0", "sampling_frequency": 1000000}],
          "devices": [{"driver": "iio_dummy", "name": "dummy0"},
                      {"driver": "max1363", "bus": "i2c-0", "address": "0x34",
                       "emulate": {"AIN0": 1000}}]}
@@ -60,6 +64,17 @@ class Tcp:
         line, self.buf = self.buf.split(b"\n", 1)
         return line
 
+    def take(self, n):
+        while len(self.buf) < n:
+            self.buf += self.s.recv(1 << 20)
+        data, self.buf = self.buf[:n], self.buf[n:]
+        return data
+
+    def block(self):
+        """The next block; Return: (payload bytes, scans lost)."""
+        h = json.loads(self.recv())["block"]
+        return len(self.take(h["bytes"])), h["lost"]
+
     def close(self):
         self.s.close()
 
@@ -81,6 +96,12 @@ class Ws:
 
     def recv(self):
         return self.w.recv()
+
+    def block(self):
+        h = json.loads(self.w.recv())["block"]
+        op, pay = self.w.recv_data()
+        assert op == websocket.ABNF.OPCODE_BINARY and len(pay) == h["bytes"]
+        return len(pay), h["lost"]
 
     def close(self):
         self.w.close()
@@ -174,6 +195,26 @@ def flood(cls, port, pid):
     return (events / el, got / 1e6 / el, cpu / el * 100)
 
 
+def stream(cls, port, pid):
+    """A raw STREAM of dummy0 for SECS; Return: (MB/s, % of scans lost, daemon CPU ms/MB)."""
+    c = cls(port)
+    c.send({"op": "stream", "device": "dummy0", "trigger": "hrt0", "scans": 1024,
+            "format": "raw"})
+    scan = json.loads(c.recv())["stream"]["scan_bytes"]
+    got = lost = 0
+    c0, t0 = cpu_s(pid), time.perf_counter()
+    while time.perf_counter() - t0 < SECS:
+        n, k = c.block()
+        got += n
+        lost += k
+    el = time.perf_counter() - t0
+    cpu = cpu_s(pid) - c0
+    c.close()
+    time.sleep(0.2)     # the capture stops with its reader
+    mb = got / 1e6
+    return (mb / el, 100 * lost / (lost + got / scan), cpu / mb * 1e3)
+
+
 def median(rows, i):
     return statistics.median(r[i] for r in rows)
 
@@ -194,6 +235,7 @@ def main():
                 res.setdefault(("rt32", name), []).append(round_trips(cls, p, d.pid, 32))
                 res.setdefault(("bulk", name), []).append(bulk(cls, p, d.pid))
                 res.setdefault(("flood", name), []).append(flood(cls, p, d.pid))
+                res.setdefault(("stream", name), []).append(stream(cls, p, d.pid))
         print("| load | TCP (floor) | WebSocket | WS / TCP |")
         print("|---|---|---|---|")
         for load, label in (("rt1", "READ, 1 in flight"), ("rt32", "READ, 32 in flight")):
@@ -217,6 +259,13 @@ def main():
               (median(t, 1), median(w, 1), median(w, 1) / median(t, 1)))
         print("| WATCH flood: daemon CPU %% | %.0f | %.0f | %.2f |" %
               (median(t, 2), median(w, 2), median(w, 2) / max(median(t, 2), 0.01)))
+        t, w = res[("stream", "TCP")], res[("stream", "WebSocket")]
+        print("| raw STREAM (16-byte scans, 1 MHz trigger, 1024-scan blocks): MB/s | %.1f | "
+              "%.1f | %.2f |" % (median(t, 0), median(w, 0), median(w, 0) / median(t, 0)))
+        print("| raw STREAM: scans lost %% | %.1f | %.1f | |" % (median(t, 1), median(w, 1)))
+        print("| raw STREAM: daemon CPU ms/MB | %.1f | %.1f | %.2f |" %
+              (median(t, 2), median(w, 2), median(w, 2) / median(t, 2)))
+        print("load average: %s" % open("/proc/loadavg").read().split()[0])
     finally:
         d.terminate()
         d.wait()
