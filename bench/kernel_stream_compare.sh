@@ -40,19 +40,13 @@ tmp=$(mktemp -d /tmp/iiowire-kstream.XXXXXX)
 ip link set lo up
 mount -t tmpfs kstream /sys
 kt_all
-mkdir -p "$tmp/dev"
-for n in null zero urandom random; do
-	touch "$tmp/dev/$n"
-	mount --bind "/dev/$n" "$tmp/dev/$n"
-done
-mount --rbind "$tmp/dev" /dev
+kt_dev_begin "$tmp/dev"
 mkfifo /dev/iio:device0
 head -c 4194304 /dev/urandom >"$tmp/chunk"
 spid= ipid= fpid= feed=
 cleanup() {
 	kill $spid $ipid $fpid $feed 2>/dev/null
-	umount -R /dev 2>/dev/null
-	for n in null zero urandom random; do umount "$tmp/dev/$n" 2>/dev/null; done
+	kt_dev_end "$tmp/dev" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -101,24 +95,22 @@ sleep 0.3
 r=$("$sb" -p "$fport" -r go -s 8 -t "$secs" -P "$fpid" -L floor | grep RESULT)
 row "stream-bench, 1 reader" "stream-floor (blocks of the same size)" "$r"
 kill $fpid; wait $fpid 2>/dev/null; fpid=
-for n in 1 "$readers"; do
-	feed_start
-	r=$("$sb" -p "$iport" -i -r "$open" -R "$rb" -s 8 -c "$n" -t "$secs" -P "$spid" -L kiiod |
-		grep RESULT)
-	feed_stop
-	row "stream-bench -i (READBUF), $n reader(s)" "iiowired iiod listener" "$r"
-done
+# readbuf_rows PORT PID SERVER: READBUF with 1 and $readers readers, each on a fresh feed
+readbuf_rows() {
+	for n in 1 "$readers"; do
+		feed_start
+		r=$("$sb" -p "$1" -i -r "$open" -R "$rb" -s 8 -c "$n" -t "$secs" -P "$2" -L readbuf |
+			grep RESULT)
+		feed_stop
+		row "stream-bench -i (READBUF), $n reader(s)" "$3" "$r"
+	done
+}
+readbuf_rows "$iport" "$spid" "iiowired iiod listener"
 kill $spid; wait $spid 2>/dev/null; spid=
 iiod -p "$dport" >/dev/null 2>&1 &
 ipid=$!
 sleep 1
-for n in 1 "$readers"; do
-	feed_start
-	r=$("$sb" -p "$dport" -i -r "$open" -R "$rb" -s 8 -c "$n" -t "$secs" -P "$ipid" -L iiod |
-		grep RESULT)
-	feed_stop
-	row "stream-bench -i (READBUF), $n reader(s)" "iiod 0.24" "$r"
-done
+readbuf_rows "$dport" "$ipid" "iiod 0.24"
 kill -KILL $ipid; wait $ipid 2>/dev/null; ipid=
 "$fl" -p "$fport" -i -b 1 -s 8 -M 0000001e 2>/dev/null &
 fpid=$!

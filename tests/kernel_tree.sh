@@ -135,3 +135,21 @@ kt_remove() {
 	rm -f "$KT_SYS/bus/iio/devices/iio:device$1"
 	rm -rf "$KT_SYS"/devices/platform/i2c-0/*/"iio:device$1"
 }
+
+# kt_dev_begin DIR: DIR becomes /dev (in this mount namespace), holding the
+# nodes tools need (null, zero, urandom, random) bound from the real one, so
+# a test can put its stand-in iio:deviceN where iiod, which has no --dev-root,
+# looks for it. kt_dev_end DIR undoes it.
+kt_dev_begin() {
+	mkdir -p "$1"
+	for kt_n in null zero urandom random; do
+		touch "$1/$kt_n"
+		mount --bind "/dev/$kt_n" "$1/$kt_n"
+	done
+	mount --rbind "$1" /dev
+}
+
+kt_dev_end() {
+	umount -R /dev
+	for kt_n in null zero urandom random; do umount "$1/$kt_n"; done
+}

@@ -134,12 +134,7 @@ stop_daemon
 # The character device is a FIFO the test feeds with scans in the kernel's
 # layout; iiod has no --dev-root, so /dev is a tmpfs here (with the nodes the
 # tools need bound from the real one) holding it.
-mkdir -p "$tmp/dev"
-for n in null zero urandom random; do
-	touch "$tmp/dev/$n"
-	mount --bind "/dev/$n" "$tmp/dev/$n"
-done
-mount --rbind "$tmp/dev" /dev
+kt_dev_begin "$tmp/dev"
 cdev=/dev/iio:device0
 mkfifo "$cdev"
 # 64 scans of voltage0 and voltage1 (le:s12/16>>4): 16*i and -16*i
@@ -222,8 +217,7 @@ check "... the daemon serves on" "564" $a read ads1015 in_voltage0_raw
 check "a kernel device takes no trigger of the core's" "iiowire: capture: ENODEV: no trigger hrt0" \
 	sh -c "timeout 20 $cli -a unix:$sock capture ads1015 voltage0 -n 1 --trigger hrt0 2>&1 | tail -1"
 stop_daemon
-umount -R /dev
-for n in null zero urandom random; do umount "$tmp/dev/$n"; done
+kt_dev_end "$tmp/dev"
 start_daemon
 
 # ---- the native protocol and the CLI (libiiowire) ----
