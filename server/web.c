@@ -12,8 +12,9 @@
  * leaves as one text message, except a stream block's payload (S-4): the
  * header line is a text message and the bytes it announces the next
  * message, binary for raw records and text for csv (PROTOCOL.md W-7), cut
- * out of the same output the stream engine writes for TCP. Output waits in the session's buffer until
- * libwebsockets says the socket is writable, so the session's limits
+ * out of the same output the stream engine writes for TCP. Output waits in
+ * the session's buffer until libwebsockets says the socket is writable, so
+ * the session's limits
  * (pause, soft, hard) hold as on TCP. A session's memory goes in its idle
  * handle's close callback; libwebsockets' per-connection memory is its own,
  * and the two forget each other in srv_web_tx_close() or LWS_CALLBACK_CLOSED,
