@@ -308,7 +308,10 @@ struct iiowire_device {
 };
 
 /**
- * iiowire_device_list() - every registered device, in registration order.
+ * iiowire_device_list() - every registered device, in registration order,
+ * then the triggers as the server lists them ("iio_sysfs_trigger", "trigger0"
+ * named "hrt0", ...; PROTOCOL.md DEVICES): their files are read and written
+ * with iiowire_attr_read()/iiowire_attr_write() as a device's.
  * @devices: set to an owned array of the return value's length: free with
  *	iiowire_free() (NULL when the count is 0).
  * Return: the number of devices (>= 0), or -errno.

@@ -99,6 +99,9 @@ for c in "0 EINVAL hrt0" "-5 ERANGE hrt0" "50 ENODEV hrt9" "50 ENOENT sysfstrig1
 	   [ "$(cli read hrt0 sampling_frequency)" = "200.500000" ]; then ok
 	else bad "capture --rate $1 --trigger $3: status $st, $(cat "$tmp/err")"; fi
 done
+# `iiowire devices` lists the triggers after the devices, as the kernel's /sys/bus/iio/devices
+if [ "$(cli devices | tr '\n' ' ')" = "iio:device0 max1363 0-0034 - iio_sysfs_trigger iio_sysfs_trigger - - trigger0 hrt0 - - trigger1 sysfstrig1 - - " ]
+then ok; else bad "iiowire devices: $(cli devices | tr '\n' ' ')"; fi
 # and the daemon serves on
 if [ "$(cli read max1363 name)" = "max1363" ]; then ok; else bad "the daemon stopped serving"; fi
 shtest_end
