@@ -613,6 +613,49 @@ static void test_iiod_allow_write(void)
 }
 TEST_CASE(test_iiod_allow_write, "--allow-write applies to iiod WRITE");
 
+/* A trigger's file under --allow-write (by its name); a trigger added on the native port is in the next PRINT. */
+static void test_iiod_trigger_policy_and_added(void)
+{
+	static const char *const args[] = { "--allow-write", "hrt0:sampling_frequency",
+					    "--allow-write", "iio_sysfs_trigger:add_trigger", NULL };
+	static const char board[] =
+		"{\"board\": \"iiodtrig\", \"triggers\": [{\"type\": \"hrtimer\", \"name\": \"hrt0\"},"
+		" {\"type\": \"sysfs\", \"number\": 0}],"
+		" \"devices\": [{\"driver\": \"iio_dummy\", \"name\": \"dummy0\"}]}";
+	struct srvc *c, *n;
+	struct iiodt d;
+	char line[128], *xml;
+	long len;
+
+	CU_ASSERT_EQUAL_FATAL(iiodt_start(&d, board, args), 0);
+	c = srvc_open(d.port);
+	n = srvc_open(d.t.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+	IIODT_SEND(c, "WRITE trigger0 sampling_frequency 4\r\n250\0");
+	CU_ASSERT(IIODT_EXPECT(c, "4\n"));
+	IIODT_SEND(c, "WRITE trigger1 trigger_now 2\r\n1\0");
+	CU_ASSERT(IIODT_EXPECT(c, "-13\n"));
+	CU_ASSERT(iiodt_in_step(c));
+	CU_ASSERT(srvc_req(n, "READ hrt0 sampling_frequency", line, sizeof(line)) > 0);
+	CU_ASSERT_STRING_EQUAL(line, "OK 250.000000");
+	CU_ASSERT(srvc_req(n, "WRITE iio_sysfs_trigger add_trigger 5", line, sizeof(line)) > 0);
+	CU_ASSERT_STRING_EQUAL(line, "OK");
+	srvc_sends(c, "PRINT\r\n");
+	len = iiodt_int(c);
+	CU_ASSERT_FATAL(len > 100 && len < 1000000);
+	xml = calloc(1, (size_t)len + 2);
+	CU_ASSERT_FATAL(xml != NULL);
+	CU_ASSERT(iiodt_bytes(c, xml, (size_t)len + 1, SRVTEST_REPLY_MS) == (size_t)len + 1);
+	CU_ASSERT(strstr(xml, "id=\"trigger2\" name=\"sysfstrig5\"") != NULL);
+	free(xml);
+	srvc_close(n);
+	srvc_close(c);
+	iiodt_stop(&d);
+}
+TEST_CASE(test_iiod_trigger_policy_and_added,
+	  "--allow-write names a trigger for iiod WRITE; an added trigger is in the next PRINT");
+
 /* --max-clients counts iiod and native clients together. */
 static void test_iiod_max_clients(void)
 {
