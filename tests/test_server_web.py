@@ -3,8 +3,9 @@
 (python3-websocket, raw sockets): the WebSocket is the native protocol
 (READ there equals READ over TCP; a STREAM's records equal the same
 STREAM's over TCP byte for byte, raw payloads as binary messages, csv as
-text; IIO events arrive; a tab that stops reading loses blocks, counted,
-and nobody else does), the page's files and /healthz are
+text; STREAMEND after a reload; IIO events arrive; a tab that stops
+reading loses blocks, counted, and nobody else does), the page's files and
+/healthz are
 served, and each bad input (non-JSON, a line break, messages and frames at
 SRV_WEB_MESSAGE_MAX_BYTES and one byte more, a cross-origin page, pipelined
 garbage, huge headers, too many clients, an unfinished message, 1,000 idle
@@ -13,6 +14,7 @@ Usage: test_server_web.py BUILD_DIR SOURCE_DIR. Last line: "N passed, M failed".
 import json
 import os
 import resource
+import signal
 import socket
 import struct
 import sys
@@ -340,6 +342,28 @@ def test_slow_tab(d, rate):
     slow.close()
 
 
+def test_streamend(d, path, board):
+    """A reload that removes the streamed device: STREAMEND ENODEV as one text message."""
+    w = d.ws()
+    r = ws_req(w, {"id": 1, "op": "stream", "device": "dummy0", "trigger": "hrt0", "scans": 64,
+                   "format": "csv", "channels": ["accel_x", "timestamp"]})
+    check(r.get("ok") is True, "a csv stream before the reload: %r" % r)
+    b = dict(board, devices=[x for x in board["devices"] if x.get("name") != "dummy0"])
+    with open(path, "w") as f:
+        json.dump(b, f)
+    d.proc.send_signal(signal.SIGHUP)
+    end = None
+    deadline = time.time() + 30
+    while end is None and time.time() < deadline:
+        op, data = w.recv_data()
+        if op == websocket.ABNF.OPCODE_TEXT and data.startswith(b'{"streamend"'):
+            end = json.loads(data)["streamend"]
+    check(end is not None and end["stream"] == 1 and end["error"] == "ENODEV",
+          "STREAMEND on the WebSocket: %r" % end)
+    check(ws_req(w, {"id": 2, "op": "streams"}).get("streams") == [], "no stream after it")
+    w.close()
+
+
 def test_event_board(build_dir):
     """The demo board with iio_evgen (to poke dummy0's events) and hrt0 at 50 kHz."""
     b = json.load(open(demo))
@@ -352,6 +376,7 @@ def test_event_board(build_dir):
     try:
         test_events(d)
         test_slow_tab(d, b["triggers"][0]["sampling_frequency"])
+        test_streamend(d, f.name, b)
     finally:
         check(d.stop() == 0, "the event board's daemon stops cleanly")
         os.unlink(f.name)
