@@ -238,6 +238,86 @@ static void test_alert_events(void)
 }
 TEST_CASE(test_alert_events, "ALERT -> the kernel's event codes; status cleared; no irq, no events");
 
+/* ---- capture traffic: the kernel's one block read a scan ---- */
+
+/*
+ * @config: the configuration's channel bits after the enable (the scan
+ * mask, timestamp bit included, as ad799x_update_scan_mode writes it;
+ * -1: the part keeps it for its next command); @enable: transfers of the
+ * enable.
+ */
+struct capture_traffic_row {
+	const char *part;
+	uint64_t mask;
+	int conf_reg;
+	int config;
+	unsigned long enable;
+};
+
+static const struct capture_traffic_row capture_traffic_rows[] = {
+	/* the timestamp's bit is written too (12, 8, 7 here) but no register keeps it */
+	{ "ad7998", 0x9, 0x2, 0x090, 1 },
+	{ "ad7994", 0x9, 0x2, 0x90, 1 },
+	{ "ad7992", 0x2, 0x2, 0x20, 1 },
+	{ "ad7991", 0x5, -1, -1, 0 },
+};
+
+static void capture_traffic_one(const struct capture_traffic_row *row)
+{
+	struct chiptest_props props = { true, 4096, false };
+	struct chipsuite_reader r = { .buf = { .ops = &chipsuite_reader_ops, .mask = row->mask,
+					       .timestamp = true } };
+	struct bus_i2c_client *chip;
+	struct iio_trigger *t;
+	unsigned long before;
+	struct chiptest ct;
+	char err[160];
+	int cfg, i;
+
+	r.buf.priv = &r;
+	if (chiptest_setup(&ct, row->part, AD799X_TEST_ADDR, NULL, 0, &props) ||
+	    bus_i2c_client_create(ct.bus, AD799X_TEST_ADDR, &chip)) {
+		TEST_ROW_ASSERT(0, row->part);
+		chiptest_teardown(&ct);
+		return;
+	}
+	TEST_ROW_ASSERT(iio_trigger_create(ct.reg, "hrt0", IIO_TRIGGER_HRTIMER, &t) == 0 &&
+			iio_device_set_trigger(ct.dev, t) == 0, row->part);
+	before = emu_bus_transfers(ct.bus, AD799X_TEST_ADDR);
+	TEST_ROW_ASSERT(iio_buffer_attach(ct.dev, &r.buf, err, sizeof(err)) == 0, row->part);
+	TEST_ROW_ASSERT(emu_bus_transfers(ct.bus, AD799X_TEST_ADDR) - before == row->enable,
+			row->part);
+	for (i = 0; i < CHIPSUITE_CAPTURE_SCANS; i++) {
+		before = emu_bus_transfers(ct.bus, AD799X_TEST_ADDR);
+		iio_trigger_poll(t, CHIPSUITE_CAPTURE_TS + i);
+		iio_device_buffers_drain(ct.dev);
+		/* one block read of every enabled result, whatever their number */
+		TEST_ROW_ASSERT(emu_bus_transfers(ct.bus, AD799X_TEST_ADDR) - before == 1,
+				row->part);
+	}
+	TEST_ROW_ASSERT(r.n == CHIPSUITE_CAPTURE_SCANS && !r.lost, row->part);
+	iio_buffer_detach(ct.dev, &r.buf);
+	if (row->conf_reg >= 0) {
+		cfg = !strcmp(row->part, "ad7998") ? bus_smbus_read_word_swapped(chip, (uint8_t)row->conf_reg)
+					 : bus_smbus_read_byte_data(chip, (uint8_t)row->conf_reg);
+		TEST_ROW_ASSERT(cfg >= 0 && (cfg & 0x1ff0) == row->config, row->part);
+		if (cfg < 0 || (cfg & 0x1ff0) != row->config)
+			fprintf(stderr, "\n%s: config 0x%x\n", row->part, (unsigned int)cfg);
+	}
+	bus_i2c_client_destroy(chip);
+	chiptest_teardown(&ct);
+}
+
+static void test_capture_traffic(void)
+{
+	size_t r;
+
+	for (r = 0; r < NROWS(capture_traffic_rows); r++)
+		capture_traffic_one(&capture_traffic_rows[r]);
+}
+TEST_CASE(test_capture_traffic,
+	  "capture: the scan mask in the configuration, one block read a scan (kernel's)");
+
 AD799X_CASES_TESTS("");
 
 TEST_MAIN("ad799x", NULL, NULL)

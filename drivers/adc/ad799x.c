@@ -65,6 +65,7 @@
 
 /* ad7997/8 command: bit 7 with the channel number in bits 6:4 converts that channel */
 #define AD7997_8_READ_SINGLE		0x80
+#define AD7997_8_READ_SEQUENCE		0x70
 
 #define AD799X_TIMESTAMP(si) {							\
 	.type = IIO_TIMESTAMP,							\
@@ -216,6 +217,8 @@ struct ad799x_state {
 	const struct ad799x_chip_info *ci;
 	uint16_t config;
 	int vref_mv;
+	uint64_t scan_mask;	/* the kernel's active_scan_mask: channels and timestamp */
+	uint8_t transfer_size;	/* bytes of a trigger's block read, 2 per bit of scan_mask */
 };
 
 /* The command byte that converts input @ch and points at its result. */
@@ -265,39 +268,87 @@ static int ad799x_read_raw(struct iio_dev *indio_dev, const struct iio_chan_spec
 	return ret < 0 ? ret : IIO_VAL_INT;
 }
 
+static int ad799x_send_config(struct ad799x_state *st, struct bus_i2c_client *client,
+			      uint16_t config);
+
+/* The command byte of a capture's block read: the scan mask's conversions, as the kernel's. */
+static uint8_t ad799x_scan_cmd(const struct ad799x_state *st)
+{
+	switch (st->ci->iface) {
+	case AD799X_IFACE_AD7991:
+		return (uint8_t)(st->config | (st->scan_mask << AD799X_CHANNEL_SHIFT));
+	case AD799X_IFACE_AD7992:
+		return (uint8_t)((st->scan_mask << AD799X_CHANNEL_SHIFT) | AD7998_CONV_RES_REG);
+	default:
+		return AD7997_8_READ_SEQUENCE | AD7998_CONV_RES_REG;
+	}
+}
+
 /*
- * ad799x_trigger_handler: the enabled channels' result words, lowest first,
- * MSB first and unmasked (flag and channel-ID nibble included), as the
- * kernel's record holds them. The kernel reads them in one SMBus block read
- * of the chip's sequence; this reads one conversion word each (the same
- * words; more bus transactions).
+ * ad799x_trigger_handler: one SMBus block read of transfer_size bytes with
+ * the scan's command, as the kernel's: the enabled channels' result words,
+ * lowest first, MSB first and unmasked (flag and channel-ID nibble
+ * included). The kernel's mask counts the timestamp too, so it reads one
+ * word more than the channels; that word lands in the record's padding in
+ * the kernel (which the timestamp then covers or leaves as it was) and is
+ * not copied here: our padding stays zero (S-3, K-49).
  */
 static int ad799x_trigger_handler(struct iio_dev *indio_dev, int64_t ts)
 {
 	struct ad799x_state *st = iio_priv(indio_dev);
 	struct bus_i2c_client *client = iio_device_i2c(indio_dev);
-	uint64_t active = iio_buffer_active_mask(indio_dev);
+	int words = __builtin_popcountll(iio_buffer_active_mask(indio_dev));
 	uint8_t data[IIO_SCAN_BYTES_MAX] = { 0 };
-	unsigned int ch;
-	int ret, j = 0;
+	uint8_t rx[BUS_SMBUS_BLOCK_MAX];
+	int ret;
 
 	if (!client)
 		return -ENODEV;
-	for (ch = 0; ch < 8; ch++) {
-		if (!(active & BIT_ULL(ch)))
-			continue;
-		ret = bus_smbus_read_word_swapped(client, ad799x_conv_cmd(st, ch));
-		if (ret < 0)
-			return ret;
-		data[j++] = (uint8_t)(ret >> 8);
-		data[j++] = (uint8_t)ret;
-	}
+	ret = bus_smbus_read_i2c_block_data(client, ad799x_scan_cmd(st), st->transfer_size, rx);
+	if (ret < 0)
+		return ret;
+	if (ret < 2 * words)
+		return -EIO;
+	memcpy(data, rx, (size_t)(2 * words));
 	iio_push_to_buffers_with_timestamp(indio_dev, data, ts);
 	return 0;
 }
 
+/* The timestamp's scan index (the kernel's masklength - 1). */
+static int ad799x_ts_index(const struct ad799x_state *st)
+{
+	int i;
+
+	for (i = 0; i < st->ci->num_channels; i++)
+		if (st->ci->channels[i].type == IIO_TIMESTAMP)
+			return st->ci->channels[i].scan_index;
+	return -1;
+}
+
+/*
+ * ad799x_update_scan_mode: as the kernel's, the block read's size from the
+ * mask (timestamp included) and, on the parts with a configuration
+ * register, the mask as its channel bits (the alert enables share them).
+ */
+static int ad799x_update_scan_mode(struct iio_dev *indio_dev, uint64_t active)
+{
+	struct ad799x_state *st = iio_priv(indio_dev);
+	int ts = ad799x_ts_index(st);
+
+	st->scan_mask = active;
+	if (ts >= 0 && iio_buffer_next_ts(indio_dev))
+		st->scan_mask |= BIT_ULL(ts);
+	st->transfer_size = (uint8_t)(__builtin_popcountll(st->scan_mask) * 2);
+	if (st->ci->iface == AD799X_IFACE_AD7991)
+		return 0;
+	st->config &= (uint16_t)~(GENMASK(7, 0) << AD799X_CHANNEL_SHIFT);
+	st->config |= (uint16_t)(st->scan_mask << AD799X_CHANNEL_SHIFT);
+	return ad799x_send_config(st, iio_device_i2c(indio_dev), st->config);
+}
+
 static const struct iio_buffer_setup ad799x_buffer_setup = {
 	.handler = ad799x_trigger_handler,
+	.update_scan_mode = ad799x_update_scan_mode,
 };
 
 /* Send the configuration as the part takes it (the ad7991/5/9 keep it for the next command). */
