@@ -8,7 +8,9 @@
 # writing "LINE rising|falling" to the shim's FIFO. Checked: a max1363
 # (rising edge) and an ad7998 (falling edge, as the kernel drivers ask)
 # deliver their chips' alerts as the kernel's events when, and only when,
-# their line has that edge; a line past the chip's last one and a line
+# their line has that edge; a reload hands the lines to the new board's
+# devices (the kernel would say EBUSY to a second request), and one that
+# fails gives them back; a line past the chip's last one and a line
 # another consumer holds fail the board load naming them. Skips (status
 # 77) without namespaces.
 # Usage: test_gpio.sh BUILD_DIR SOURCE_DIR. The last line is "N passed, M failed".
@@ -127,6 +129,36 @@ if grep -q Event "$tmp/mout"; then bad "a rising edge reached the ad7998's falli
 fire 3 falling
 monitor_done
 
+# stat NAME: one counter of the daemon's STATS
+stat() { $a stats | sed -n "s/^$1 //p"; }
+
+# settle_stat NAME WANT: until the counter reads WANT (a reload is under way; 10 s at most)
+settle_stat() {
+	i=0
+	while [ "$(stat "$1")" != "$2" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	if [ "$(stat "$1")" = "$2" ]; then ok; else bad "$1: $(stat "$1"), want $2; $(cat "$tmp/log")"; fi
+}
+
+# a reload probes the new board while the old one holds the lines: they are handed over
+kill -HUP $dpid
+settle_stat reloads 1
+check "the new board's max1363 starts disarmed" "0" $a read mon events/in_voltage0_thresh_rising_en
+check "armed on the new board" "" $a write mon events/in_voltage0_thresh_rising_value 2000
+check "armed on the new board (en)" "" $a write mon events/in_voltage0_thresh_rising_en 1
+monitor_one "max1363 alert after a reload" max1363 \
+	"Event: time: T, type: voltage, channel: 0, evtype: thresh, direction: rising"
+fire 17 rising
+monitor_done
+
+# a reload that fails (its ad7998 names line 99) gives line 17 back to the board that stays
+board 17 99
+kill -HUP $dpid
+settle_stat reload_failures 1
+monitor_one "max1363 alert after a failed reload" max1363 \
+	"Event: time: T, type: voltage, channel: 0, evtype: thresh, direction: rising"
+fire 17 rising
+monitor_done
+if grep -q 'reload failed.*devices\[1\].*no line 99' "$tmp/log"; then ok; else bad "failed reload: $(cat "$tmp/log")"; fi
 if shtest_clean_exit $dpid "$tmp/log"; then ok; else bad "daemon exit: $(cat "$tmp/log")"; fi
 
 # lines that cannot be had fail the board load, naming device, chip and line
