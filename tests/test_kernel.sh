@@ -201,6 +201,27 @@ if command -v iio_readdev >/dev/null 2>&1; then
 		cat "$tmp/readdev.err"
 	sleep 4
 fi
+# a second reader with more channels: the capture is disabled, its enables rewritten
+# for the union and enabled again; each reader gets its own channels from the
+# union's records (the scans come once both are in)
+(sleep 3; cat "$tmp/scans"; sleep 2) >"$cdev" &
+pids="$pids $!"
+timeout 20 $cli -a "unix:$sock" capture ads1015 voltage0 -n 64 -b 8 --format csv \
+	>"$tmp/capA.out" 2>&1 &
+capa=$!
+sleep 1
+check "... union: voltage0 alone first" "1 0" values_of $d0/scan_elements/in_voltage0_en \
+	$d0/scan_elements/in_voltage1_en
+timeout 20 $cli -a "unix:$sock" capture ads1015 voltage1 voltage0 -n 64 -b 8 --format csv \
+	>"$tmp/capB.out" 2>&1
+wait "$capa"
+check "two readers, union of their channels: the first gets voltage0" \
+	"$(echo voltage0; seq 0 63)" cat "$tmp/capA.out"
+check "... the second both (in scan order, as records are)" \
+	"$(echo voltage0,voltage1; seq 0 63 | awk '{print $1 "," (0 - $1)}')" cat "$tmp/capB.out"
+settle "... both gone: disabled and restored" "0 0 0" \
+	values_of $d0/buffer/enable $d0/scan_elements/in_voltage0_en $d0/scan_elements/in_voltage1_en
+sleep 2
 # the device leaves mid-stream (the writer's close: EOF, as the kernel's read gives ENODEV)
 feed 0.5
 timeout 20 $cli -a "unix:$sock" capture ads1015 voltage0 voltage1 -n 1000 -b 8 --format csv \
