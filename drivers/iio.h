@@ -158,6 +158,13 @@ struct iio_chan_spec {
  * @write_event_value: apply (val, val2), parsed as INT_PLUS_MICRO; 0 or -errno.
  * @attrs: device attributes (iio_evgen's poke_evN), or NULL.
  * @event_attrs: device attributes under events/ (sampling_frequency), or NULL.
+ * @event_open: a device whose events come from a source of its own (a
+ *	mirrored kernel device's event fd, drivers/kernel/kernel_event.c):
+ *	start delivering them with iio_push_event() now that the queue has a
+ *	reader; 0 or -errno, which iio_event_open() returns. Called without
+ *	core locks, never twice at once for one device.
+ * @event_close: stop delivering them; called once after each successful
+ *	@event_open, when the reader closes the queue or the device is freed.
  */
 struct iio_info {
 	int (*read_raw)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
@@ -189,6 +196,8 @@ struct iio_info {
 				 enum iio_event_info info, int val, int val2);
 	const struct iio_dev_attr *attrs;
 	const struct iio_dev_attr *event_attrs;
+	int (*event_open)(struct iio_dev *indio_dev);
+	void (*event_close)(struct iio_dev *indio_dev);
 };
 
 #define IIO_LABEL_MAX		256

@@ -34,6 +34,7 @@ struct iio_event_queue {
 	unsigned int head;		/* oldest entry */
 	unsigned int count;
 	uint64_t lost;			/* dropped since the last read */
+	int err;			/* iio_event_end(): the source failed */
 	bool open;
 	void (*notify)(void *ctx);
 	void *ctx;
@@ -184,7 +185,7 @@ bool iio_device_has_events(const struct iio_dev *indio_dev)
 {
 	int i;
 
-	if (indio_dev->info && indio_dev->info->event_attrs)
+	if (indio_dev->info && (indio_dev->info->event_attrs || indio_dev->info->event_open))
 		return true;
 	for (i = 0; i < indio_dev->num_channels; i++)
 		if (indio_dev->channels[i].num_event_specs)
@@ -290,6 +291,7 @@ int iio_push_event(struct iio_dev *indio_dev, uint64_t ev_code, int64_t timestam
 int iio_event_open(struct iio_dev *indio_dev, void (*notify)(void *ctx), void *ctx)
 {
 	struct iio_dev_opaque *op = to_iio_dev_opaque(indio_dev);
+	const struct iio_info *info = indio_dev->info;
 	int ret = 0;
 
 	if (!iio_device_has_events(indio_dev))
@@ -307,22 +309,56 @@ int iio_event_open(struct iio_dev *indio_dev, void (*notify)(void *ctx), void *c
 		op->events->head = 0;
 		op->events->count = 0;
 		op->events->lost = 0;
+		op->events->err = 0;
 		op->events->notify = notify;
 		op->events->ctx = ctx;
 		op->events->open = true;
 	}
 	pthread_mutex_unlock(&op->events_lock);
+	/* outside the lock: the source's thread pushes under it */
+	if (!ret && info && info->event_open) {
+		ret = info->event_open(indio_dev);
+		if (ret < 0) {
+			pthread_mutex_lock(&op->events_lock);
+			op->events->open = false;
+			pthread_mutex_unlock(&op->events_lock);
+		}
+	}
 	return ret;
+}
+
+/* Mark the queue closed; Return: whether it was open (the caller closes the source). */
+static bool iio_event_mark_closed(struct iio_dev_opaque *op)
+{
+	bool was = false;
+
+	pthread_mutex_lock(&op->events_lock);
+	if (op->events) {
+		was = op->events->open;
+		op->events->open = false;
+		op->events->count = 0;
+	}
+	pthread_mutex_unlock(&op->events_lock);
+	return was;
 }
 
 void iio_event_close(struct iio_dev *indio_dev)
 {
+	const struct iio_info *info = indio_dev->info;
+
+	/* the source is stopped after the mark, and outside the lock its pushes take */
+	if (iio_event_mark_closed(to_iio_dev_opaque(indio_dev)) && info && info->event_close)
+		info->event_close(indio_dev);
+}
+
+void iio_event_end(struct iio_dev *indio_dev, int err)
+{
 	struct iio_dev_opaque *op = to_iio_dev_opaque(indio_dev);
 
 	pthread_mutex_lock(&op->events_lock);
-	if (op->events) {
-		op->events->open = false;
-		op->events->count = 0;
+	if (op->events && op->events->open) {
+		op->events->err = err;
+		op->events->notify(op->events->ctx);
 	}
 	pthread_mutex_unlock(&op->events_lock);
 }
@@ -332,7 +368,7 @@ int iio_event_read(struct iio_dev *indio_dev, struct iio_event_data *out, int ma
 {
 	struct iio_dev_opaque *op = to_iio_dev_opaque(indio_dev);
 	struct iio_event_queue *q;
-	int n = 0;
+	int n = 0, err = 0;
 
 	*lost = 0;
 	pthread_mutex_lock(&op->events_lock);
@@ -345,8 +381,11 @@ int iio_event_read(struct iio_dev *indio_dev, struct iio_event_data *out, int ma
 		}
 		*lost = q->lost;
 		q->lost = 0;
+		err = q->err;
 	}
 	pthread_mutex_unlock(&op->events_lock);
+	if (!n && !*lost && err)
+		return err;
 	if (!n && !*lost && iio_device_is_gone(indio_dev))
 		return -ENODEV;
 	return n;
@@ -366,6 +405,8 @@ void iio_event_release(struct iio_dev *indio_dev)
 {
 	struct iio_dev_opaque *op = to_iio_dev_opaque(indio_dev);
 
+	/* a reader that never closed: its source must not outlive the device */
+	iio_event_close(indio_dev);
 	free(op->events);
 	op->events = NULL;
 }

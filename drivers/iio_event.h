@@ -45,9 +45,16 @@ bool iio_device_has_events(const struct iio_dev *indio_dev);
  * (any thread, with a core lock held: it must only wake the reader, e.g.
  * uv_async_send) after each push and when the device goes away.
  * Return: 0; -ENODEV (no event interface, or the device is gone); -EBUSY
- * (a reader holds it).
+ * (a reader holds it); the driver's @event_open error.
  */
 int iio_event_open(struct iio_dev *indio_dev, void (*notify)(void *ctx), void *ctx);
+/**
+ * iio_event_end() - the device's event source failed (a kernel event fd
+ * read ENODEV): once the queue is drained, iio_event_read() returns @err
+ * (negative) until the reader closes and opens again. Wakes the reader.
+ * Any thread.
+ */
+void iio_event_end(struct iio_dev *indio_dev, int err);
 /** iio_event_close() - stop reading; queued events are dropped. Idempotent. */
 void iio_event_close(struct iio_dev *indio_dev);
 
@@ -55,7 +62,7 @@ void iio_event_close(struct iio_dev *indio_dev);
  * iio_event_read() - take up to @max queued events, oldest first.
  * @lost: out: events dropped (queue full) since the last read.
  * Return: the number taken (0 when empty), or -ENODEV once the device is
- * gone and the queue is empty.
+ * gone and the queue is empty (or iio_event_end()'s error).
  */
 int iio_event_read(struct iio_dev *indio_dev, struct iio_event_data *out, int max,
 		   uint64_t *lost);

@@ -62,6 +62,7 @@ struct srv_evdev {
 	struct iio_dev *dev;		/* referenced; its queue is open */
 	struct srv_list subs;
 	bool pinned;			/* a walk of @subs is under way: not freed yet */
+	bool closed;			/* its queue closed already (srv_events_reload()) */
 };
 
 /*
@@ -217,7 +218,8 @@ static void srv_evdev_put_if_unused(struct srv_evdev *ed)
 {
 	if (!srv_list_empty(&ed->subs) || ed->pinned)
 		return;
-	iio_event_close(ed->dev);
+	if (!ed->closed)
+		iio_event_close(ed->dev);
 	iio_device_put(ed->dev);
 	srv_list_del(&ed->node);
 	free(ed);
@@ -280,7 +282,7 @@ static bool srv_evdev_drain(struct srv_evdev *ed)
 		if (n < 0) {
 			srv_list_for_each_safe(pos, tmp, &ed->subs)
 				srv_evsub_end(srv_container_of(pos, struct srv_evsub, dev_node),
-					      n, "device removed");
+					      n, n == -ENODEV ? "device removed" : NULL);
 			return false;	/* @ed is pinned: the caller frees it */
 		}
 		srv_evdev_fan_out(ed, e, n, lost);
@@ -360,6 +362,14 @@ static void srv_evsub_follow(struct srv_events *ev, struct srv_evsub *sub)
 		srv_evsub_end(sub, -ENODEV, "device left the board");
 		return;
 	}
+	if (dev == old->dev && old->closed) {
+		/* kept by the reload: open its queue again (srv_events_reload() closed it) */
+		err = iio_event_open(dev, srv_events_notify, ev);
+		old->closed = err < 0;
+		if (err < 0)
+			srv_evsub_end(sub, err, NULL);
+		return;
+	}
 	if (dev == old->dev)
 		return;
 	ed = srv_evdev_get(ev, dev, &err);
@@ -391,6 +401,13 @@ void srv_events_reload(struct srv *srv)
 		ed = srv_container_of(pos, struct srv_evdev, node);
 		/* pinned: the walk's end test reads @ed after its last sub left */
 		ed->pinned = true;
+		/*
+		 * closed before its subscriptions open the new board's device: a
+		 * kernel device's event fd is one per device (EBUSY to a second
+		 * IIO_GET_EVENT_FD_IOCTL), and the new mirror is the same device
+		 */
+		iio_event_close(ed->dev);
+		ed->closed = true;
 		srv_list_for_each_safe(p2, t2, &ed->subs)
 			srv_evsub_follow(ev, srv_container_of(p2, struct srv_evsub, dev_node));
 		ed->pinned = false;
@@ -555,6 +572,12 @@ void srv_events_subscribe(struct srv_session *s, struct proto_request *req)
 		return;
 	}
 	ret = srv_evsub_new(s, req, dev, &f);
+	if (ret == -EBUSY) {
+		/* only a device with an event source of its own (a kernel device's fd) says so */
+		srv_dispatch_error(s, req, ret, "%s: its event fd is held by another reader "
+				   "(one per device)", req->device);
+		return;
+	}
 	if (ret < 0) {
 		srv_dispatch_error(s, req, ret, NULL);
 		return;

@@ -153,3 +153,29 @@ kt_dev_end() {
 	umount -R /dev
 	for kt_n in null zero urandom random; do umount "$1/$kt_n"; done
 }
+
+# kt_max1363 N: a MAX1363 in monitor mode as max1363.c registers it with an IRQ:
+# events/ with threshold values and enables for the four inputs and two of the
+# differential pairs, the hysteresis, and the driver's events/sampling_frequency
+# (a device attribute there); its events come through the event fd, which
+# tests/preload/kshim.c plays. Not in kt_all: only the event rows use it.
+kt_max1363() {
+	kt_dev "$1" 0-0034 max1363
+	for i in 0 1 2 3; do
+		kt_attr "$1" "in_voltage${i}_raw" $((1000 + i))
+		for d in rising falling; do
+			kt_attr "$1" "events/in_voltage${i}_thresh_${d}_value" 2047
+			kt_attr "$1" "events/in_voltage${i}_thresh_${d}_en" 0
+		done
+	done
+	for p in 0-voltage1 2-voltage3; do
+		kt_attr "$1" "in_voltage${p}_raw" 0
+		for d in rising falling; do
+			kt_attr "$1" "events/in_voltage${p}_thresh_${d}_value" 2047
+			kt_attr "$1" "events/in_voltage${p}_thresh_${d}_en" 0
+		done
+	done
+	kt_attr "$1" in_voltage_scale 0.500000000
+	kt_attr "$1" events/sampling_frequency 133000
+	kt_attr "$1" events/sampling_frequency_available "133000 665000 33300 16600 8300 4200 2000 1000" 444
+}

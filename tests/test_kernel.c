@@ -19,6 +19,7 @@
 #include "iio.h"
 #include "iio_core.h"
 #include "iio_consumer.h"
+#include "iio_event.h"
 #include "iio_registry.h"
 #include "kernel/iio_kernel.h"
 #include "testutil.h"
@@ -100,7 +101,8 @@ static int tree_init(void)
 	if (!mkdtemp(root))
 		return -1;
 	snprintf(dir, sizeof(dir), "%s/" IIO_KERNEL_BUS_DIR "/iio:device2", root);
-	snprintf(path, sizeof(path), "mkdir -p '%s/scan_elements' '%s/buffer'", dir, dir);
+	snprintf(path, sizeof(path), "mkdir -p '%s/scan_elements' '%s/buffer' '%s/events'", dir,
+		 dir, dir);
 	if (system(path) != 0)
 		return -1;
 	put("name", "max1036\n", 0444);
@@ -122,6 +124,12 @@ static int tree_init(void)
 	put("in_voltage2_raw_fail_eagain", "1\n", 0444);
 	put("in_voltage2_raw_fail_ebusy", "1\n", 0444);
 	put("in_voltage3_raw_fail_einval", "1\n", 0444);
+	put("events/in_voltage0_thresh_rising_en", "0\n", 0644);
+	put("events/in_voltage0_thresh_rising_value", "100\n", 0644);
+	put("events/in_voltage0-voltage1_thresh_falling_value", "-5\n", 0644);
+	put("events/in_accel_thresh_rising_value", "3\n", 0644);
+	put("events/in_voltage9_thresh_rising_en", "0\n", 0644);
+	put("events/sampling_frequency", "133000\n", 0644);
 	put("dev", "246:2\n", 0444);
 	put("uevent", "MAJOR=246\n", 0644);
 	return iio_kernel_set_roots(root, NULL);
@@ -342,5 +350,91 @@ static void test_changing_tree(void)
 	rmdir(noname);
 }
 TEST_CASE(test_changing_tree, "a device gone between listing and scan is skipped; one without a name stays");
+
+static void test_event_names(void)
+{
+	static const struct {
+		const char *postfix;
+		bool ok;
+		int type, dir, info;
+	} rows[] = {
+		{ "thresh_rising_en", true, IIO_EV_TYPE_THRESH, IIO_EV_DIR_RISING, IIO_EV_INFO_ENABLE },
+		{ "thresh_either_period", true, IIO_EV_TYPE_THRESH, IIO_EV_DIR_EITHER,
+		  IIO_EV_INFO_PERIOD },
+		{ "change_en", true, IIO_EV_TYPE_CHANGE, IIO_EV_DIR_NONE, IIO_EV_INFO_ENABLE },
+		{ "thresh_adaptive_falling_value", true, IIO_EV_TYPE_THRESH_ADAPTIVE,
+		  IIO_EV_DIR_FALLING, IIO_EV_INFO_VALUE },
+		{ "mag_rising_high_pass_filter_3db", true, IIO_EV_TYPE_MAG, IIO_EV_DIR_RISING,
+		  IIO_EV_INFO_HIGH_PASS_FILTER_3DB },
+		{ "gesture_singletap_tap2_min_delay", true, IIO_EV_TYPE_GESTURE, IIO_EV_DIR_SINGLETAP,
+		  IIO_EV_INFO_TAP2_MIN_DELAY },
+		{ "thresh_rising_label", true, IIO_EV_TYPE_THRESH, IIO_EV_DIR_RISING, -1 },
+		{ "sampling_frequency", false, 0, 0, 0 },
+		{ "thresh_rising", false, 0, 0, 0 },
+		{ "thresh_rising_en_x", false, 0, 0, 0 },
+		{ "bogus_rising_en", false, 0, 0, 0 },
+	};
+	struct iio_kernel_event_name ev;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		bool got = iio_kernel_event_postfix_parse(rows[i].postfix, &ev);
+
+		TEST_ROW_ASSERT(got == rows[i].ok, rows[i].postfix);
+		if (got && rows[i].ok)
+			TEST_ROW_ASSERT((int)ev.type == rows[i].type && (int)ev.dir == rows[i].dir &&
+					ev.info == rows[i].info, rows[i].postfix);
+	}
+}
+TEST_CASE(test_event_names, "events/ names back to type, direction and info");
+
+/* The channel of @dev whose id is @id, or NULL. */
+static const struct iio_chan_spec *chan_by_id(const struct iio_dev *dev, const char *id)
+{
+	char buf[64];
+	int i;
+
+	for (i = 0; i < dev->num_channels; i++)
+		if (iio_chan_id(buf, sizeof(buf), &dev->channels[i]) >= 0 && strcmp(buf, id) == 0)
+			return &dev->channels[i];
+	return NULL;
+}
+
+static void test_event_specs(void)
+{
+	struct iio_dev *dev = mirror();
+	const struct iio_chan_spec *c;
+	char devroot[128];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+	CU_ASSERT_TRUE(iio_device_has_events(dev));
+	c = chan_by_id(dev, "voltage0");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL_FATAL(c->num_event_specs, 1);
+	CU_ASSERT_EQUAL(c->event_spec[0].type, IIO_EV_TYPE_THRESH);
+	CU_ASSERT_EQUAL(c->event_spec[0].dir, IIO_EV_DIR_RISING);
+	CU_ASSERT_EQUAL(c->event_spec[0].mask_separate,
+			BIT(IIO_EV_INFO_ENABLE) | BIT(IIO_EV_INFO_VALUE));
+	c = chan_by_id(dev, "voltage0-voltage1");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL_FATAL(c->num_event_specs, 1);
+	CU_ASSERT_EQUAL(c->event_spec[0].dir, IIO_EV_DIR_FALLING);
+	/* in_accel_thresh_rising_value: shared by the accel channels */
+	c = chan_by_id(dev, "accel_x");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL_FATAL(c->num_event_specs, 1);
+	CU_ASSERT_EQUAL(c->event_spec[0].mask_shared_by_type, BIT(IIO_EV_INFO_VALUE));
+	CU_ASSERT_EQUAL(chan_by_id(dev, "voltage1")->num_event_specs, 0);
+	/* in_voltage9_...: a channel with no other file is not made up */
+	CU_ASSERT_PTR_NULL(chan_by_id(dev, "voltage9"));
+	/* no /dev/iio:device2 under the dev root: the open says so, the queue stays free */
+	snprintf(devroot, sizeof(devroot), "%s/nodev", root);
+	CU_ASSERT_EQUAL(iio_kernel_set_roots(NULL, devroot), 0);
+	CU_ASSERT_EQUAL(iio_event_open(dev, NULL, NULL), -ENOENT);
+	CU_ASSERT_EQUAL(iio_event_open(dev, NULL, NULL), -ENOENT);
+	CU_ASSERT_EQUAL(iio_kernel_set_roots(NULL, "/dev"), 0);
+	iio_device_put(dev);
+}
+TEST_CASE(test_event_specs, "events/ gives channels their event specs; the event fd is opened on demand");
 
 TEST_MAIN("kernel", tree_init, tree_fini)

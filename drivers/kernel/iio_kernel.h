@@ -144,6 +144,33 @@ struct iio_kernel_name {
 bool iio_kernel_name_parse(const char *name, struct iio_kernel_name *out);
 
 /**
+ * struct iio_kernel_event_name - what the postfix of an events/ file says.
+ * @type: the event type (thresh, mag, change, ...).
+ * @dir: its direction, IIO_EV_DIR_NONE when the name has none.
+ * @info: the IIO_EV_INFO_* bit ("en", "value", ...), or -1 for a "label" file.
+ */
+struct iio_kernel_event_name {
+	enum iio_event_type type;
+	enum iio_event_direction dir;
+	int info;
+};
+
+/**
+ * iio_kernel_event_postfix_parse() - "thresh_rising_en", "change_en",
+ * "thresh_either_period" back to its event as iio_device_add_event() built
+ * it (the type, direction and info names of the ABI leaf's tables).
+ * Return: true when @postfix is one; false for any other name
+ * (events/sampling_frequency is a device attribute).
+ */
+bool iio_kernel_event_postfix_parse(const char *postfix, struct iio_kernel_event_name *out);
+
+/**
+ * iio_kernel_chan_same() - do @a and @b key the same channel (direction,
+ * type, index, partner, modifier), as two file names of it would?
+ */
+bool iio_kernel_chan_same(const struct iio_chan_spec *a, const struct iio_chan_spec *b);
+
+/**
  * iio_kernel_scan_type_parse() - "le:s12/16>>4" (and "be:", "X2" repeats)
  * into @st, as a scan element's _type file prints it.
  * Return: 0, or -EINVAL.

@@ -24,6 +24,7 @@
 #include "iio_kit.h"
 #include "iio_registry.h"
 #include "kernel/iio_kernel.h"
+#include "kernel/kernel_event.h"
 
 #define KERNEL_DEV_DIR_MAX	64	/* "iio:device123" */
 #define KERNEL_SCAN_DIR		"scan_elements"
@@ -70,6 +71,7 @@ struct kernel_dev {
 	struct iio_attr *attrs;
 	int nattrs;
 	struct kernel_cap *cap;		/* kernel_buffer.c's, while capturing */
+	struct kernel_evfd evfd;	/* kernel_event.c: open while the event queue has a reader */
 };
 
 /* The scan being built: channels and attributes in growable arrays. */
@@ -79,6 +81,7 @@ struct kernel_scan {
 	int chan_of[IIO_KERNEL_FILES_MAX];	/* attrs[i].chan as an index, -1 none */
 	struct iio_attr attrs[IIO_KERNEL_FILES_MAX];
 	bool typed[2][IIOWIRE_IIO_CHAN_TYPE_COUNT];	/* by output, type: kernel_scan_typed() */
+	struct kernel_evscan ev;			/* events/: kernel_event.c */
 	char *err;
 	size_t errlen;
 };
@@ -247,10 +250,34 @@ static int kernel_dev_read_raw(struct iio_dev *indio_dev, const struct iio_chan_
 	return iio_kernel_text_value(text, val, val2);
 }
 
+/* The event fd through /dev/iio:deviceN (--dev-root), while the core's queue has a reader. */
+static int kernel_dev_event_open(struct iio_dev *indio_dev)
+{
+	struct kernel_dev *kd = kernel_dev_of(indio_dev);
+	char node[IIO_KERNEL_ROOT_MAX + KERNEL_DEV_DIR_MAX + 1];
+
+	snprintf(node, sizeof(node), "%s/%s", kernel_dev_root, kd->dir);
+	return kernel_event_open(indio_dev, &kd->evfd, node);
+}
+
+static void kernel_dev_event_close(struct iio_dev *indio_dev)
+{
+	kernel_event_close(&kernel_dev_of(indio_dev)->evfd);
+}
+
 static const struct iio_info kernel_dev_info = {
 	.read_raw = kernel_dev_read_raw,
 	.read_text = kernel_dev_read_text,
 	.write_text = kernel_dev_write_text,
+};
+
+/* A device with events/ (an event interface): the same, and its event fd. */
+static const struct iio_info kernel_dev_info_events = {
+	.read_raw = kernel_dev_read_raw,
+	.read_text = kernel_dev_read_text,
+	.write_text = kernel_dev_write_text,
+	.event_open = kernel_dev_event_open,
+	.event_close = kernel_dev_event_close,
 };
 
 /* ---- the scan of one directory ---- */
@@ -268,14 +295,9 @@ static int kernel_scan_chan(struct kernel_scan *sc, const struct iio_chan_spec *
 	struct iio_chan_spec *c;
 	int i;
 
-	for (i = 0; i < sc->kd.nchans; i++) {
-		c = &sc->chans[i];
-		if (c->output == want->output && c->type == want->type &&
-		    c->indexed == want->indexed && c->channel == want->channel &&
-		    c->differential == want->differential && c->channel2 == want->channel2 &&
-		    c->modified == want->modified)
+	for (i = 0; i < sc->kd.nchans; i++)
+		if (iio_kernel_chan_same(&sc->chans[i], want))
 			return i;
-	}
 	if (sc->kd.nchans == IIO_KERNEL_CHANNELS_MAX)
 		return kernel_scan_err(sc, -E2BIG, "more channels than iiowire mirrors");
 	c = &sc->chans[sc->kd.nchans];
@@ -593,6 +615,9 @@ static int kernel_scan_dir(struct kernel_scan *sc, const char *dir)
 		ret = kernel_scan_classify(sc, i, false);
 	for (i = 0; i < sc->kd.nattrs && !ret; i++)
 		ret = kernel_scan_classify(sc, i, true);
+	if (!ret)
+		ret = kernel_event_scan(sc->kd.path, sc->chans, sc->kd.nchans, &sc->ev, sc->err,
+					sc->errlen);
 	if (ret)
 		return ret;
 	kernel_scan_small(sc->kd.path, "", "name", sc->kd.name, sizeof(sc->kd.name));
@@ -600,16 +625,17 @@ static int kernel_scan_dir(struct kernel_scan *sc, const char *dir)
 	return 0;
 }
 
-/* One allocation: the device, its state, channels and attributes (see the top of the file). */
+/* One allocation: the device, its state, channels, attributes and event specs (see the top). */
 static struct iio_dev *kernel_dev_build(const struct kernel_scan *sc)
 {
 	size_t csz = (size_t)sc->kd.nchans * sizeof(struct iio_chan_spec);
 	size_t asz = (size_t)sc->kd.nattrs * sizeof(struct iio_attr);
+	size_t esz = kernel_event_specs_size(&sc->ev);
 	struct kernel_dev *kd;
 	struct iio_dev *dev;
 	int i;
 
-	dev = iio_device_alloc(sizeof(*kd) + csz + asz);
+	dev = iio_device_alloc(sizeof(*kd) + csz + asz + esz);
 	if (!dev)
 		return NULL;
 	kd = iio_priv(dev);
@@ -623,11 +649,13 @@ static struct iio_dev *kernel_dev_build(const struct kernel_scan *sc)
 		memcpy(kd->attrs, sc->attrs, asz);
 	for (i = 0; i < kd->nattrs; i++)
 		kd->attrs[i].chan = sc->chan_of[i] >= 0 ? &kd->chans[sc->chan_of[i]] : NULL;
+	kernel_event_place(&sc->ev, (struct iio_event_spec *)((char *)kd->attrs + asz), kd->chans,
+			   kd->nchans);
 	dev->name = kd->name[0] ? kd->name : NULL;
 	dev->label = kd->label[0] ? kd->label : NULL;
 	dev->channels = kd->chans;
 	dev->num_channels = kd->nchans;
-	dev->info = &kernel_dev_info;
+	dev->info = sc->ev.present ? &kernel_dev_info_events : &kernel_dev_info;
 	iio_device_set_attrs(dev, kd->attrs, kd->nattrs);
 	iio_device_set_own_queue(dev);
 	if (iio_kernel_buffer_setup(dev)) {

@@ -120,6 +120,13 @@ static bool kernel_names_partner(const char **s, struct iio_chan_spec *c)
 	return c->indexed;
 }
 
+bool iio_kernel_chan_same(const struct iio_chan_spec *a, const struct iio_chan_spec *b)
+{
+	return a->output == b->output && a->type == b->type && a->indexed == b->indexed &&
+	       a->channel == b->channel && a->differential == b->differential &&
+	       a->channel2 == b->channel2 && a->modified == b->modified;
+}
+
 bool iio_kernel_name_parse(const char *name, struct iio_kernel_name *out)
 {
 	struct iio_chan_spec *c = &out->chan;
@@ -156,6 +163,56 @@ bool iio_kernel_name_parse(const char *name, struct iio_kernel_name *out)
 	out->postfix = s;
 	out->bare = !c->indexed && !c->modified;
 	out->has_chan = true;
+	return true;
+}
+
+static const char *kernel_names_evtype_name(int i)
+{
+	return iio_event_type_name((enum iio_event_type)i);
+}
+
+static const char *kernel_names_evdir_name(int i)
+{
+	return iio_event_dir_name((enum iio_event_direction)i);
+}
+
+static const char *kernel_names_evinfo_name(int i)
+{
+	/* the label file of read_event_label: one past the info table */
+	return i == IIO_EV_INFO_COUNT ? "label" : iio_event_info_postfix((enum iio_event_info)i);
+}
+
+static bool kernel_names_at_end(char c)
+{
+	return c == '\0';
+}
+
+bool iio_kernel_event_postfix_parse(const char *postfix, struct iio_kernel_event_name *out)
+{
+	const char *s = postfix;
+	int type = 0, dir = IIO_EV_DIR_NONE, info = 0;
+	size_t n;
+
+	/* "<type>_<dir>_<info>" or, for IIO_EV_DIR_NONE, "<type>_<info>" (iio_device_add_event()) */
+	n = kernel_names_longest(s, kernel_names_evtype_name, 0, IIOWIRE_IIO_EV_TYPE_COUNT,
+				 kernel_names_after_mod, &type);
+	if (!n)
+		return false;
+	s += n + 1;
+	n = kernel_names_longest(s, kernel_names_evdir_name, 0, IIOWIRE_IIO_EV_DIR_COUNT,
+				 kernel_names_after_mod, &dir);
+	if (n && kernel_names_longest(s + n + 1, kernel_names_evinfo_name, 0,
+				      IIO_EV_INFO_COUNT + 1, kernel_names_at_end, &info)) {
+		s += n + 1;
+	} else {
+		dir = IIO_EV_DIR_NONE;
+		if (!kernel_names_longest(s, kernel_names_evinfo_name, 0, IIO_EV_INFO_COUNT + 1,
+					  kernel_names_at_end, &info))
+			return false;
+	}
+	out->type = (enum iio_event_type)type;
+	out->dir = (enum iio_event_direction)dir;
+	out->info = info == IIO_EV_INFO_COUNT ? -1 : info;
 	return true;
 }
 

@@ -1,0 +1,277 @@
+/*
+ * kshim.c - a test-only LD_PRELOAD library that plays the parts of the
+ * kernel a fake sysfs tree cannot: tests/test_kernel.sh loads it into
+ * iiowired (valgrind honours LD_PRELOAD too). Never installed.
+ *
+ * - IIO_GET_EVENT_FD_IOCTL on a stand-in /dev/iio:deviceN (anything but a
+ *   character device: a FIFO in the tests; the real ioctl on it is ENOTTY)
+ *   answers as industrialio-event.c's iio_event_getfd(): a descriptor for
+ *   the FIFO "NODE.events" beside it, to which the test writes 16-byte
+ *   struct iio_event_data records (opened O_RDWR, so that it never reads
+ *   end-of-file while the test has no writer, as a kernel event fd never
+ *   does); -ENODEV when there is none (no event interface); -EBUSY while
+ *   an fd it gave, in this process or another, is open (one reader at a
+ *   time).
+ * - IIOWIRE_KSHIM_READ_ERR="PATH=EIO;PATH=EAGAIN;...": read() of a file
+ *   opened by that path fails with that errno, as sysfs passes on a
+ *   driver's show() error (EIO, EAGAIN, EBUSY, ETIMEDOUT, ENXIO, EINVAL).
+ * - IIOWIRE_KSHIM_SCAN_RACE="DIR;ENTRY;PATH[;PATH...]": the first time a
+ *   listing of DIR (opendir/readdir, as the scan reads it) yields ENTRY,
+ *   the PATHs are removed (recursively; links not followed) before the
+ *   caller sees the entry: a tree that changes during the scan.
+ *
+ * Its state is process-wide by nature (it plays the kernel), under one
+ * mutex; nothing it calls while holding it comes back into it.
+ */
+#undef _FORTIFY_SOURCE	/* fortified fcntl.h would inline its own open() */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <linux/iio/events.h>
+
+#define KSHIM_FDS		4096	/* descriptors tracked; higher ones pass through */
+#define KSHIM_RULES		32
+#define KSHIM_EVENTS_SUFFIX	".events"
+
+struct kshim_rule {
+	char path[PATH_MAX];
+	int err;
+};
+
+static pthread_mutex_t kshim_lock = PTHREAD_MUTEX_INITIALIZER;
+static int kshim_read_err[KSHIM_FDS];		/* fd -> errno its reads fail with */
+static struct kshim_rule kshim_rules[KSHIM_RULES];
+static int kshim_nrules = -1;			/* -1: IIOWIRE_KSHIM_READ_ERR not read yet */
+static DIR *kshim_race_dir;			/* the listing being watched */
+static bool kshim_race_done;
+
+static const struct { const char *name; int err; } kshim_errnos[] = {
+	{ "EIO", EIO }, { "EAGAIN", EAGAIN }, { "EBUSY", EBUSY }, { "ETIMEDOUT", ETIMEDOUT },
+	{ "ENXIO", ENXIO }, { "EINVAL", EINVAL },
+};
+
+/* The next definition of @name (libc's, or a sanitizer's interceptor), looked up once. */
+#define KSHIM_NEXT(name) __extension__({					\
+	static __typeof__(&name) kshim_fn;					\
+	if (!kshim_fn)								\
+		kshim_fn = (__typeof__(&name))dlsym(RTLD_NEXT, #name);		\
+	kshim_fn;								\
+})
+
+/* IIOWIRE_KSHIM_READ_ERR into kshim_rules, once (under the lock). */
+static void kshim_rules_load(void)
+{
+	const char *env = getenv("IIOWIRE_KSHIM_READ_ERR");
+	char *copy, *item, *save = NULL, *eq;
+	size_t i;
+
+	kshim_nrules = 0;
+	if (!env || !(copy = strdup(env)))
+		return;
+	for (item = strtok_r(copy, ";", &save); item && kshim_nrules < KSHIM_RULES;
+	     item = strtok_r(NULL, ";", &save)) {
+		eq = strrchr(item, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		for (i = 0; i < sizeof(kshim_errnos) / sizeof(kshim_errnos[0]); i++) {
+			if (strcmp(kshim_errnos[i].name, eq + 1) != 0)
+				continue;
+			snprintf(kshim_rules[kshim_nrules].path, PATH_MAX, "%s", item);
+			kshim_rules[kshim_nrules++].err = kshim_errnos[i].err;
+		}
+	}
+	free(copy);
+}
+
+/* After a successful open of @path as @fd: note whether its reads fail. */
+static void kshim_opened(const char *path, int fd)
+{
+	int i;
+
+	if (fd < 0 || fd >= KSHIM_FDS)
+		return;
+	pthread_mutex_lock(&kshim_lock);
+	if (kshim_nrules < 0)
+		kshim_rules_load();
+	kshim_read_err[fd] = 0;
+	for (i = 0; i < kshim_nrules; i++)
+		if (strcmp(kshim_rules[i].path, path) == 0)
+			kshim_read_err[fd] = kshim_rules[i].err;
+	pthread_mutex_unlock(&kshim_lock);
+}
+
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+	int fd;
+
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	fd = KSHIM_NEXT(open)(path, flags, mode);
+	kshim_opened(path, fd);
+	return fd;
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	int err = 0;
+
+	if (fd >= 0 && fd < KSHIM_FDS) {
+		pthread_mutex_lock(&kshim_lock);
+		err = kshim_read_err[fd];
+		pthread_mutex_unlock(&kshim_lock);
+	}
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return KSHIM_NEXT(read)(fd, buf, len);
+}
+
+int close(int fd)
+{
+	if (fd >= 0 && fd < KSHIM_FDS) {
+		pthread_mutex_lock(&kshim_lock);
+		kshim_read_err[fd] = 0;
+		pthread_mutex_unlock(&kshim_lock);
+	}
+	return KSHIM_NEXT(close)(fd);
+}
+
+/*
+ * iio_event_getfd() for the stand-in node open as @fd. One reader at a
+ * time across processes, as the kernel's busy bit: an exclusive flock on
+ * the FIFO, which goes with the last descriptor of it.
+ * Return: 0 or -errno.
+ */
+static int kshim_getfd(int fd, int *out)
+{
+	char link[64], node[PATH_MAX], src[PATH_MAX + sizeof(KSHIM_EVENTS_SUFFIX)];
+	ssize_t n;
+	int evfd;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, node, sizeof(node) - 1);
+	if (n < 0)
+		return -errno;
+	node[n] = '\0';
+	snprintf(src, sizeof(src), "%s" KSHIM_EVENTS_SUFFIX, node);
+	/* O_RDWR: a FIFO with a writer of our own never reads end-of-file */
+	evfd = KSHIM_NEXT(open)(src, O_RDWR | O_CLOEXEC, 0);
+	if (evfd < 0)
+		return errno == ENOENT ? -ENODEV : -errno;
+	if (flock(evfd, LOCK_EX | LOCK_NB) < 0) {
+		KSHIM_NEXT(close)(evfd);
+		return -EBUSY;
+	}
+	*out = evfd;
+	return 0;
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	struct stat st;
+	va_list ap;
+	void *arg;
+	int ret;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (req != IIO_GET_EVENT_FD_IOCTL || fstat(fd, &st) < 0 || S_ISCHR(st.st_mode))
+		return KSHIM_NEXT(ioctl)(fd, req, arg);
+	ret = kshim_getfd(fd, arg);
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- a tree that changes while it is listed ---- */
+
+static int kshim_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* IIOWIRE_KSHIM_SCAN_RACE's field @i (0 DIR, 1 ENTRY, 2.. PATHs) into @buf; false past the end. */
+static bool kshim_race_field(int i, char *buf, size_t len)
+{
+	const char *s = getenv("IIOWIRE_KSHIM_SCAN_RACE"), *end;
+
+	for (; s && i > 0; i--) {
+		s = strchr(s, ';');
+		s = s ? s + 1 : NULL;
+	}
+	if (!s)
+		return false;
+	end = strchr(s, ';');
+	snprintf(buf, len, "%.*s", (int)(end ? (size_t)(end - s) : strlen(s)), s);
+	return buf[0] != '\0';
+}
+
+DIR *opendir(const char *path)
+{
+	DIR *d = KSHIM_NEXT(opendir)(path);
+	char dir[PATH_MAX];
+
+	if (d && kshim_race_field(0, dir, sizeof(dir)) && strcmp(dir, path) == 0) {
+		pthread_mutex_lock(&kshim_lock);
+		if (!kshim_race_done)
+			kshim_race_dir = d;
+		pthread_mutex_unlock(&kshim_lock);
+	}
+	return d;
+}
+
+struct dirent *readdir(DIR *d)
+{
+	struct dirent *de = KSHIM_NEXT(readdir)(d);
+	char entry[NAME_MAX + 1], path[PATH_MAX];
+	bool fire = false;
+	int i;
+
+	if (!de)
+		return de;
+	pthread_mutex_lock(&kshim_lock);
+	if (d == kshim_race_dir && kshim_race_field(1, entry, sizeof(entry)) &&
+	    strcmp(entry, de->d_name) == 0) {
+		fire = true;
+		kshim_race_done = true;
+		kshim_race_dir = NULL;
+	}
+	pthread_mutex_unlock(&kshim_lock);
+	for (i = 2; fire && kshim_race_field(i, path, sizeof(path)); i++)
+		nftw(path, kshim_rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	return de;
+}
+
+int closedir(DIR *d)
+{
+	pthread_mutex_lock(&kshim_lock);
+	if (d == kshim_race_dir)
+		kshim_race_dir = NULL;
+	pthread_mutex_unlock(&kshim_lock);
+	return KSHIM_NEXT(closedir)(d);
+}
