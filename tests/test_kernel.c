@@ -437,4 +437,38 @@ static void test_event_specs(void)
 }
 TEST_CASE(test_event_specs, "events/ gives channels their event specs; the event fd is opened on demand");
 
+/*
+ * A device with @n events: channels voltage0..8, each with up to 63 (type,
+ * direction) pairs named in events/ (the 9 types by the 7 directions, "none"
+ * as "<type>_en"). Return: iio_kernel_mirror()'s result.
+ */
+static int mirror_events(int n)
+{
+	char cmd[1024], err[256];
+	struct iio_dev *dev = NULL;
+	int ret;
+
+	snprintf(cmd, sizeof(cmd), "d='%s/" IIO_KERNEL_BUS_DIR "/iio:device4'; rm -rf \"$d\"; "
+		 "mkdir -p \"$d/events\" && cd \"$d\" && n=0; for c in 0 1 2 3 4 5 6 7 8; do "
+		 ": >in_voltage${c}_raw; for t in thresh mag roc thresh_adaptive mag_adaptive "
+		 "change mag_referenced gesture fault; do for r in either_ rising_ falling_ "
+		 "singletap_ doubletap_ openwire_ ''; do [ $n -lt %d ] || exit 0; "
+		 ": >events/in_voltage${c}_${t}_${r}en; n=$((n + 1)); done; done; done", root, n);
+	if (system(cmd) != 0)
+		return -EIO;
+	ret = iio_kernel_mirror("iio:device4", &dev, err, sizeof(err));
+	if (!ret)
+		iio_device_put(dev);
+	else
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "more than 512 events"));
+	return ret;
+}
+
+static void test_events_limit(void)
+{
+	CU_ASSERT_EQUAL(mirror_events(IIO_KERNEL_EVENTS_MAX), 0);
+	CU_ASSERT_EQUAL(mirror_events(IIO_KERNEL_EVENTS_MAX + 1), -E2BIG);
+}
+TEST_CASE(test_events_limit, "IIO_KERNEL_EVENTS_MAX events mirror, one more is E2BIG");
+
 TEST_MAIN("kernel", tree_init, tree_fini)

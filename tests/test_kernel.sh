@@ -12,7 +12,10 @@
 # protocol, the CLI (libiiowire), iiowire-hwmon through a board map over a
 # kernel channel; hotplug by rescan (SIGHUP); faults (a FIFO that hangs,
 # a file that vanishes, a value over a page, control characters, a device
-# without a name); --read-only. Skips (status 77) without namespaces.
+# without a name); --read-only. IIO events of a kernel device, and drivers'
+# read errors and a tree changing during the first scan, through
+# tests/preload/kshim.c (LD_PRELOAD), which plays the kernel's event fd.
+# Skips (status 77) without namespaces.
 # Usage: test_kernel.sh BUILD_DIR SOURCE_DIR. The last line is "N passed, M failed".
 set -u
 build=$1
@@ -578,6 +581,27 @@ check "a removed device ends the monitor" "Found IIO device with name max1363 wi
 Event: time: 10000, type: voltage, channel: 3, evtype: thresh, direction: rising
 Failed to read event from device: No such device
 exit 1" cat "$tmp/mon"
+stop_daemon
+# ---- what a fake tree cannot do alone, played by the shim: drivers' read errors (sysfs passes
+# a show()'s error on) and a device that leaves while the first scan lists the tree ----
+bus=/sys/bus/iio/devices
+export IIOWIRE_KSHIM_READ_ERR="$bus/iio:device0/in_voltage2_raw=EIO;$bus/iio:device0/in_voltage3_raw=EAGAIN;$bus/iio:device2/in_intensity_ir_raw=EBUSY"
+export IIOWIRE_KSHIM_SCAN_RACE="$bus;iio:device3;$bus/iio:device3;/sys/devices/platform/i2c-0/0-0076/iio:device3"
+start_kshim
+unset IIOWIRE_KSHIM_READ_ERR IIOWIRE_KSHIM_SCAN_RACE
+check "a driver's EIO" "iiowire: read: EIO: ads1015 in_voltage2_raw: input/output error" \
+	$a read ads1015 in_voltage2_raw
+check "a driver's EAGAIN" "iiowire: read: EAGAIN: ads1015 in_voltage3_raw: try again" \
+	$a read ads1015 in_voltage3_raw
+check "a driver's EBUSY" "iiowire: read: EBUSY: tsl2563 in_intensity_ir_raw: device or resource busy" \
+	$a read tsl2563 in_intensity_ir_raw
+check "... the same device's other files read" "1000" $a read tsl2563 in_intensity_both_raw
+check "a device gone while the first scan listed it is left out" \
+	"iio:device0 iio:device1 iio:device2 iio:device6" sh -c "$a devices | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//'"
+check "... the others are served" "564" $a read ads1015 in_voltage0_raw
+kt_bmp280
+kill -HUP "$dpid"
+settle "... and a rescan finds it back" "25080" $a read bmp280 in_temp_input
 stop_daemon
 if grep -q "ERROR\|AddressSanitizer" "$tmp/log"; then bad "daemon log: $(cat "$tmp/log")"; else ok; fi
 shtest_end

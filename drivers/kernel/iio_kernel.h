@@ -30,6 +30,8 @@ struct iio_registry;
 #define IIO_KERNEL_FILES_MAX		1024
 /* Channels recovered from one device's file names. */
 #define IIO_KERNEL_CHANNELS_MAX		256
+/* Events (channel, type, direction) recovered from one device's events/ names. */
+#define IIO_KERNEL_EVENTS_MAX		512
 /* Kernel devices served at once. */
 #define IIO_KERNEL_DEVICES_MAX		256
 /* Longest root directory (--sysfs-root, --dev-root). */

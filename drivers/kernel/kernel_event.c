@@ -47,7 +47,7 @@ static int kernel_event_spec(struct kernel_evscan *es, int k, enum iio_event_typ
 	for (i = 0; i < es->nspecs; i++)
 		if (es->chan_of[i] == k && es->specs[i].type == type && es->specs[i].dir == dir)
 			return i;
-	if (es->nspecs == KERNEL_EVENT_SPECS_MAX)
+	if (es->nspecs == IIO_KERNEL_EVENTS_MAX)
 		return -E2BIG;
 	sp = &es->specs[es->nspecs];
 	memset(sp, 0, sizeof(*sp));
@@ -130,7 +130,7 @@ int kernel_event_scan(const char *devpath, const struct iio_chan_spec *chans, in
 			ret = kernel_event_name(es, de->d_name, chans, nchans);
 	closedir(d);
 	if (ret && err && errlen)
-		snprintf(err, errlen, "%s: more than %d events", path, KERNEL_EVENT_SPECS_MAX);
+		snprintf(err, errlen, "%s: more than %d events", path, IIO_KERNEL_EVENTS_MAX);
 	return ret;
 }
 

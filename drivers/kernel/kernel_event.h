@@ -12,9 +12,8 @@
 #include <stddef.h>
 
 #include "iio.h"
+#include "kernel/iio_kernel.h"
 
-/* Event specs (channel, type, direction) recovered from one device's events/. */
-#define KERNEL_EVENT_SPECS_MAX	512
 /* The subdirectory of event attributes, as sysfs names it. */
 #define KERNEL_EVENT_DIR	"events"
 
@@ -24,8 +23,8 @@
  * (an event interface), even if no name in it names a known channel.
  */
 struct kernel_evscan {
-	struct iio_event_spec specs[KERNEL_EVENT_SPECS_MAX];
-	int chan_of[KERNEL_EVENT_SPECS_MAX];
+	struct iio_event_spec specs[IIO_KERNEL_EVENTS_MAX];
+	int chan_of[IIO_KERNEL_EVENTS_MAX];
 	int nspecs;
 	bool present;
 };
@@ -43,7 +42,7 @@ struct kernel_evfd {
  * kernel_event_scan() - read @devpath/events/ into @es, giving the
  * channels of @chans their event specs by index (kernel_event_place()
  * makes them pointers). No events/ directory: @es->present stays false.
- * Return: 0, or -E2BIG past KERNEL_EVENT_SPECS_MAX (@err says so).
+ * Return: 0, or -E2BIG past IIO_KERNEL_EVENTS_MAX (@err says so).
  */
 int kernel_event_scan(const char *devpath, const struct iio_chan_spec *chans, int nchans,
 		      struct kernel_evscan *es, char *err, size_t errlen);
