@@ -3,8 +3,8 @@
  * waits for its edge and runs the driver's handler under the device lock.
  *
  * An emulated line is the chip model's output, sampled every
- * IIO_IRQ_EMU_POLL_US under the bus lock (so the model sees no transfer
- * half done); each sample that finds it asserted is an edge. A GPIO line is requested
+ * IIO_IRQ_EMU_POLL_US (IIO_IRQ_EMU_IDLE_US while the chip keeps it off)
+ * under the bus lock (so the model sees no transfer half done); each sample that finds it asserted is an edge. A GPIO line is requested
  * from libgpiod 1.6 for edge events and waited on in steps of
  * IIO_IRQ_GPIO_WAIT_MS, so that stopping never waits long. The thread holds
  * no reference: the core stops it (iio_irq_stop()) before the device goes.
@@ -72,7 +72,9 @@ static void iio_irq_fire(struct iio_irq *irq)
 static void *iio_irq_emu_thread(void *arg)
 {
 	struct iio_irq *irq = arg;
-	struct timespec nap = { 0, IIO_IRQ_EMU_POLL_US * 1000L };
+	struct timespec poll = { 0, IIO_IRQ_EMU_POLL_US * 1000L };
+	struct timespec idle = { 0, IIO_IRQ_EMU_IDLE_US * 1000L };
+	int level;
 
 	/*
 	 * An alert the handler cleared and the chip raised again at once is a
@@ -80,9 +82,10 @@ static void *iio_irq_emu_thread(void *arg)
 	 * (a chip out of its window interrupts at every conversion).
 	 */
 	while (!atomic_load(&irq->stop)) {
-		if (emu_bus_irq_level(irq->spec.bus, irq->spec.addr) > 0)
+		level = emu_bus_irq_level(irq->spec.bus, irq->spec.addr);
+		if (level == EMU_IRQ_ASSERTED)
 			iio_irq_fire(irq);
-		nanosleep(&nap, NULL);
+		nanosleep(level == EMU_IRQ_DISABLED ? &idle : &poll, NULL);
 	}
 	return NULL;
 }

@@ -25,6 +25,12 @@ struct bus;
 
 /* How often an emulated line is sampled: the model's alert is seen within this. */
 #define IIO_IRQ_EMU_POLL_US	1000
+/*
+ * ... and while the chip's registers keep its output off: nothing can fire
+ * then, and an idle demo board would otherwise cost ~1.3 % of a core per
+ * line. A driver arming the chip is seen within this.
+ */
+#define IIO_IRQ_EMU_IDLE_US	20000
 /* How long a GPIO wait lasts before the thread checks whether to stop. */
 #define IIO_IRQ_GPIO_WAIT_MS	100
 /* Longest GPIO chip name a board may give ("gpiochip0", a label, a path). */

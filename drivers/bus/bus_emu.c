@@ -267,7 +267,7 @@ int emu_bus_irq_level(struct bus *bus, uint16_t addr)
 		return ret;
 	/* bus.c's lock: the model never sees a transfer half done */
 	pthread_mutex_lock(&bus->lock);
-	ret = chip->ops->irq_level(chip) ? 1 : 0;
+	ret = (int)chip->ops->irq_level(chip);
 	pthread_mutex_unlock(&bus->lock);
 	return ret;
 }

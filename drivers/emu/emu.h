@@ -84,17 +84,25 @@ struct emu_chip;
  *	@i2c_transfer = emu_chip_i2c_rw calls for each read and write message.
  * @destroy: free the model (called once, by the bus); emu_chip_free() for a
  *	model whose only allocations are itself and its @inputs.
- * @irq_level: optional: whether the chip's alert/interrupt output is
- *	asserted now (the model compares its inputs at emu_chip_now()); called
- *	under the bus lock, as transfers are.
+ * @irq_level: optional: the chip's alert/interrupt output now (the model
+ *	compares its inputs at emu_chip_now()): EMU_IRQ_ASSERTED, EMU_IRQ_LOW,
+ *	or EMU_IRQ_DISABLED while its registers keep the output off (the line
+ *	is then sampled less often); called under the bus lock, as transfers are.
  */
+/* What a model's interrupt output does (emu_chip_ops.irq_level). */
+enum emu_irq_state {
+	EMU_IRQ_DISABLED,	/* the chip's registers keep the output off */
+	EMU_IRQ_LOW,
+	EMU_IRQ_ASSERTED,
+};
+
 struct emu_chip_ops {
 	int (*i2c_transfer)(struct emu_chip *chip, struct bus_i2c_msg *msgs, int n);
 	int (*spi_transfer)(struct emu_chip *chip, const struct bus_spi_transfer *xfers, int n);
 	void (*i2c_read)(struct emu_chip *chip, uint8_t *buf, int len);
 	void (*i2c_write)(struct emu_chip *chip, const uint8_t *buf, int len);
 	void (*destroy)(struct emu_chip *chip);
-	bool (*irq_level)(struct emu_chip *chip);
+	enum emu_irq_state (*irq_level)(struct emu_chip *chip);
 };
 
 /* Virtual time of the bus a chip sits on (seconds); models read it with emu_chip_now(). */
@@ -245,7 +253,7 @@ int emu_bus_attach(struct bus *bus, uint16_t addr, struct emu_chip *chip);
 /**
  * emu_bus_irq_level() - the interrupt output of the chip at @addr, sampled
  * under the bus lock (the emulated line iio_irq.c waits on).
- * Return: 1 asserted, 0 not, -ENODEV without such a chip or output.
+ * Return: an enum emu_irq_state, or -ENODEV without such a chip or output.
  */
 int emu_bus_irq_level(struct bus *bus, uint16_t addr);
 /** emu_bus_chip() - the chip at @addr, or NULL; borrowed. */

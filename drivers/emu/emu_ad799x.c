@@ -431,14 +431,16 @@ static void emu_ad799x_read(struct emu_chip *chip, uint8_t *buf, int len)
 }
 
 /* ALERT: asserted while the alert output is on and a status bit is set (the ad7991/5/9 have none). */
-static bool emu_ad799x_irq_level(struct emu_chip *chip)
+static enum emu_irq_state emu_ad799x_irq_level(struct emu_chip *chip)
 {
 	struct emu_ad799x *m = emu_ad799x_from_chip(chip);
 
 	if (m->part->kind == EMU_AD799X_NO_POINTER)
-		return false;
+		return EMU_IRQ_DISABLED;
 	emu_ad799x_cycle(m);
-	return (m->config & EMU_AD799X_ALERT_EN) && m->alert;
+	if (!(m->config & EMU_AD799X_ALERT_EN))
+		return EMU_IRQ_DISABLED;
+	return m->alert ? EMU_IRQ_ASSERTED : EMU_IRQ_LOW;
 }
 
 static const struct emu_chip_ops emu_ad799x_ops = {

@@ -311,14 +311,14 @@ static void emu_max1363_monitor(struct emu_max1363 *m)
 }
 
 /* INT: asserted while monitoring with the interrupt on and any alarm latched. */
-static bool emu_max1363_irq_level(struct emu_chip *chip)
+static enum emu_irq_state emu_max1363_irq_level(struct emu_chip *chip)
 {
 	struct emu_max1363 *m = emu_max1363_from_chip(chip);
 
 	if (!emu_max1363_monitoring(m) || !(m->mon_setup & EMU_MAX1363_MON_INTEN))
-		return false;
+		return EMU_IRQ_DISABLED;
 	emu_max1363_monitor(m);
-	return m->alarm != 0;
+	return m->alarm ? EMU_IRQ_ASSERTED : EMU_IRQ_LOW;
 }
 
 /* A read: whole scans, repeated for as many bytes as the master clocks. */

@@ -319,12 +319,18 @@ static int emu_tsl2563_i2c_transfer(struct emu_chip *chip, struct bus_i2c_msg *m
 }
 
 /* INT: the level output, brought up to now; held until a COMMAND with CLEAR. */
-static bool emu_tsl2563_irq_level(struct emu_chip *chip)
+static enum emu_irq_state emu_tsl2563_irq_level(struct emu_chip *chip)
 {
 	struct emu_tsl2563 *st = emu_tsl2563_from_chip(chip);
 
 	emu_tsl2563_update(st, emu_chip_now(chip));
-	return st->irq_pending;
+	if (st->irq_pending)
+		return EMU_IRQ_ASSERTED;
+	/* a pending INT outlives its enable (held until CLEAR), so only then off */
+	if ((st->regs[EMU_TSL2563_REG_INTERRUPT] & EMU_TSL2563_INTR_MASK) !=
+	    EMU_TSL2563_INTR_LEVEL)
+		return EMU_IRQ_DISABLED;
+	return EMU_IRQ_LOW;
 }
 
 static const struct emu_chip_ops emu_tsl2563_ops = {
