@@ -138,29 +138,34 @@ static int srv_acl_count_triggers(const struct srv *srv, const char *spec)
 	return n;
 }
 
+/* Is @attr a writable file of @dev that @spec allows (@spec NULL: the policy)? */
+static bool srv_acl_counts(const struct srv_config *cfg, const char *spec,
+			   const struct iio_dev *dev, const struct iio_attr *attr)
+{
+	if (!(attr->mode & 0222))
+		return false;
+	return spec ? srv_acl_spec_allows(spec, dev, attr->name) :
+		      srv_acl_may_write(cfg, dev, attr->name);
+}
+
 /*
- * How many writable attributes of the board (trigger files too) @spec
- * allows; @spec NULL: how many the whole policy allows (each attribute once).
+ * How many writable attributes of the board (its devices' buffer/ and
+ * trigger/ files and the trigger devices' files too) @spec allows; @spec
+ * NULL: how many the whole policy allows (each attribute once).
  */
 static int srv_acl_count(const struct srv *srv, const char *spec)
 {
 	const struct srv_config *cfg = &srv->cfg;
 	const struct iio_registry *reg = srv->board->reg;
-	const struct iio_attr *attr;
 	struct iio_dev *dev;
 	int d, a, n = srv_acl_count_triggers(srv, spec);
-	bool ok;
 
 	for (d = 0; d < iio_registry_count(reg); d++) {
 		dev = iio_registry_at(reg, d);
-		for (a = 0; a < iio_device_attr_count(dev); a++) {
-			attr = iio_device_attr_at(dev, a);
-			if (!(attr->mode & 0222))
-				continue;
-			ok = spec ? srv_acl_spec_allows(spec, dev, attr->name) :
-				    srv_acl_may_write(cfg, dev, attr->name);
-			n += ok;
-		}
+		for (a = 0; a < iio_device_attr_count(dev); a++)
+			n += srv_acl_counts(cfg, spec, dev, iio_device_attr_at(dev, a));
+		for (a = 0; a < iio_device_buffer_attr_count(dev); a++)
+			n += srv_acl_counts(cfg, spec, dev, iio_device_buffer_attr_at(dev, a));
 	}
 	return n;
 }

@@ -545,6 +545,15 @@ static const struct acl_policy acl_policies[] = {
 		{ "a read-only attribute matched by nothing", "WRITE adc name x",
 		  NOT_ALLOWED("adc", "name") },
 	} },
+	{ "a device's buffer/ files (no warning: they are its files too)",
+	  { "dummy0:buffer/*" }, false, {
+		{ "allowed", "WRITE dummy0 buffer/length 64", "OK" },
+		{ "and done", "READ dummy0 buffer/length", "OK 64" },
+		{ "another device", "WRITE spare buffer/length 64",
+		  NOT_ALLOWED("spare", "buffer/length") },
+		{ "another file", "WRITE dummy0 out_voltage0_raw 1",
+		  NOT_ALLOWED("dummy0", "out_voltage0_raw") },
+	} },
 	{ "a read-only attribute allowed stays read-only", { "*:name" }, true, {
 		{ "kernel mode wins", "WRITE dummy0 name x",
 		  "ERR EACCES dummy0 name is read-only" },
