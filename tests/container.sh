@@ -11,9 +11,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 fail() { echo "container: FAIL: $*" >&2; cleanup; exit 1; }
 skip() { echo "container: SKIPPED: $*" >&2; exit 0; }
-port=${IIOWIRE_CONTAINER_PORT:-30532}
-eport=${IIOWIRE_CONTAINER_EXPORTER_PORT:-30533}
-kport=${IIOWIRE_CONTAINER_KERNEL_PORT:-30534}
+# shellcheck disable=SC1091
+. "$top/tests/shtest.sh"
+# free ports, not fixed ones: a run killed before its cleanup leaves its
+# container publishing its port (a fixed port made every later run fail)
+port=${IIOWIRE_CONTAINER_PORT:-$(shtest_free_port 1)}
+eport=${IIOWIRE_CONTAINER_EXPORTER_PORT:-$(shtest_free_port 2)}
+kport=${IIOWIRE_CONTAINER_KERNEL_PORT:-$(shtest_free_port 3)}
 name=iiowire-ctest-$$
 project=iiowirectest$$
 cleanup() {
@@ -29,6 +33,10 @@ cleanup() {
 command -v podman >/dev/null || skip "podman is not installed"
 podman info >/dev/null 2>&1 || skip "podman cannot run here: $(podman info 2>&1 | tail -1)"
 podman image exists debian:bookworm || skip "no debian:bookworm base image"
+# containers of runs that were killed (their shell is gone) go first
+for c in $(podman ps -a --format '{{.Names}}' | grep '^iiowire-ctest-[0-9]*$'); do
+	kill -0 "${c#iiowire-ctest-}" 2>/dev/null || podman rm -f -t 1 "$c" >/dev/null 2>&1
+done
 
 echo "container: building the image as README says (build stage runs the unit tests)"
 podman build -t iiowire -f docker/Dockerfile . >/tmp/$name.build 2>&1 ||
