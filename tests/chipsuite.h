@@ -595,42 +595,61 @@ static const struct iio_buffer_ops chipsuite_reader_ops = {
 };
 
 /*
- * One capture of @row on @be at @addr: an hrtimer trigger, the reader
- * attached, CHIPSUITE_CAPTURE_SCANS polls run as the trigger's handler runs
- * them (on the caller's thread), the reader detached. Return: scans stored,
- * or -errno of the open or the enable (@r holds the records).
+ * chipsuite_capture_dev() - one capture on registered @dev of @reg: an
+ * hrtimer trigger, a reader of @mask and the timestamp attached,
+ * CHIPSUITE_CAPTURE_SCANS polls run as the trigger's handler runs them (on
+ * the caller's thread), the reader detached. With @transfers, each poll's
+ * count of bus transfers at @addr of @bus goes to @transfers[poll].
+ * Return: scans stored, or -errno of the trigger or the enable (@r holds
+ * the records).
  */
-static inline int chipsuite_capture_one(const struct chiptest_backend *be, uint16_t addr,
-					const struct chipsuite_capture_row *row,
-					struct chipsuite_reader *r)
+static inline int chipsuite_capture_dev(struct iio_registry *reg, struct iio_dev *dev,
+					uint64_t mask, struct chipsuite_reader *r,
+					struct bus *bus, uint16_t addr, unsigned long *transfers)
 {
-	struct chiptest_props props = { row->vref_mv > 0, row->vref_mv, false };
+	unsigned long before = 0;
 	struct iio_trigger *t;
-	struct chiptest ct;
 	char err[160];
 	int i, ret;
 
 	memset(r, 0, sizeof(*r));
 	r->buf.ops = &chipsuite_reader_ops;
 	r->buf.priv = r;
-	r->buf.mask = row->mask;
+	r->buf.mask = mask;
 	r->buf.timestamp = true;
+	ret = iio_trigger_create(reg, "hrt0", IIO_TRIGGER_HRTIMER, &t);
+	if (!ret)
+		ret = iio_device_set_trigger(dev, t);
+	if (!ret)
+		ret = iio_buffer_attach(dev, &r->buf, err, sizeof(err));
+	if (ret)
+		return ret;
+	for (i = 0; i < CHIPSUITE_CAPTURE_SCANS; i++) {
+		if (transfers)
+			before = emu_bus_transfers(bus, addr);
+		iio_trigger_poll(t, CHIPSUITE_CAPTURE_TS + i);
+		iio_device_buffers_drain(dev);
+		if (transfers)
+			transfers[i] = emu_bus_transfers(bus, addr) - before;
+	}
+	iio_buffer_detach(dev, &r->buf);
+	return r->n;
+}
+
+/* One capture of @row on @be at @addr (chipsuite_capture_dev()). */
+static inline int chipsuite_capture_one(const struct chiptest_backend *be, uint16_t addr,
+					const struct chipsuite_capture_row *row,
+					struct chipsuite_reader *r)
+{
+	struct chiptest_props props = { row->vref_mv > 0, row->vref_mv, false };
+	struct chiptest ct;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
 	ret = chiptest_open(&ct, be, row->part, addr, row->in, row->nin, &props);
 	if (ret < 0)
 		return ret;
-	ret = iio_trigger_create(ct.reg, "hrt0", IIO_TRIGGER_HRTIMER, &t);
-	if (!ret)
-		ret = iio_device_set_trigger(ct.dev, t);
-	if (!ret)
-		ret = iio_buffer_attach(ct.dev, &r->buf, err, sizeof(err));
-	if (!ret) {
-		for (i = 0; i < CHIPSUITE_CAPTURE_SCANS; i++) {
-			iio_trigger_poll(t, CHIPSUITE_CAPTURE_TS + i);
-			iio_device_buffers_drain(ct.dev);
-		}
-		iio_buffer_detach(ct.dev, &r->buf);
-		ret = r->n;
-	}
+	ret = chipsuite_capture_dev(ct.reg, ct.dev, row->mask, r, NULL, 0, NULL);
 	chiptest_teardown(&ct);
 	return ret;
 }

@@ -9,7 +9,9 @@
  * low byte). Output registers carry new-data (bit 15) and error/alarm (bit
  * 14) flags above the sample on parts with 14-bit or narrower outputs.
  * PRODUCT_ID, SMPL_PRD, SENS_AVG, MSC_CTRL, DIAG_STAT, GLOB_CMD, SLP_CNT
- * and the offset registers behave as the datasheets describe.
+ * and the offset registers behave as the datasheets describe. A read of
+ * GLOB_CMD with chip select held is a burst: the next transfer gets every
+ * output at once (see enum emu_adis16400_burst).
  * Place in the flow: *chip* -> bus -> driver. Inputs: see below.
  * Must not: call drivers or the core, sleep, or keep global state.
  */
@@ -200,24 +202,39 @@ static const struct emu_adis16400_out emu_adis16400_outs_16448[] = {
 	EMU_ADIS16400_TEMP(0x18, "temp0", 73.86, 31000.0),
 };
 
+/*
+ * What a burst read sends [hedge: datasheets' burst tables, not read]: every
+ * output in register order (the order of the outs tables), after DIAG_STAT on
+ * the 16445/16448; zeros past the last output (set C's 11 words in the
+ * kernel's 28-byte read). The 16334 and 1635x have no burst: the chip takes
+ * the GLOB_CMD read as any other read.
+ */
+enum emu_adis16400_burst {
+	EMU_ADIS16400_BURST_NONE,
+	EMU_ADIS16400_BURST_OUTS,
+	EMU_ADIS16400_BURST_DIAG,
+};
+
 /**
  * struct emu_adis16400_family - what parts sharing a register map share.
  * @wide: 16-bit outputs, which leave no room for the ND/EA flags.
  * @reset_ms/@self_test_ms: how long a software reset and the memory test
  *	keep the chip busy (the startup and test times the driver waits for).
+ * @burst: what a burst read (a read of GLOB_CMD, chip select held) sends.
  */
 struct emu_adis16400_family {
 	const struct emu_adis16400_out *outs;
 	int nouts;
 	bool wide;
+	enum emu_adis16400_burst burst;
 	enum emu_adis16400_freq_style freq_style;
 	unsigned int reset_ms;
 	unsigned int self_test_ms;
 };
 
-#define EMU_ADIS16400_FAMILY(o, w, f, r, s) \
+#define EMU_ADIS16400_FAMILY(o, w, f, r, s, b) \
 	{ .outs = (o), .nouts = (int)ARRAY_SIZE(o), .wide = (w), \
-	  .freq_style = (f), .reset_ms = (r), .self_test_ms = (s) }
+	  .freq_style = (f), .reset_ms = (r), .self_test_ms = (s), .burst = (b) }
 
 enum {
 	EMU_ADIS16400_FAM_16300,
@@ -232,22 +249,26 @@ enum {
 	EMU_ADIS16400_FAM_16448,
 };
 
-/* One family row: outputs, wide outputs, rate style, reset and self-test times in ms. */
-#define EMU_ADIS16400_FAM(n, w, f, r, s)					\
+/*
+ * One family row: outputs, wide outputs, rate style, reset and self-test
+ * times in ms, burst kind.
+ */
+#define EMU_ADIS16400_FAM(n, w, f, r, s, b)					\
 	[EMU_ADIS16400_FAM_##n] = EMU_ADIS16400_FAMILY(emu_adis16400_outs_##n, w,	\
-							EMU_ADIS16400_FREQ_##f, r, s)
+							EMU_ADIS16400_FREQ_##f, r, s,	\
+							EMU_ADIS16400_BURST_##b)
 
 static const struct emu_adis16400_family emu_adis16400_families[] = {
-	EMU_ADIS16400_FAM(16300, false, 16400, 290, 290),
-	EMU_ADIS16400_FAM(16334, false, 16334, 60, 14),
-	EMU_ADIS16400_FAM(16350, false, 16400, 290, 290),
-	EMU_ADIS16400_FAM(16360, false, 16400, 290, 290),
-	EMU_ADIS16400_FAM(16362, false, 16400, 130, 12),
-	EMU_ADIS16400_FAM(16364, false, 16400, 130, 12),
-	EMU_ADIS16400_FAM(16367, false, 16400, 290, 290),
-	EMU_ADIS16400_FAM(16400, false, 16400, 170, 12),
-	EMU_ADIS16400_FAM(16445, true, 16334, 55, 16),
-	EMU_ADIS16400_FAM(16448, true, 16334, 90, 45),
+	EMU_ADIS16400_FAM(16300, false, 16400, 290, 290, OUTS),
+	EMU_ADIS16400_FAM(16334, false, 16334, 60, 14, NONE),
+	EMU_ADIS16400_FAM(16350, false, 16400, 290, 290, NONE),
+	EMU_ADIS16400_FAM(16360, false, 16400, 290, 290, OUTS),
+	EMU_ADIS16400_FAM(16362, false, 16400, 130, 12, OUTS),
+	EMU_ADIS16400_FAM(16364, false, 16400, 130, 12, OUTS),
+	EMU_ADIS16400_FAM(16367, false, 16400, 290, 290, OUTS),
+	EMU_ADIS16400_FAM(16400, false, 16400, 170, 12, OUTS),
+	EMU_ADIS16400_FAM(16445, true, 16334, 55, 16, DIAG),
+	EMU_ADIS16400_FAM(16448, true, 16334, 90, 45, DIAG),
 };
 
 /* One part: its family and PRODUCT_ID (0: the part has no such register). */
@@ -517,6 +538,40 @@ static void emu_adis16400_frame(struct emu_adis16400 *st, const uint8_t *tx, uin
 }
 
 /*
+ * Was @x (just clocked) a burst command: one frame reading GLOB_CMD, chip
+ * select held after it, on a bursting part that heard it?
+ */
+static bool emu_adis16400_is_burst(const struct emu_adis16400 *st,
+				   const struct bus_spi_transfer *x, double now)
+{
+	return st->fam->burst != EMU_ADIS16400_BURST_NONE && x->len == 2 && x->tx_buf &&
+	       x->tx_buf[0] == EMU_ADIS16400_GLOB_CMD && !x->cs_change &&
+	       x->speed_hz <= emu_adis16400_max_sclk_hz(st) &&
+	       now + EMU_ADIS16400_TIME_EPS_S >= st->busy_until_s;
+}
+
+/* The burst reply into @x's receive buffer, MSB first, zeros past the last output. */
+static void emu_adis16400_burst(struct emu_adis16400 *st, const struct bus_spi_transfer *x,
+				double now)
+{
+	uint32_t off = 0;
+	uint16_t w;
+	int i = st->fam->burst == EMU_ADIS16400_BURST_DIAG ? -1 : 0;
+
+	for (; off + 1 < x->len; off += 2, i++) {
+		if (i < 0)
+			w = emu_adis16400_diag(st, now);
+		else
+			w = i < st->fam->nouts ? emu_adis16400_output(st, i, now) : 0;
+		if (x->rx_buf) {
+			x->rx_buf[off] = (uint8_t)(w >> 8);
+			x->rx_buf[off + 1] = (uint8_t)w;
+		}
+	}
+	st->pending = 0;
+}
+
+/*
  * Transfers under one chip select. Each transfer is a whole number of
  * frames (chip select toggles between frames; the answer to a read carries
  * over that toggle, and over separate calls, as on the wire). An odd
@@ -538,6 +593,10 @@ static int emu_adis16400_spi_transfer(struct emu_chip *chip, const struct bus_sp
 			emu_adis16400_frame(st, xfers[i].tx_buf ? xfers[i].tx_buf + off : NULL,
 					    xfers[i].rx_buf ? xfers[i].rx_buf + off : NULL,
 					    xfers[i].speed_hz, now);
+		if (i + 1 < n && emu_adis16400_is_burst(st, &xfers[i], now)) {
+			emu_adis16400_burst(st, &xfers[i + 1], now);
+			i++;
+		}
 	}
 	return 0;
 }

@@ -80,6 +80,10 @@
 
 #define ADIS16400_SPI_SLOW_HZ		300000
 #define ADIS16400_SPI_FAST_HZ		2000000
+/* the burst's clock ceiling (the lib's burst_max_speed_hz) */
+#define ADIS16400_SPI_BURST_HZ		1000000
+/* the longest burst reply of the family, bytes */
+#define ADIS16400_BURST_MAX		28
 /* the chip needs this pause after each 16-bit frame */
 #define ADIS16400_FRAME_DELAY_US	50
 
@@ -316,6 +320,8 @@ enum adis16400_freq_style {
  * @incli_scale_micro: degrees per LSB in micro units, 0 if no inclinometer.
  * @reset_ms/@self_test_ms: how long a software reset and the memory self
  *	test take.
+ * @burst_len: bytes of the burst reply (the kernel's burst_len); 0: no
+ *	burst here, buffered scans read register by register.
  */
 struct adis16400_chip_info {
 	const struct iio_chan_spec *channels;
@@ -329,6 +335,7 @@ struct adis16400_chip_info {
 	enum adis16400_freq_style freq_style;
 	unsigned int reset_ms;
 	unsigned int self_test_ms;
+	unsigned int burst_len;
 };
 
 enum adis16400_variant {
@@ -368,11 +375,17 @@ static const struct adis16400_chip_info adis16400_chips[] = {
 	 * (deviation K-4, maps/README.md).
 	 */
 	[ADIS16300] = ADIS16400_CHIP(16300, PID_SLOW_SN, 873, 5884, 140000, 25, 16400, 290, 290,
-				     .incli_scale_micro = 44000),
+				     .incli_scale_micro = 44000, .burst_len = 18),
 	/* gyro 0.05 deg/s, accel 1 mg, temperature 0.06785 C */
 	[ADIS16334] = ADIS16400_CHIP(16334, PID_NOBURST_SN, 873, 9806, 67850, 25, 16334, 60, 14),
 	/* gyro 0.07326 deg/s, accel 2.522 mg, temperature 0.1453 C */
 	[ADIS16350] = ADIS16400_CHIP(16350, NOBURST_SLOW, 1279, 24732, 145300, 25, 16400, 290, 290),
+	/*
+	 * Set C: the kernel bursts 28 bytes into its 14 scan slots, but the
+	 * chip's burst has 11 words [hedge: datasheet]: temp0_x's slot gets
+	 * AUX_ADC, temp0_y/z's and aux's what follows. No burst_len here: we
+	 * read register by register (deviation K-50, maps/README.md).
+	 */
 	/* gyro 0.05 deg/s, accel 3.333 mg, temperature 0.136 C */
 	[ADIS16360] = ADIS16400_CHIP(16350, PID_SLOW_SN, 873, 32685, 136000, 25, 16400, 290, 290),
 	/* gyro 0.05 deg/s, accel 0.333 mg, temperature 0.136 C */
@@ -387,11 +400,14 @@ static const struct adis16400_chip_info adis16400_chips[] = {
 	 */
 	[ADIS16367] = ADIS16400_CHIP(16350, PID_SLOW_SN, 3491, 32685, 136000, 25, 16400, 290, 290),
 	/* gyro 0.05 deg/s, accel 3.333 mg, temperature 0.14 C */
-	[ADIS16400] = ADIS16400_CHIP(16400, PID_SLOW, 873, 32685, 140000, 25, 16400, 170, 12),
+	[ADIS16400] = ADIS16400_CHIP(16400, PID_SLOW, 873, 32685, 140000, 25, 16400, 170, 12,
+				     .burst_len = 24),
 	/* gyro 0.01 deg/s, accel 0.25 mg, temperature 0.07386 C */
-	[ADIS16445] = ADIS16400_CHIP(16445, PID_SN_DIAG, 175, 2451, 73860, 31, 16334, 55, 16),
+	[ADIS16445] = ADIS16400_CHIP(16445, PID_SN_DIAG, 175, 2451, 73860, 31, 16334, 55, 16,
+				     .burst_len = 16),
 	/* gyro 0.04 deg/s, accel 0.833 mg, temperature 0.07386 C */
-	[ADIS16448] = ADIS16400_CHIP(16448, PID_SN_DIAG, 698, 8168, 73860, 31, 16334, 90, 45),
+	[ADIS16448] = ADIS16400_CHIP(16448, PID_SN_DIAG, 698, 8168, 73860, 31, 16334, 90, 45,
+				     .burst_len = 24),
 };
 
 /**
@@ -401,11 +417,14 @@ static const struct adis16400_chip_info adis16400_chips[] = {
  * @spi: borrowed; the device owns it after probe (iio_device_set_spi()).
  * @filt_int: the last requested filter frequency (integer Hz). Kept as the
  *	kernel keeps it; like the kernel, a later rate change does not reapply it.
+ * @scan_masks: for a bursting part, its one available scan mask (every
+ *	non-timestamp channel), 0-ended.
  */
 struct adis16400_state {
 	const struct adis16400_chip_info *variant;
 	struct bus_spi_device *spi;
 	int filt_int;
+	uint64_t scan_masks[2];
 	/* the data-ready rate, mHz, as last read or written: the trigger's pace (atomic word) */
 	int rate_mhz;
 };
@@ -711,16 +730,14 @@ static int adis16400_write_raw(struct iio_dev *indio_dev, const struct iio_chan_
 /* ---- buffered capture and the data-ready trigger ---- */
 
 /*
- * The enabled channels' registers, one frame each, big-endian with the ND/EA
- * flag bits as the chip sends them (the kernel does not mask buffered data).
- * The kernel's 16400/16405 burst reads every channel and demuxes; a reader's
- * record holds the same words either way (this model has no burst command).
+ * The enabled channels' registers, one 16-bit read each, big-endian with the
+ * ND/EA flag bits as the chip sends them (the kernel does not mask buffered
+ * data): the words the kernel's chained frames get on NO_BURST parts
+ * (adis_update_scan_mode), and ours for set C (deviation K-50, maps/README.md).
  */
-static int adis16400_trigger_handler(struct iio_dev *indio_dev, int64_t ts)
+static int adis16400_read_scan(struct iio_dev *indio_dev, uint64_t active, uint8_t *data)
 {
 	struct adis16400_state *st = iio_priv(indio_dev);
-	uint64_t active = iio_buffer_active_mask(indio_dev);
-	uint8_t data[IIO_SCAN_BYTES_MAX] = { 0 };
 	const struct iio_chan_spec *c;
 	int idx, k, j = 0, ret;
 	uint16_t v;
@@ -740,6 +757,58 @@ static int adis16400_trigger_handler(struct iio_dev *indio_dev, int64_t ts)
 			break;
 		}
 	}
+	return 0;
+}
+
+/*
+ * One burst (adis_update_scan_mode_burst): a read frame of GLOB_CMD, then,
+ * chip select held, one transfer of burst_len bytes; on BURST_DIAG_STAT parts
+ * the first word is DIAG_STAT and is skipped. As the kernel's handler, the
+ * rest goes to the scan as it came, so burst word k fills scan slot k (the
+ * burst's register order is the scan index order on the parts that burst
+ * here) and the core demuxes each reader's channels. The kernel sets each
+ * burst transfer to 1 MHz (burst_max_speed_hz, which the SPI core clamps only
+ * to the controller), also when low-power rates keep the device at 300 kHz;
+ * we take the lower of the two (deviation K-51, maps/README.md). The scan's
+ * padding stays zero (K-52).
+ */
+static int adis16400_read_burst(struct adis16400_state *st, uint64_t active, uint8_t *data)
+{
+	const struct adis16400_chip_info *ci = st->variant;
+	uint8_t tx[2] = { ADIS16400_GLOB_CMD & ADIS16400_READ_MASK, 0 };
+	uint8_t rx[ADIS16400_BURST_MAX];
+	uint32_t hz = st->spi->max_speed_hz < ADIS16400_SPI_BURST_HZ ? st->spi->max_speed_hz :
+								      ADIS16400_SPI_BURST_HZ;
+	const struct bus_spi_transfer xfers[] = {
+		{ .tx_buf = tx, .len = 2, .speed_hz = hz },
+		{ .rx_buf = rx, .len = ci->burst_len, .speed_hz = hz },
+	};
+	size_t skip = (ci->flags & ADIS16400_BURST_DIAG_STAT) ? 2 : 0;
+	size_t n = 2 * (size_t)__builtin_popcountll(active);
+	int ret;
+
+	ret = bus_spi_sync(st->spi, xfers, 2);
+	if (ret < 0)
+		return ret;
+	/* the active mask is the one available mask, whose words the burst holds */
+	memcpy(data, rx + skip, n <= ci->burst_len - skip ? n : ci->burst_len - skip);
+	return 0;
+}
+
+/* One scan for the core, which demuxes it to each reader's mask. */
+static int adis16400_trigger_handler(struct iio_dev *indio_dev, int64_t ts)
+{
+	struct adis16400_state *st = iio_priv(indio_dev);
+	uint64_t active = iio_buffer_active_mask(indio_dev);
+	uint8_t data[IIO_SCAN_BYTES_MAX] = { 0 };
+	int ret;
+
+	if (st->scan_masks[0])
+		ret = adis16400_read_burst(st, active, data);
+	else
+		ret = adis16400_read_scan(indio_dev, active, data);
+	if (ret < 0)
+		return ret;
 	iio_push_to_buffers_with_timestamp(indio_dev, data, ts);
 	return 0;
 }
@@ -919,8 +988,17 @@ static int adis16400_probe(const struct iio_probe *p, struct iio_dev **out, char
 			 ci->num_channels, &adis16400_info);
 	indio_dev->label = p->label;
 	adis16400_cache_rate(st);
+	/*
+	 * As the kernel, a part without NO_BURST captures every channel at
+	 * once (set C's rows have no burst_len here: K-50).
+	 */
+	if (ci->burst_len) {
+		st->scan_masks[0] = iio_buffer_widest_mask(indio_dev);
+		st->scan_masks[1] = 0;
+	}
 	/* its data-ready trigger "<name>-dev<N>", as devm_adis_probe_trigger */
-	if (iio_triggered_buffer_setup(indio_dev, &adis16400_buffer_setup, NULL) ||
+	if (iio_triggered_buffer_setup(indio_dev, &adis16400_buffer_setup,
+				       st->scan_masks[0] ? st->scan_masks : NULL) ||
 	    iio_device_trigger_setup(indio_dev, adis16400_dr_period)) {
 		ret = -ENOMEM;
 		goto err_put_dev;
