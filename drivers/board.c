@@ -508,7 +508,11 @@ static int board_add_device(struct board_ctx *ctx, const cJSON *obj, const char 
 	return board_device_bind(ctx, obj, path, &ds);
 }
 
-/* --kernel: every kernel device, before the board's own (see board_add_device()). */
+/*
+ * --kernel: every kernel device, before the board's own (see
+ * board_add_device()), and the kernel's triggerN with their own numbers,
+ * before the board's take the lowest free ones, and its iio_sysfs_trigger.
+ */
 static int board_add_kernel_all(struct board_ctx *ctx)
 {
 	char why[BOARD_ERR_MAX / 2];
@@ -516,7 +520,11 @@ static int board_add_kernel_all(struct board_ctx *ctx)
 
 	if (!iio_kernel_all())
 		return 0;
-	ret = iio_kernel_register_all(ctx->bp->b.reg, why, sizeof(why));
+	ret = iio_kernel_triggers_register(ctx->bp->b.reg, why, sizeof(why));
+	if (ret >= 0)
+		ret = iio_kernel_ctl_mirror(&ctx->bp->b.kernel_sysfs_trigger, why, sizeof(why));
+	if (ret >= 0)
+		ret = iio_kernel_register_all(ctx->bp->b.reg, why, sizeof(why));
 	if (ret < 0)
 		return board_err(ctx, "--kernel", "%s", why[0] ? why : strerror(-ret));
 	return 0;
@@ -530,9 +538,6 @@ static int board_add_devices(struct board_ctx *ctx, const cJSON *root)
 
 	int pass;
 
-	ret = board_add_kernel_all(ctx);
-	if (ret)
-		return ret;
 	ret = board_get_array(ctx, root, "devices", BOARD_DEVICES_MAX, &devices);
 	if (ret == -ENOENT)
 		return 0;
@@ -791,7 +796,8 @@ static struct board *board_load_text(const char *text, size_t len, const char *o
 		goto err_destroy_board;
 	}
 	if (board_header(&ctx, root) || board_open_buses(&ctx, root) ||
-	    board_add_triggers(&ctx, root) || board_add_devices(&ctx, root) ||
+	    board_add_kernel_all(&ctx) || board_add_triggers(&ctx, root) ||
+	    board_add_devices(&ctx, root) ||
 	    board_add_maps(&ctx, root))
 		goto err_destroy_board;
 	cJSON_Delete(root);
@@ -899,6 +905,7 @@ void board_destroy(struct board *b)
 	for (i = 0; held && i < n; i++)
 		held[i] = iio_device_get(bp->devs[i].dev);
 	iio_registry_destroy(b->reg);
+	iio_kernel_ctl_free(b->kernel_sysfs_trigger);
 	for (i = 0; i < n; i++) {
 		struct iio_dev *dev = bp->devs[i].dev;
 

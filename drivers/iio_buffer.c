@@ -717,10 +717,12 @@ int iio_device_set_trigger(struct iio_dev *indio_dev, struct iio_trigger *trig)
 		ret = -ENOENT;
 	else if (bs->nbuffers)
 		ret = trig == bs->trig ? 0 : -EBUSY;
-	else if (trig && bs->setup->self_timed)
-		ret = -EINVAL;	/* its trigger is not the core's (a kernel device's own file) */
+	else if (trig && (trig->kind == IIO_TRIGGER_KERNEL) != bs->setup->self_timed)
+		ret = -EINVAL;	/* a kernel trigger drives kernel devices only, and only it does */
 	else if (trig && bs->setup->validate_trigger)
 		ret = bs->setup->validate_trigger(indio_dev, trig);
+	if (!ret && bs && !bs->nbuffers && bs->setup->set_trigger)
+		ret = bs->setup->set_trigger(indio_dev, trig);
 	if (!ret && bs)
 		bs->trig = trig;
 	iio_device_unlock(indio_dev);

@@ -103,7 +103,13 @@ int64_t iio_scan_element_value(const struct iio_chan_spec *chan, const uint8_t *
  * @self_timed: the device produces its scans itself, no trigger of the
  *	core's driving @handler (a kernel device read from /dev/iio:deviceN,
  *	whose trigger is the kernel's): none is needed or attached, and the
- *	core builds no buffer files (the device has its own).
+ *	core builds no buffer files (the device has its own). Only an
+ *	IIO_TRIGGER_KERNEL trigger may be its current trigger, and only such
+ *	a device may have one (-EINVAL otherwise, as the kernel's
+ *	validate_trigger answers a foreign trigger).
+ * @set_trigger: a self-timed device's current trigger changes to @trig
+ *	(NULL clears), device lock held: tell whoever does the triggering
+ *	(the kernel: trigger/current_trigger). NULL: nothing to tell.
  */
 struct iio_buffer_setup {
 	int (*handler)(struct iio_dev *indio_dev, int64_t ts);
@@ -111,6 +117,7 @@ struct iio_buffer_setup {
 	int (*postenable)(struct iio_dev *indio_dev);
 	int (*predisable)(struct iio_dev *indio_dev);
 	int (*validate_trigger)(struct iio_dev *indio_dev, struct iio_trigger *trig);
+	int (*set_trigger)(struct iio_dev *indio_dev, struct iio_trigger *trig);
 	bool self_timed;
 };
 
@@ -287,6 +294,25 @@ enum iio_trigger_kind {
 	IIO_TRIGGER_HRTIMER,	/* iio-trig-hrtimer: sampling_frequency */
 	IIO_TRIGGER_SYSFS,	/* iio-trig-sysfs: trigger_now */
 	IIO_TRIGGER_DATA_READY,	/* a chip's own: fires at its conversion rate */
+	IIO_TRIGGER_KERNEL,	/* the host kernel's triggerN: its files through @ops */
+};
+
+struct iio_trigger;
+
+/**
+ * struct iio_trigger_ops - the files of a trigger kept elsewhere (a kernel
+ * trigger's sysfs directory); the core's kinds have none.
+ * @attr_names: its files, NULL-ended, "name" first.
+ * @attr_mode: the sysfs mode of @attr, 0 for none.
+ * @attr_read/@attr_write: the file's text / a write of @text; -errno.
+ * @release: free @trig->priv (the trigger is being destroyed).
+ */
+struct iio_trigger_ops {
+	const char *const *(*attr_names)(const struct iio_trigger *trig);
+	unsigned int (*attr_mode)(const struct iio_trigger *trig, const char *attr);
+	int (*attr_read)(struct iio_trigger *trig, const char *attr, char *buf, size_t len);
+	int (*attr_write)(struct iio_trigger *trig, const char *attr, const char *text);
+	void (*release)(struct iio_trigger *trig);
 };
 
 /**
@@ -297,6 +323,7 @@ enum iio_trigger_kind {
  *	trigger first).
  * @consumers: devices attached (capturing on it); loop thread only.
  * @timer: the server's; the core never touches it.
+ * @ops/@priv: IIO_TRIGGER_KERNEL: its files (iio_trigger_create_kernel()).
  */
 struct iio_trigger {
 	char name[IIO_TRIGGER_NAME_MAX];
@@ -310,6 +337,8 @@ struct iio_trigger {
 	int nconsumers;
 	struct iio_registry *reg;
 	void *timer;
+	const struct iio_trigger_ops *ops;
+	void *priv;
 };
 
 /**
@@ -339,6 +368,16 @@ void iio_registry_set_trigger_hooks(struct iio_registry *reg, const struct iio_t
  */
 int iio_trigger_create(struct iio_registry *reg, const char *name, enum iio_trigger_kind kind,
 		       struct iio_trigger **out);
+/**
+ * iio_trigger_create_kernel() - register a trigger kept by the host kernel,
+ * triggerN with its own number @id (the kernel's), named @name, its files
+ * through @ops (@priv is its own; @ops->release frees it with the trigger,
+ * and on failure here).
+ * Return: 0; -EEXIST (the name or triggerN is taken), -EINVAL, -ENOMEM.
+ */
+int iio_trigger_create_kernel(struct iio_registry *reg, const char *name, int id,
+			      const struct iio_trigger_ops *ops, void *priv,
+			      struct iio_trigger **out);
 /** iio_trigger_destroy() - unregister; capturing devices end with -ENODEV. */
 void iio_trigger_destroy(struct iio_registry *reg, struct iio_trigger *trig);
 

@@ -429,17 +429,21 @@ static int iio_registry_trigger_free_id(const struct iio_registry *reg)
 	}
 }
 
-int iio_trigger_create(struct iio_registry *reg, const char *name, enum iio_trigger_kind kind,
-		       struct iio_trigger **out)
+/* One trigger registered: @id -1 takes the lowest free triggerN. */
+static int iio_registry_trigger_add(struct iio_registry *reg, const char *name,
+				    enum iio_trigger_kind kind, int id, struct iio_trigger **out)
 {
 	struct iio_trigger *t;
 	int ret;
 
 	if (!reg || !name || !*name || strlen(name) >= IIO_TRIGGER_NAME_MAX ||
-	    (unsigned int)kind > IIO_TRIGGER_DATA_READY)
+	    (unsigned int)kind > IIO_TRIGGER_KERNEL)
 		return -EINVAL;
 	if (iio_trigger_find(reg, name))
 		return -EEXIST;	/* "Duplicate trigger name" */
+	for (ret = 0; id >= 0 && ret < reg->ntrigs; ret++)
+		if (reg->trigs[ret]->id == id)
+			return -EEXIST;
 	ret = iio_registry_grow((void **)&reg->trigs, &reg->trigs_cap, reg->ntrigs,
 			       sizeof(*reg->trigs));
 	if (ret)
@@ -450,9 +454,43 @@ int iio_trigger_create(struct iio_registry *reg, const char *name, enum iio_trig
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->kind = kind;
 	t->reg = reg;
-	t->id = iio_registry_trigger_free_id(reg);
+	t->id = id >= 0 ? id : iio_registry_trigger_free_id(reg);
 	iio_trigger_init_kind(t);
 	reg->trigs[reg->ntrigs++] = t;
+	*out = t;
+	return 0;
+}
+
+int iio_trigger_create(struct iio_registry *reg, const char *name, enum iio_trigger_kind kind,
+		       struct iio_trigger **out)
+{
+	struct iio_trigger *t;
+	int ret;
+
+	if (kind == IIO_TRIGGER_KERNEL)
+		return -EINVAL;	/* iio_trigger_create_kernel(): it needs its files */
+	ret = iio_registry_trigger_add(reg, name, kind, -1, &t);
+	if (!ret && out)
+		*out = t;
+	return ret;
+}
+
+int iio_trigger_create_kernel(struct iio_registry *reg, const char *name, int id,
+			      const struct iio_trigger_ops *ops, void *priv,
+			      struct iio_trigger **out)
+{
+	struct iio_trigger tmp = { .ops = ops, .priv = priv };
+	struct iio_trigger *t;
+	int ret;
+
+	ret = id < 0 ? -EINVAL : iio_registry_trigger_add(reg, name, IIO_TRIGGER_KERNEL, id, &t);
+	if (ret) {
+		if (ops && ops->release)
+			ops->release(&tmp);
+		return ret;
+	}
+	t->ops = ops;
+	t->priv = priv;
 	if (out)
 		*out = t;
 	return 0;
@@ -473,6 +511,8 @@ void iio_trigger_destroy(struct iio_registry *reg, struct iio_trigger *trig)
 		reg->ntrigs--;
 		break;
 	}
+	if (trig->ops && trig->ops->release)
+		trig->ops->release(trig);
 	free(trig);
 }
 

@@ -35,10 +35,13 @@ static const char *const iio_trigger_files[][3] = {
 	[IIO_TRIGGER_HRTIMER] = { "name", "sampling_frequency", NULL },
 	[IIO_TRIGGER_SYSFS] = { "name", "trigger_now", NULL },
 	[IIO_TRIGGER_DATA_READY] = { "name", NULL, NULL },
+	[IIO_TRIGGER_KERNEL] = { "name", NULL, NULL },	/* its own: trig->ops */
 };
 
 const char *const *iio_trigger_attr_names(const struct iio_trigger *trig)
 {
+	if (trig->ops)
+		return trig->ops->attr_names(trig);
 	return iio_trigger_files[trig->kind];
 }
 
@@ -145,6 +148,8 @@ unsigned int iio_trigger_attr_mode(const struct iio_trigger *trig, const char *a
 	if (!trig)	/* iio_sysfs_trigger's add_trigger, remove_trigger */
 		return strcmp(attr, "add_trigger") == 0 || strcmp(attr, "remove_trigger") == 0 ?
 		       0200 : 0;
+	if (trig->ops)
+		return trig->ops->attr_mode(trig, attr);
 	if (strcmp(attr, "name") == 0)
 		return 0444;
 	if (trig->kind == IIO_TRIGGER_HRTIMER && strcmp(attr, "sampling_frequency") == 0)
@@ -158,6 +163,8 @@ int iio_trigger_attr_read(struct iio_trigger *trig, const char *attr, char *buf,
 {
 	int n;
 
+	if (trig->ops)
+		return trig->ops->attr_read(trig, attr, buf, len);
 	if (strcmp(attr, "name") == 0) {
 		n = snprintf(buf, len, "%s\n", trig->name);
 		return n < 0 || (size_t)n >= len ? -EFBIG : n;
@@ -196,6 +203,8 @@ static int iio_trigger_write_freq(struct iio_trigger *trig, const char *text)
 int iio_trigger_attr_write(struct iio_trigger *trig, const char *attr, const char *text,
 			   int64_t now_ns)
 {
+	if (trig->ops)	/* the kernel polls, at its own time */
+		return trig->ops->attr_write(trig, attr, text);
 	if (strcmp(attr, "name") == 0)
 		return -EACCES;
 	if (trig->kind == IIO_TRIGGER_HRTIMER && strcmp(attr, "sampling_frequency") == 0)

@@ -127,9 +127,9 @@ static int srv_acl_count_triggers(const struct srv *srv, const char *spec)
 
 	for (t = 0; t < srv_trigdev_count(srv); t++) {
 		srv_trigdev_at(srv, t, &td);
-		f = srv_trigdev_files(&td);
+		f = srv_trigdev_files(srv, &td);
 		for (a = 0; f[a]; a++) {
-			if (!(iio_trigger_attr_mode(td.trig, f[a]) & 0222))
+			if (!(srv_trigdev_attr_mode(srv, &td, f[a]) & 0222))
 				continue;
 			n += spec ? srv_acl_rule_match(spec, td.names, td.nnames, f[a]) :
 				    srv_acl_may_write_named(cfg, td.names, td.nnames, f[a]);

@@ -22,13 +22,17 @@
 #include "iio_buffer.h"
 #include "iio_registry.h"
 #include "iio_value.h"
+#include "kernel/iio_kernel.h"
 #include "session.h"
 #include "srv.h"
 
-/* iio_sysfs_trigger exists on a board with a "triggers" key (maps/README.md K-46). */
+/*
+ * iio_sysfs_trigger exists on a board with a "triggers" key (maps/README.md
+ * K-46), or with --kernel when the kernel has one (then it is the kernel's).
+ */
 static bool srv_trigdev_has_ctl(const struct srv *srv)
 {
-	return srv->board->sysfs_trigger;
+	return srv->board->sysfs_trigger || srv->board->kernel_sysfs_trigger;
 }
 
 int srv_trigdev_count(const struct srv *srv)
@@ -76,14 +80,36 @@ bool srv_trigdev_find(const struct srv *srv, const char *key, struct srv_trigdev
 	return true;
 }
 
-const char *const *srv_trigdev_files(const struct srv_trigdev *td)
+const char *const *srv_trigdev_files(const struct srv *srv, const struct srv_trigdev *td)
 {
-	return td->trig ? iio_trigger_attr_names(td->trig) : iio_sysfs_trigger_attr_names();
+	if (td->trig)
+		return iio_trigger_attr_names(td->trig);
+	if (srv->board->kernel_sysfs_trigger)
+		return iio_kernel_ctl_names(srv->board->kernel_sysfs_trigger);
+	return iio_sysfs_trigger_attr_names();
 }
 
-static int srv_trigdev_nfiles(const struct srv_trigdev *td)
+unsigned int srv_trigdev_attr_mode(const struct srv *srv, const struct srv_trigdev *td,
+				   const char *attr)
 {
-	const char *const *f = srv_trigdev_files(td);
+	if (!td->trig && srv->board->kernel_sysfs_trigger)
+		return iio_kernel_ctl_mode(srv->board->kernel_sysfs_trigger, attr);
+	return iio_trigger_attr_mode(td->trig, attr);
+}
+
+int srv_trigdev_read_file(const struct srv *srv, const struct srv_trigdev *td, const char *attr,
+			  char *buf, size_t len)
+{
+	if (td->trig)
+		return iio_trigger_attr_read(td->trig, attr, buf, len);
+	if (srv->board->kernel_sysfs_trigger)
+		return iio_kernel_ctl_read(srv->board->kernel_sysfs_trigger, attr, buf, len);
+	return srv_trigdev_attr_mode(srv, td, attr) ? -EACCES : -ENOENT;
+}
+
+static int srv_trigdev_nfiles(const struct srv *srv, const struct srv_trigdev *td)
+{
+	const char *const *f = srv_trigdev_files(srv, td);
 	int n = 0;
 
 	while (f[n])
@@ -107,27 +133,28 @@ int srv_trigdev_list(struct srv *srv, struct proto_buf *b, const struct proto_re
 	return ret;
 }
 
-static int srv_trigdev_device(struct proto_buf *b, const struct proto_request *req,
-			      const struct srv_trigdev *td)
+static int srv_trigdev_device(const struct srv *srv, struct proto_buf *b,
+			      const struct proto_request *req, const struct srv_trigdev *td)
 {
 	struct proto_device_info info = {
-		.id = td->id, .name = td->name, .num_channels = 0, .num_attrs = srv_trigdev_nfiles(td),
+		.id = td->id, .name = td->name, .num_channels = 0,
+		.num_attrs = srv_trigdev_nfiles(srv, td),
 	};
 
 	return proto_reply_device(b, req, &info);
 }
 
-static int srv_trigdev_attrs(struct proto_buf *b, const struct proto_request *req,
-			     const struct srv_trigdev *td)
+static int srv_trigdev_attrs(const struct srv *srv, struct proto_buf *b,
+			     const struct proto_request *req, const struct srv_trigdev *td)
 {
-	const char *const *f = srv_trigdev_files(td);
+	const char *const *f = srv_trigdev_files(srv, td);
 	struct proto_attr_info info;
 	unsigned int mode;
 	int i, ret;
 
-	ret = proto_list_begin(b, req, srv_trigdev_nfiles(td));
+	ret = proto_list_begin(b, req, srv_trigdev_nfiles(srv, td));
 	for (i = 0; f[i] && !ret; i++) {
-		mode = iio_trigger_attr_mode(td->trig, f[i]);
+		mode = srv_trigdev_attr_mode(srv, td, f[i]);
 		info.name = f[i];
 		info.mode = (mode & 0444 ? PROTO_ATTR_R : 0) | (mode & 0222 ? PROTO_ATTR_W : 0);
 		ret = proto_list_attr(b, req, i, &info);
@@ -139,7 +166,7 @@ static int srv_trigdev_attrs(struct proto_buf *b, const struct proto_request *re
 static unsigned int srv_trigdev_mode(struct srv_session *s, const struct proto_request *req,
 				     const struct srv_trigdev *td)
 {
-	unsigned int mode = iio_trigger_attr_mode(td->trig, req->attr);
+	unsigned int mode = srv_trigdev_attr_mode(s->srv, td, req->attr);
 
 	if (!mode)
 		srv_dispatch_error(s, req, -ENOENT, "%s has no attribute %s", req->device,
@@ -156,7 +183,7 @@ static void srv_trigdev_read(struct srv_session *s, const struct proto_request *
 
 	if (!mode)
 		return;
-	n = mode & 0444 ? iio_trigger_attr_read(td->trig, req->attr, val, sizeof(val)) : -EACCES;
+	n = mode & 0444 ? srv_trigdev_read_file(s->srv, td, req->attr, val, sizeof(val)) : -EACCES;
 	if (n < 0) {
 		srv_dispatch_attr_error(s, req, n);
 		return;
@@ -181,6 +208,8 @@ int srv_trigdev_write_file(struct srv *srv, const struct srv_trigdev *td, const 
 
 	if (td->trig)	/* a trigger_now poll is at the time of the write */
 		return iio_trigger_attr_write(td->trig, attr, value, srv_trigdev_real_ns());
+	if (srv->board->kernel_sysfs_trigger)	/* the kernel's uevent brings the rescan */
+		return iio_kernel_ctl_write(srv->board->kernel_sysfs_trigger, attr, value);
 	ret = iio_sysfs_trigger_attr_write(srv->board->reg, attr, value);
 	if (!ret)
 		srv->trig_gen++;	/* the iiod XML lists the triggers */
@@ -220,10 +249,10 @@ bool srv_trigdev_answer(struct srv_session *s, const struct proto_request *req,
 
 	switch (req->op) {
 	case PROTO_OP_DEVICE:
-		srv_session_check(s, srv_trigdev_device(b, req, td));
+		srv_session_check(s, srv_trigdev_device(s->srv, b, req, td));
 		return true;
 	case PROTO_OP_ATTRS:
-		srv_session_check(s, srv_trigdev_attrs(b, req, td));
+		srv_session_check(s, srv_trigdev_attrs(s->srv, b, req, td));
 		return true;
 	case PROTO_OP_CHANNELS:	/* a trigger has none */
 		ret = proto_list_begin(b, req, 0);

@@ -26,7 +26,8 @@ struct iio_trigger;
 
 /**
  * struct srv_trigdev - one trigger device as a request sees it.
- * @trig: the trigger; NULL for iio_sysfs_trigger.
+ * @trig: the trigger; NULL for iio_sysfs_trigger (the board's, or with
+ *	--kernel the kernel's: board->kernel_sysfs_trigger).
  * @id: "trigger0" or "iio_sysfs_trigger"; @name: the trigger's name (the
  *	control device has no name file: its directory name).
  * @names: what a request or an --allow-write pattern may call it.
@@ -46,7 +47,16 @@ void srv_trigdev_at(const struct srv *srv, int i, struct srv_trigdev *td);
 /** srv_trigdev_find() - by triggerN, a trigger's name or iio_sysfs_trigger. */
 bool srv_trigdev_find(const struct srv *srv, const char *key, struct srv_trigdev *td);
 /** srv_trigdev_files() - @td's files, NULL-ended, in sysfs order. */
-const char *const *srv_trigdev_files(const struct srv_trigdev *td);
+const char *const *srv_trigdev_files(const struct srv *srv, const struct srv_trigdev *td);
+/** srv_trigdev_attr_mode() - the sysfs mode of @td's file @attr, 0 for none. */
+unsigned int srv_trigdev_attr_mode(const struct srv *srv, const struct srv_trigdev *td,
+				   const char *attr);
+/**
+ * srv_trigdev_read_file() - @td's file @attr into @buf (with its newline).
+ * Return: its length, or -errno as the kernel's (-EACCES write-only).
+ */
+int srv_trigdev_read_file(const struct srv *srv, const struct srv_trigdev *td, const char *attr,
+			  char *buf, size_t len);
 
 /**
  * srv_trigdev_write_file() - write @value to @td's file @attr (no policy

@@ -31,6 +31,7 @@
 #include "iiod.h"
 #include "iiod_proto.h"
 #include "iiod_xml.h"
+#include "kernel/iio_kernel.h"
 #include "session.h"
 #include "srv.h"
 #include "stream_iiod.h"
@@ -111,7 +112,9 @@ static const struct srv_iiod_ctx *srv_iiod_model(struct srv *srv)
 	attrs[0].value = IIOWIRE_VERSION;
 	attrs[1].name = "iiowire,board";
 	attrs[1].value = srv->board->name;
-	ret = srv_iiod_ctx_create(srv->board->reg, desc, attrs, 2, &ctx);
+	ret = srv_iiod_ctx_create(srv->board->reg, srv->board->kernel_sysfs_trigger ?
+				  iio_kernel_ctl_names(srv->board->kernel_sysfs_trigger) : NULL,
+				  desc, attrs, 2, &ctx);
 	if (ret < 0) {
 		srv_err(&srv->log, "iiod: cannot describe the board: %s", strerror(-ret));
 		return NULL;
@@ -433,9 +436,11 @@ static void srv_iiod_buffer_cmd(struct srv_session *s, const struct proto_iiod_c
 	const struct srv_iiod_ctx *ctx = srv_iiod_model(s->srv);
 	const struct srv_iiod_dev *d = ctx ? srv_iiod_ctx_find_dev(ctx, cmd->device) : NULL;
 
+	struct srv_trigdev td;
+
 	if (!d && cmd->op == PROTO_IIOD_OP_GETTRIG && ctx &&
-	    iio_trigger_find(s->srv->board->reg, cmd->device)) {
-		srv_iiod_code(s, -ENOENT);	/* a trigger has no trigger of its own */
+	    srv_trigdev_find(s->srv, cmd->device, &td)) {
+		srv_iiod_code(s, -ENOENT);	/* a trigger device has no trigger of its own */
 		return;
 	}
 	if (!d) {
@@ -474,22 +479,24 @@ static void srv_iiod_print(struct srv_session *s)
 }
 
 /*
- * A trigger device's file (sampling_frequency): the trigger's, on the loop
- * (no bus behind it). @wbuf NULL for a READ. Return: true when @cmd named one.
+ * A trigger device's file (sampling_frequency), or one of the kernel's
+ * iio_sysfs_trigger (add_trigger): on the loop (no bus behind it; a kernel
+ * trigger's file is opened O_NONBLOCK, kernel_trig.c). @wbuf NULL for a
+ * READ. Return: true when @cmd named one.
  */
 static bool srv_iiod_trigger_attr(struct srv_session *s, const struct proto_iiod_cmd *cmd,
 				  const char *wbuf, size_t wlen)
 {
-	struct iio_trigger *t = iio_trigger_find(s->srv->board->reg, cmd->device);
 	char val[IIO_VALUE_MAX_BYTES];
 	struct srv_trigdev td;
 	int n;
 
-	if (!t || strncmp(cmd->device, "trigger", 7) || cmd->target != PROTO_IIOD_TARGET_DEVICE ||
-	    cmd->all)
+	if ((strncmp(cmd->device, "trigger", 7) && strcmp(cmd->device, SRV_TRIGDEV_SYSFS_CTL)) ||
+	    cmd->target != PROTO_IIOD_TARGET_DEVICE || cmd->all ||
+	    !srv_trigdev_find(s->srv, cmd->device, &td))
 		return false;
 	if (!wbuf) {
-		n = iio_trigger_attr_read(t, cmd->attr, val, sizeof(val));
+		n = srv_trigdev_read_file(s->srv, &td, cmd->attr, val, sizeof(val));
 		if (n < 0)
 			srv_iiod_code(s, n);
 		else
@@ -498,7 +505,6 @@ static bool srv_iiod_trigger_attr(struct srv_session *s, const struct proto_iiod
 		return true;
 	}
 	/* --allow-write names a trigger by triggerN or its name (dispatch_trig.h) */
-	srv_trigdev_find(s->srv, cmd->device, &td);
 	if (s->srv->cfg.read_only ||
 	    !srv_acl_may_write_named(&s->srv->cfg, td.names, td.nnames, cmd->attr)) {
 		srv_iiod_code(s, -EACCES);

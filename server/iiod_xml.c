@@ -748,36 +748,48 @@ static int srv_iiod_xml_dev_write(struct proto_buf *b, const struct srv_iiod_dev
 	return proto_buf_printf(b, "</device>");
 }
 
+/* A device of no channels: @id, @name (NULL: none), attributes @files from @first on. */
+static int srv_iiod_xml_plain_dev(struct proto_buf *b, const char *id, const char *name,
+				  const char *const *files, int first)
+{
+	int k;
+
+	if (proto_buf_printf(b, "<device") || srv_iiod_xml_attr(b, "id", id) ||
+	    (name && srv_iiod_xml_attr(b, "name", name)) || proto_buf_printf(b, ">"))
+		return -ENOMEM;
+	for (k = first; files[k]; k++)
+		if (proto_buf_printf(b, "<attribute") ||
+		    srv_iiod_xml_attr(b, "name", files[k]) || proto_buf_printf(b, "/>"))
+			return -ENOMEM;
+	return proto_buf_printf(b, "</device>");
+}
+
 /*
  * The triggers as libiio sees them: devices named triggerN (iio_device_is_trigger()
- * goes by the id), with their files, after the iio:deviceN ones.
+ * goes by the id), with their files, after the iio:deviceN ones; before them the
+ * kernel's iio_sysfs_trigger when there is one (@ctl_files).
  */
-static int srv_iiod_xml_triggers(struct proto_buf *b, const struct iio_registry *reg)
+static int srv_iiod_xml_triggers(struct proto_buf *b, const struct iio_registry *reg,
+				 const char *const *ctl_files)
 {
 	const struct iio_trigger *t;
-	const char *const *names;
 	char id[SRV_IIOD_DEVID_MAX];
-	int i, k;
+	int i;
 
+	if (ctl_files && srv_iiod_xml_plain_dev(b, "iio_sysfs_trigger", NULL, ctl_files, 0))
+		return -ENOMEM;
 	for (i = 0; i < iio_trigger_count(reg); i++) {
 		t = iio_trigger_at(reg, i);
 		snprintf(id, sizeof(id), "trigger%d", t->id);
-		if (proto_buf_printf(b, "<device") || srv_iiod_xml_attr(b, "id", id) ||
-		    srv_iiod_xml_attr(b, "name", t->name) || proto_buf_printf(b, ">"))
-			return -ENOMEM;
-		names = iio_trigger_attr_names(t);
-		for (k = 1; names[k]; k++)	/* "name" is the element's attribute */
-			if (proto_buf_printf(b, "<attribute") ||
-			    srv_iiod_xml_attr(b, "name", names[k]) || proto_buf_printf(b, "/>"))
-				return -ENOMEM;
-		if (proto_buf_printf(b, "</device>"))
+		/* "name" (the first file) is the element's attribute */
+		if (srv_iiod_xml_plain_dev(b, id, t->name, iio_trigger_attr_names(t), 1))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
 static int srv_iiod_xml_write(struct srv_iiod_ctx *ctx, const struct iio_registry *reg,
-			      const char *description, const struct srv_iiod_ctx_attr *attrs,
+			      const char *const *ctl_files, const char *description, const struct srv_iiod_ctx_attr *attrs,
 			      int nattrs)
 {
 	char num[16];
@@ -808,7 +820,7 @@ static int srv_iiod_xml_write(struct srv_iiod_ctx *ctx, const struct iio_registr
 		if (ret)
 			goto err_fini;
 	}
-	ret = srv_iiod_xml_triggers(&b, reg);
+	ret = srv_iiod_xml_triggers(&b, reg, ctl_files);
 	if (ret)
 		goto err_fini;
 	ret = -ENOMEM;
@@ -822,7 +834,8 @@ err_fini:
 	return ret;
 }
 
-int srv_iiod_ctx_create(const struct iio_registry *reg, const char *description,
+int srv_iiod_ctx_create(const struct iio_registry *reg, const char *const *ctl_files,
+			const char *description,
 			const struct srv_iiod_ctx_attr *attrs, int nattrs,
 			struct srv_iiod_ctx **out)
 {
@@ -844,7 +857,7 @@ int srv_iiod_ctx_create(const struct iio_registry *reg, const char *description,
 		if (ret)
 			goto err_destroy;
 	}
-	ret = srv_iiod_xml_write(ctx, reg, description, attrs, nattrs);
+	ret = srv_iiod_xml_write(ctx, reg, ctl_files, description, attrs, nattrs);
 	if (ret)
 		goto err_destroy;
 	*out = ctx;

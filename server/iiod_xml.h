@@ -95,12 +95,16 @@ struct srv_iiod_ctx {
 
 /**
  * srv_iiod_ctx_create() - group every device of @reg and write the XML.
+ * @ctl_files: the kernel's iio_sysfs_trigger's files (NULL-ended), listed
+ *	as a device of that id without a name, as iiod 0.24's local backend
+ *	lists every directory of the bus; NULL: no such device.
  * @description: the context's description attribute; NULL for none.
  * @attrs/@nattrs: context attributes; copied into the XML.
  * Return: 0 with *@out owned (free with srv_iiod_ctx_destroy()), or
  * -ENOMEM, or -ENAMETOOLONG for a name the core could not build.
  */
-int srv_iiod_ctx_create(const struct iio_registry *reg, const char *description,
+int srv_iiod_ctx_create(const struct iio_registry *reg, const char *const *ctl_files,
+			const char *description,
 			const struct srv_iiod_ctx_attr *attrs, int nattrs,
 			struct srv_iiod_ctx **out);
 

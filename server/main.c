@@ -83,7 +83,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "client waiting on a bus; %d queued per bus; listen backlog %d; wrong AUTH: %d per\n"
 "connection, answered after %d ms, %d ms apart in all; each holds its address (Unix\n"
 "sockets: one) %d ms, from the %dth on twice as long each time, at most %d ms.\n"
-"kernel devices: at most %d, each with at most %d files, %d channels and %d events.\n"
+"kernel devices: at most %d, each with at most %d files, %d channels and %d events;\n"
+"kernel triggers: %d files each, %d triggers with the board's.\n"
 "Streams: %d per connection, %d readers per device, %d scans per block; a reader's blocks\n"
 "wait while the client has %d bytes unsent, %d bytes of them at most (then the oldest\n"
 "are dropped, counted); a trigger drives %d devices.\n"
@@ -107,7 +108,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 		SRV_BUSQ_DEPTH_MAX, SRV_LISTEN_BACKLOG, SRV_AUTH_ATTEMPTS_MAX, SRV_AUTH_FAIL_DELAY_MS,
 		SRV_AUTH_FAIL_GLOBAL_MS, SRV_AUTH_FAIL_DELAY_MS, SRV_AUTH_PENALTY_FREE + 1,
 		SRV_AUTH_PENALTY_MAX_MS, IIO_KERNEL_DEVICES_MAX, IIO_KERNEL_FILES_MAX,
-		IIO_KERNEL_CHANNELS_MAX, IIO_KERNEL_EVENTS_MAX, SRV_STREAM_MAX_PER_SESSION, SRV_STREAM_READERS_MAX,
+		IIO_KERNEL_CHANNELS_MAX, IIO_KERNEL_EVENTS_MAX, IIO_KERNEL_TRIGGER_FILES_MAX,
+		IIO_TRIGGERS_MAX, SRV_STREAM_MAX_PER_SESSION, SRV_STREAM_READERS_MAX,
 		PROTO_STREAM_SCANS_MAX, SRV_STREAM_OUT_BYTES, SRV_STREAM_QUEUE_BYTES,
 		IIO_TRIGGER_CONSUMERS_MAX,
 		SRV_WEB_MESSAGE_MAX_BYTES, SRV_WEB_RX_CHUNK_BYTES, SRV_WEB_HEADER_MAX_BYTES,

@@ -130,6 +130,54 @@ kt_all() {
 	kt_bmp280
 }
 
+# kt_trig N NAME [PARENT]: trigger device triggerN named NAME, as
+# industrialio-trigger.c registers it (name, uevent, power/), under
+# devices/PARENT (a trigger without a parent device is devices/triggerN)
+kt_trig() {
+	kt_t=$KT_SYS/devices/${3:+$3/}trigger$1
+	mkdir -p "$kt_t/power" "$KT_SYS/bus/iio/devices"
+	ln -sfn "../../../devices/${3:+$3/}trigger$1" "$KT_SYS/bus/iio/devices/trigger$1"
+	printf '%s\n' "$2" >"$kt_t/name"
+	printf '' >"$kt_t/uevent"
+	chmod 444 "$kt_t/name"
+}
+
+# kt_tattr N FILE VALUE MODE: a file of triggerN
+kt_tattr() {
+	printf '%s\n' "$3" >"$KT_SYS/bus/iio/devices/trigger$1/$2"
+	chmod "$4" "$KT_SYS/bus/iio/devices/trigger$1/$2"
+}
+
+# kt_triggers: an iio-trig-hrtimer trigger made through configfs
+# (mkdir .../iio/triggers/hrtimer/hrt0) as trigger0, with sampling_frequency
+# as the current driver prints it; iio-trig-sysfs's control device
+# iio_sysfs_trigger (a platform device: its driver's files beside
+# add_trigger and remove_trigger) and the sysfstrig1 an "add_trigger 1"
+# made, trigger1, with trigger_now. Not in kt_all.
+kt_triggers() {
+	kt_trig 0 hrt0
+	kt_tattr 0 sampling_frequency 100.000000 644
+	kt_s=$KT_SYS/devices/platform/iio_sysfs_trigger
+	mkdir -p "$kt_s/power"
+	ln -sfn ../../../devices/platform/iio_sysfs_trigger "$KT_SYS/bus/iio/devices/iio_sysfs_trigger"
+	for kt_n in add_trigger remove_trigger; do
+		: >"$kt_s/$kt_n"
+		chmod 200 "$kt_s/$kt_n"
+	done
+	printf 'platform:iio_sysfs_trigger\n' >"$kt_s/modalias"
+	printf '(null)\n' >"$kt_s/driver_override"
+	printf 'DRIVER=iio_sysfs_trigger\nMODALIAS=platform:iio_sysfs_trigger\n' >"$kt_s/uevent"
+	chmod 444 "$kt_s/modalias"
+	kt_trig 1 sysfstrig1 platform/iio_sysfs_trigger
+	kt_tattr 1 trigger_now "" 200
+}
+
+# kt_triggers_remove: kt_triggers' trigger devices gone (the modules unloaded)
+kt_triggers_remove() {
+	rm -f "$KT_SYS"/bus/iio/devices/trigger* "$KT_SYS/bus/iio/devices/iio_sysfs_trigger"
+	rm -rf "$KT_SYS"/devices/trigger* "$KT_SYS/devices/platform/iio_sysfs_trigger"
+}
+
 # kt_remove N: the device leaves, as a driver unbind takes it away
 kt_remove() {
 	rm -f "$KT_SYS/bus/iio/devices/iio:device$1"

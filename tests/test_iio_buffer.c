@@ -373,6 +373,76 @@ static void test_triggers(void)
 }
 TEST_CASE(test_triggers, "hrtimer sampling_frequency, sysfs add/remove, lowest free triggerN");
 
+/* A kernel trigger's ops (kernel_trig.c's shape): counts its releases. */
+static int tb_ktrig_released;
+static const char *const tb_ktrig_files[] = { "name", NULL };
+
+static const char *const *tb_ktrig_names(const struct iio_trigger *trig)
+{
+	(void)trig;
+	return tb_ktrig_files;
+}
+
+static unsigned int tb_ktrig_mode(const struct iio_trigger *trig, const char *attr)
+{
+	(void)trig;
+	return strcmp(attr, "name") == 0 ? 0444 : 0;
+}
+
+static int tb_ktrig_read(struct iio_trigger *trig, const char *attr, char *buf, size_t len)
+{
+	(void)attr;
+	return snprintf(buf, len, "%s\n", trig->name);
+}
+
+static int tb_ktrig_write(struct iio_trigger *trig, const char *attr, const char *text)
+{
+	(void)trig;
+	(void)attr;
+	(void)text;
+	return -EACCES;
+}
+
+static void tb_ktrig_release(struct iio_trigger *trig)
+{
+	(void)trig;
+	tb_ktrig_released++;
+}
+
+static const struct iio_trigger_ops tb_ktrig_ops = {
+	.attr_names = tb_ktrig_names, .attr_mode = tb_ktrig_mode, .attr_read = tb_ktrig_read,
+	.attr_write = tb_ktrig_write, .release = tb_ktrig_release,
+};
+
+static void test_kernel_triggers(void)
+{
+	struct iio_registry *reg;
+	struct iio_dev *d = tb_dummy(&reg);
+	struct iio_trigger *k, *u;
+	char buf[64];
+
+	tb_ktrig_released = 0;
+	CU_ASSERT_EQUAL(iio_trigger_create(reg, "k", IIO_TRIGGER_KERNEL, &k), -EINVAL);
+	CU_ASSERT_EQUAL_FATAL(iio_trigger_create_kernel(reg, "khrt", 3, &tb_ktrig_ops, NULL, &k), 0);
+	CU_ASSERT_EQUAL(k->id, 3);	/* the kernel's number */
+	/* its number or its name taken: refused, its private data released */
+	CU_ASSERT_EQUAL(iio_trigger_create_kernel(reg, "other", 3, &tb_ktrig_ops, NULL, NULL), -EEXIST);
+	CU_ASSERT_EQUAL(iio_trigger_create_kernel(reg, "khrt", 4, &tb_ktrig_ops, NULL, NULL), -EEXIST);
+	CU_ASSERT_EQUAL(tb_ktrig_released, 2);
+	CU_ASSERT_EQUAL_FATAL(iio_trigger_create(reg, "uhrt", IIO_TRIGGER_HRTIMER, &u), 0);
+	CU_ASSERT_EQUAL(u->id, 0);	/* the board's take the lowest free */
+	CU_ASSERT(iio_trigger_attr_read(k, "name", buf, sizeof(buf)) > 0);
+	CU_ASSERT_STRING_EQUAL(buf, "khrt\n");
+	CU_ASSERT_EQUAL(iio_trigger_attr_mode(k, "name"), 0444);
+	CU_ASSERT_EQUAL(iio_trigger_attr_write(k, "name", "x", 0), -EACCES);
+	/* a userspace device's buffer takes no kernel trigger (the kernel's does: test_kernel.sh) */
+	CU_ASSERT_EQUAL(iio_device_set_trigger(d, k), -EINVAL);
+	CU_ASSERT_EQUAL(iio_device_set_trigger(d, u), 0);
+	iio_registry_destroy(reg);
+	CU_ASSERT_EQUAL(tb_ktrig_released, 3);
+}
+TEST_CASE(test_kernel_triggers, "kernel triggers: their own number, ops, release, no userspace device");
+
 /* ---- max1363 on its model (§1.5) ---- */
 
 static struct iio_dev *tb_max1363(struct iio_registry **reg, struct bus **bus)

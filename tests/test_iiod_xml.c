@@ -130,7 +130,7 @@ static int xt_setup(struct xt_fixture *f, const char *label)
 		iio_device_put(d);
 		return -EINVAL;
 	}
-	return srv_iiod_ctx_create(f->reg, "a \"quoted\" description", attrs, 1, &f->ctx);
+	return srv_iiod_ctx_create(f->reg, NULL, "a \"quoted\" description", attrs, 1, &f->ctx);
 }
 
 static void xt_teardown(struct xt_fixture *f)
@@ -303,7 +303,7 @@ static void test_xml_empty(void)
 	struct srv_iiod_ctx *ctx;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(reg);
-	CU_ASSERT_EQUAL_FATAL(srv_iiod_ctx_create(reg, NULL, NULL, 0, &ctx), 0);
+	CU_ASSERT_EQUAL_FATAL(srv_iiod_ctx_create(reg, NULL, NULL, NULL, 0, &ctx), 0);
 	CU_ASSERT_EQUAL(ctx->ndevs, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ctx->xml, "version-git=\"iiowire\"></context>"));
 	CU_ASSERT_PTR_NULL(strstr(ctx->xml, "description="));

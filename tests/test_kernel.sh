@@ -38,6 +38,7 @@ shtest_begin kernel
 ip link set lo up
 mount -t tmpfs kerneltest /sys
 kt_all
+kt_triggers	# for the side-by-side rows; the trigger rows make them again
 port=30471
 iport=30472
 dport=30473
@@ -95,8 +96,9 @@ fi
 #  - the backend's version, description and context attributes name iiowired;
 #  - libiio gives a differential channel "scale" twice (in_voltage_scale and
 #    in_voltage-voltage_scale); iiowired only the one that is its own;
-#  - calibrate is 0200: sysfs refuses the read (EACCES), tmpfs lets root read it.
-known='^Backend version|^Backend description|^IIO context has|^	(local,kernel|uri|iiowire,[a-z]*|ip,ip-addr):|channel-specific attributes found|attr  2: scale value|calibrate (value|ERROR)'
+#  - calibrate, add_trigger, remove_trigger and trigger_now are 0200: sysfs refuses the
+#    read (EACCES), tmpfs lets root read them (iiod then gives the empty ones EIO).
+known='^Backend version|^Backend description|^IIO context has|^	(local,kernel|uri|iiowire,[a-z]*|ip,ip-addr):|channel-specific attributes found|attr  2: scale value|(calibrate|add_trigger|remove_trigger|trigger_now) (value|ERROR)'
 if [ $have_iiod = 1 ]; then
 	iio_info -u "ip:127.0.0.1:$dport" >"$tmp/iiod.txt" 2>&1
 	iio_info -u "ip:127.0.0.1:$iport" >"$tmp/iiowired.txt" 2>&1
@@ -104,18 +106,22 @@ if [ $have_iiod = 1 ]; then
 	grep -Ev "$known" "$tmp/iiowired.txt" >"$tmp/iiowired.f"
 	if diff "$tmp/iiod.f" "$tmp/iiowired.f" >"$tmp/diff"; then ok
 	else bad "iio_info differs from iiod's: $(cat "$tmp/diff")"; fi
-	# the lines above must really be there: 4 devices, the scan formats
-	if grep -q "IIO context has 4 devices" "$tmp/iiowired.txt" &&
+	# the lines above must really be there: 4 devices and 3 trigger devices, the scan formats
+	if grep -q "IIO context has 7 devices" "$tmp/iiowired.txt" &&
+	   grep -q "^	trigger0: hrt0" "$tmp/iiowired.txt" &&
+	   grep -q "^	trigger1: sysfstrig1" "$tmp/iiowired.txt" &&
+	   grep -q "attr  2: modalias value: platform:iio_sysfs_trigger" "$tmp/iiowired.txt" &&
 	   grep -q "voltage0:  (input, index: 4, format: le:s12/16>>4)" "$tmp/iiowired.txt"; then ok
 	else bad "iio_info: $(head -30 "$tmp/iiowired.txt")"; fi
 	# buffer attributes (buffer/ but length, enable, watermark) and triggers, as iiod's
 	if grep -q "2 buffer-specific attributes found" "$tmp/iiowired.txt" &&
 	   [ "$(grep -c "No trigger assigned to device" "$tmp/iiowired.txt")" = 2 ] &&
-	   [ "$(grep -c "No trigger on this device" "$tmp/iiowired.txt")" = 2 ]; then ok
+	   [ "$(grep -c "No trigger on this device" "$tmp/iiowired.txt")" = 5 ]; then ok
 	else bad "iio_info buffer attributes and triggers: $(cat "$tmp/iiowired.txt")"; fi
 	for q in "-c ads1015 voltage0 raw" "-c max1036 voltage0-voltage1 raw" "-d tsl2563 integration_time" \
 		 "-c bmp280 pressure input" "-c adc0 voltage1 sampling_frequency" \
-		 "-B ads1015 data_available" "-B max1036 direction" "-B ads1015"; do
+		 "-B ads1015 data_available" "-B max1036 direction" "-B ads1015" \
+		 "-d hrt0" "-d trigger0 sampling_frequency" "-d iio_sysfs_trigger modalias"; do
 		# shellcheck disable=SC2086
 		w=$(iio_attr -u "ip:127.0.0.1:$dport" $q 2>&1)
 		# shellcheck disable=SC2086
@@ -132,6 +138,7 @@ else
 	echo "note: no iiod (Debian: iiod) - the side-by-side rows are not run"
 fi
 stop_daemon
+kt_triggers_remove
 
 # ---- capture from /dev/iio:deviceN ----
 # The character device is a FIFO the test feeds with scans in the kernel's
@@ -238,9 +245,109 @@ check "no /dev/iio:deviceN" "iiowire: capture: ENOENT: ads1015: enabling the cap
 	sh -c "timeout 20 $cli -a unix:$sock capture ads1015 voltage0 -n 1 2>&1 | tail -1"
 check "... state restored" "0 0" values_of $d0/buffer/enable $d0/scan_elements/in_voltage0_en
 check "... the daemon serves on" "564" $a read ads1015 in_voltage0_raw
-check "a kernel device takes no trigger of the core's" "iiowire: capture: ENODEV: no trigger hrt0" \
+check "no kernel trigger hrt0 (none mirrored)" "iiowire: capture: ENODEV: no trigger hrt0" \
 	sh -c "timeout 20 $cli -a unix:$sock capture ads1015 voltage0 -n 1 --trigger hrt0 2>&1 | tail -1"
 stop_daemon
+
+# ---- the kernel's triggers: triggerN and iio_sysfs_trigger mirrored ----
+# The kernel does the triggering: a capture on a kernel trigger writes its name to the
+# device's trigger/current_trigger and reads /dev/iio:deviceN as before. A board's
+# (userspace) trigger cannot drive a kernel device, nor a kernel trigger a board's
+# device: EINVAL, as the kernel's validate_trigger answers a foreign one.
+kt_triggers
+mkfifo "$cdev"
+cat >"$tmp/trig.json" <<'JSON'
+{"board": "ktrig", "devices": [{"driver": "iio_dummy", "name": "dummy0"}],
+ "triggers": [{"type": "hrtimer", "name": "uhrt"}]}
+JSON
+start_daemon --board "$tmp/trig.json"
+ct=$d0/trigger/current_trigger
+check "DEVICES: the kernel's trigger devices, then the board's" "iio:device0 ads1015 0-0048 adc0
+iio:device1 max1036 0-0064 -
+iio:device2 tsl2563 0-0039 light
+iio:device3 bmp280 0-0076 -
+iio:device4 dummy0 - -
+iio_sysfs_trigger iio_sysfs_trigger - -
+trigger0 hrt0 - -
+trigger1 sysfstrig1 - -
+trigger2 uhrt - -" $a devices
+check "a kernel trigger's files, with their modes" "name r
+sampling_frequency rw" $a attrs trigger0
+check "... read as the kernel prints them" "100.000000" $a read hrt0 sampling_frequency
+check "... written to the kernel's file" "50.5" sh -c "$a write hrt0 sampling_frequency 50.5 &&
+	cat /sys/bus/iio/devices/trigger0/sampling_frequency"
+check "trigger_now is write-only" "iiowire: read: EACCES: sysfstrig1 trigger_now is write-only" \
+	$a read sysfstrig1 trigger_now
+check "... a write reaches the kernel's file" "1" sh -c "$a write trigger1 trigger_now 1 &&
+	cat /sys/bus/iio/devices/trigger1/trigger_now"
+if command -v iio_readdev >/dev/null 2>&1; then
+	# 4 scans, then 4 more 2 s later: current_trigger is looked at in between
+	(sleep 0.2; head -c 16 "$tmp/scans"; sleep 2; tail -c +17 "$tmp/scans" | head -c 16; sleep 2) \
+		>"$cdev" &
+	pids="$pids $!"
+	timeout 20 iio_readdev -u "ip:127.0.0.1:$iport" -t trigger0 -b 4 -s 8 ads1015 voltage0 \
+		voltage1 >"$tmp/readdev.trig" 2>"$tmp/readdev.err" &
+	rpid=$!
+	sleep 1.2
+	check "iio_readdev -t trigger0: current_trigger holds its name during the capture" "hrt0" \
+		cat "$ct"
+	check "... and its rate (iio_readdev writes 100 Hz) reached the trigger's file" "100" \
+		cat /sys/bus/iio/devices/trigger0/sampling_frequency
+	wait "$rpid"
+	if [ "$(od -An -tx1 <"$tmp/readdev.trig")" = "$(head -c 32 "$tmp/scans" | od -An -tx1)" ]; then ok
+	else bad "iio_readdev -t trigger0: $(od -An -tx1 <"$tmp/readdev.trig") $(cat "$tmp/readdev.err")"; fi
+	sleep 2.5
+	check "a board's trigger on a kernel device (SETTRIG): EINVAL" "hrt0" sh -c \
+		"timeout 20 iio_readdev -u ip:127.0.0.1:$iport -t trigger2 -s 1 ads1015 voltage0 \
+		2>&1 >/dev/null | grep -c 'Invalid argument' >/dev/null && cat $ct"
+fi
+feed
+check "STREAM trigger=sysfstrig1 on a kernel device" "voltage0,voltage1
+0,0
+1,-1" timeout 20 $cli -a "unix:$sock" capture ads1015 voltage0 voltage1 -n 2 --trigger sysfstrig1 \
+	--format csv
+check "... current_trigger holds it" "sysfstrig1" cat "$ct"
+wait_fed
+check "a board's trigger on a kernel device (STREAM): EINVAL" \
+	"iiowire: capture: EINVAL: ads1015 refuses trigger uhrt" \
+	sh -c "timeout 20 $cli -a unix:$sock capture ads1015 voltage0 -n 1 --trigger uhrt 2>&1 | tail -1"
+check "a kernel trigger on a board's device: EINVAL" \
+	"iiowire: capture: EINVAL: dummy0 refuses trigger hrt0" \
+	sh -c "timeout 20 $cli -a unix:$sock capture dummy0 voltage0 -n 1 --trigger hrt0 2>&1 | tail -1"
+check "... current_trigger untouched" "sysfstrig1" cat "$ct"
+check "... the daemon serves on" "564" $a read ads1015 in_voltage0_raw
+# add_trigger goes to the kernel, which makes sysfstrig5 (played here) and sends the
+# uevent whose rescan (SIGHUP here) mirrors it
+check "the kernel's iio_sysfs_trigger: its files" "add_trigger w
+driver_override rw
+modalias r
+remove_trigger w" $a attrs iio_sysfs_trigger
+check "add_trigger reaches the kernel's file" "5" \
+	sh -c "$a write iio_sysfs_trigger add_trigger 5 && cat $KT_SYS/bus/iio/devices/iio_sysfs_trigger/add_trigger"
+kt_trig 3 sysfstrig5 platform/iio_sysfs_trigger
+kt_tattr 3 trigger_now "" 200
+kill -HUP "$dpid"
+settle "... the rescan mirrors the new trigger" "trigger3 sysfstrig5 - -" sh -c "$a devices | grep sysfstrig5"
+stop_daemon
+# the limits: IIO_KERNEL_TRIGGER_FILES_MAX files a trigger, IIO_TRIGGERS_MAX triggers
+for i in $(seq 1 14); do kt_tattr 3 "f$i" 0 444; done
+start_daemon
+check "a trigger of 16 files" "16" sh -c "$a attrs trigger3 | wc -l"
+stop_daemon
+kt_tattr 3 f15 0 444
+check "... of 17: refused at load" "iiowired: --kernel: --kernel: trigger3: more than 16 files" \
+	"$daemon" --kernel --listen "unix:$tmp/lim.sock"
+rm -rf "$KT_SYS/devices/platform/iio_sysfs_trigger/trigger3" "$KT_SYS/bus/iio/devices/trigger3"
+for i in $(seq 10 135); do kt_trig "$i" "t$i"; done
+start_daemon
+check "128 triggers" "128" sh -c "$a devices | grep -c '^trigger'"
+stop_daemon
+kt_trig 136 t136
+check "... 129: refused at load" "iiowired: --kernel: --kernel: more than 128 triggers" \
+	"$daemon" --kernel --listen "unix:$tmp/lim.sock"
+kt_triggers_remove
+kt_attr 0 trigger/current_trigger ""	# the kernel keeps a device's trigger; the rows below want none
+rm "$cdev"
 kt_dev_end "$tmp/dev"
 start_daemon
 

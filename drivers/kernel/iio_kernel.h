@@ -101,6 +101,61 @@ int iio_kernel_register_all(struct iio_registry *reg, char *err, size_t errlen);
  */
 bool iio_kernel_is_driver(const struct iio_driver *drv);
 
+/*
+ * iio_kernel_path_write()/_read() - one sysfs file written in one write()
+ * (O_NONBLOCK where asked: a FIFO standing in never waits) / read whole,
+ * never waiting (NUL-terminated). A file that is gone is -ENODEV, as sysfs
+ * says of a device going away. Return: 0 / the length, or -errno.
+ */
+int iio_kernel_path_write(const char *path, const char *buf, size_t len, bool nonblock);
+ssize_t iio_kernel_path_read(const char *path, char *buf, size_t len);
+
+/* ---- kernel_trig.c: the kernel's triggerN and iio_sysfs_trigger ---- */
+
+/* Files of one kernel trigger directory mirrored ("name", "sampling_frequency", ...). */
+#define IIO_KERNEL_TRIGGER_FILES_MAX	16
+/* The kernel's sysfs trigger control device, below the bus directory. */
+#define IIO_KERNEL_SYSFS_TRIGGER	"iio_sysfs_trigger"
+
+/**
+ * iio_kernel_triggers_register() - every /sys/bus/iio/devices/triggerN as
+ * an IIO_TRIGGER_KERNEL trigger of @reg with the kernel's N and name, its
+ * regular files (but uevent) as its attributes with their modes. A
+ * directory that vanishes while read is skipped.
+ * Return: the number registered, or -errno with @err set (-E2BIG past
+ * IIO_KERNEL_TRIGGER_FILES_MAX files, -ENOSPC past IIO_TRIGGERS_MAX
+ * triggers, -EEXIST a name taken, -ENOMEM).
+ */
+int iio_kernel_triggers_register(struct iio_registry *reg, char *err, size_t errlen);
+
+/*
+ * The kernel's iio_sysfs_trigger (iio-trig-sysfs loaded), mirrored as its
+ * regular files (add_trigger, remove_trigger and the platform bus's
+ * driver_override, modalias) with their modes, as iiod 0.24 lists it.
+ * A write of add_trigger makes the kernel create sysfstrigK and send the
+ * uevent whose rescan mirrors it.
+ */
+struct iio_kernel_ctl;
+
+/**
+ * iio_kernel_ctl_mirror() - @out gets the kernel's iio_sysfs_trigger, or
+ * NULL when it has none. Return: 0, -E2BIG (more than
+ * IIO_KERNEL_TRIGGER_FILES_MAX files; @err says so), -ENOMEM.
+ */
+int iio_kernel_ctl_mirror(struct iio_kernel_ctl **out, char *err, size_t errlen);
+void iio_kernel_ctl_free(struct iio_kernel_ctl *ctl);
+/** iio_kernel_ctl_names() - its files, NULL-ended, in name order. */
+const char *const *iio_kernel_ctl_names(const struct iio_kernel_ctl *ctl);
+/** iio_kernel_ctl_mode() - the sysfs mode of @attr, 0 for none. */
+unsigned int iio_kernel_ctl_mode(const struct iio_kernel_ctl *ctl, const char *attr);
+/**
+ * iio_kernel_ctl_read()/_write() - the file's text (its length) / @text
+ * written in one write(). Return: -ENOENT (no such file), -EACCES (its
+ * mode), or the kernel's -errno (add_trigger of a K in use: -EINVAL).
+ */
+int iio_kernel_ctl_read(const struct iio_kernel_ctl *ctl, const char *attr, char *buf, size_t len);
+int iio_kernel_ctl_write(const struct iio_kernel_ctl *ctl, const char *attr, const char *text);
+
 /* ---- kernel_buffer.c: capture from /dev/iio:deviceN ---- */
 
 struct kernel_cap;
@@ -120,6 +175,8 @@ void iio_kernel_buffer_stop(struct iio_dev *indio_dev);
  * device keeps its capture.
  */
 int iio_kernel_file_write(struct iio_dev *indio_dev, const char *name, const char *text);
+/* The same, opened O_NONBLOCK: for a write that may run on the event loop (current_trigger). */
+int iio_kernel_file_write_nb(struct iio_dev *indio_dev, const char *name, const char *text);
 ssize_t iio_kernel_file_read(struct iio_dev *indio_dev, const char *name, char *buf, size_t len);
 struct kernel_cap **iio_kernel_cap_slot(struct iio_dev *indio_dev);
 

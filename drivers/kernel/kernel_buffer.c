@@ -10,8 +10,9 @@
  * that changes while capturing disables, rewrites the enables and enables
  * again (the kernel refuses _en writes while enabled: EBUSY). The last
  * reader's leave disables and restores the enables and length found. The
- * kernel's trigger is the device's own business (trigger/current_trigger,
- * a file like any other): the core's buffer is self-timed.
+ * kernel triggers the device: the core's buffer is self-timed, and setting
+ * its trigger (a mirrored kernel trigger, kernel_trig.c) writes the
+ * trigger's name to trigger/current_trigger.
  *
  * Reads run on a thread of the capture's own, never on the loop or the
  * device's worker: poll() on the non-blocking descriptor and a wake pipe,
@@ -330,11 +331,23 @@ static int kernel_cap_handler(struct iio_dev *dev, int64_t ts)
 	return -EINVAL;
 }
 
+/*
+ * The kernel's trigger of the device (the core lets only a kernel trigger
+ * be set on it): its name into trigger/current_trigger; "\n" clears it,
+ * as a name no trigger has does.
+ */
+static int kernel_cap_set_trigger(struct iio_dev *dev, struct iio_trigger *trig)
+{
+	/* iiod's SETTRIG sets it on the loop: a FIFO standing in must not make it wait */
+	return iio_kernel_file_write_nb(dev, "trigger/current_trigger", trig ? trig->name : "\n");
+}
+
 static const struct iio_buffer_setup kernel_cap_setup = {
 	.handler = kernel_cap_handler,
 	.update_scan_mode = kernel_cap_update_scan_mode,
 	.postenable = kernel_cap_postenable,
 	.predisable = kernel_cap_predisable,
+	.set_trigger = kernel_cap_set_trigger,
 	.self_timed = true,
 };
 

@@ -173,16 +173,13 @@ static ssize_t kernel_dev_read_text(struct iio_dev *indio_dev, const struct iio_
 	return kernel_dev_read_file(path, buf, len, false);
 }
 
-static int kernel_dev_write_file(struct iio_dev *indio_dev, const char *name, const char *buf,
-				 size_t len)
+int iio_kernel_path_write(const char *path, const char *buf, size_t len, bool nonblock)
 {
-	char path[sizeof(kernel_dev_of(indio_dev)->path) + IIO_ATTR_NAME_MAX + 2];
 	ssize_t n;
 	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", kernel_dev_of(indio_dev)->path, name);
 	/* O_TRUNC: sysfs ignores it; a plain file (a fake tree) must not keep a longer tail */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | (nonblock ? O_NONBLOCK : 0));
 	if (fd < 0)
 		return errno == ENOENT ? -ENODEV : -errno;
 	/* one write(), as a sysfs store sees the whole buffer at once */
@@ -197,15 +194,34 @@ static int kernel_dev_write_file(struct iio_dev *indio_dev, const char *name, co
 	return ret;
 }
 
+ssize_t iio_kernel_path_read(const char *path, char *buf, size_t len)
+{
+	return kernel_dev_read_file(path, buf, len, true);
+}
+
+static int kernel_dev_write_file(struct iio_dev *indio_dev, const char *name, const char *buf,
+				 size_t len, bool nonblock)
+{
+	char path[sizeof(kernel_dev_of(indio_dev)->path) + IIO_ATTR_NAME_MAX + 2];
+
+	snprintf(path, sizeof(path), "%s/%s", kernel_dev_of(indio_dev)->path, name);
+	return iio_kernel_path_write(path, buf, len, nonblock);
+}
+
 static int kernel_dev_write_text(struct iio_dev *indio_dev, const struct iio_attr *attr,
 				 const char *buf, size_t len)
 {
-	return kernel_dev_write_file(indio_dev, attr->name, buf, len);
+	return kernel_dev_write_file(indio_dev, attr->name, buf, len, false);
 }
 
 int iio_kernel_file_write(struct iio_dev *indio_dev, const char *name, const char *text)
 {
-	return kernel_dev_write_file(indio_dev, name, text, strlen(text));
+	return kernel_dev_write_file(indio_dev, name, text, strlen(text), false);
+}
+
+int iio_kernel_file_write_nb(struct iio_dev *indio_dev, const char *name, const char *text)
+{
+	return kernel_dev_write_file(indio_dev, name, text, strlen(text), true);
 }
 
 ssize_t iio_kernel_file_read(struct iio_dev *indio_dev, const char *name, char *buf, size_t len)

@@ -1,0 +1,311 @@
+/*
+ * kernel_trig.c - the host kernel's trigger devices mirrored into a
+ * registry: each /sys/bus/iio/devices/triggerN becomes an IIO_TRIGGER_KERNEL
+ * trigger with the kernel's N and name, whose files (name, an hrtimer's
+ * sampling_frequency, a sysfs trigger's trigger_now, a driver's own) are
+ * read and written as the kernel's sysfs files, texts and errors passed
+ * through; iio_sysfs_trigger's add_trigger and remove_trigger are written
+ * to the kernel's, which makes or drops sysfstrigK and sends the uevent
+ * whose rescan (server/kwatch.c, or SIGHUP) mirrors the change.
+ *
+ * The kernel does the triggering: a kernel device's current trigger is its
+ * trigger/current_trigger file (kernel_buffer.c), our capture only reads
+ * /dev/iio:deviceN. A userspace trigger cannot drive a kernel device, nor
+ * a kernel trigger a userspace one (the core's iio_device_set_trigger()).
+ *
+ * The files are opened O_NONBLOCK on the caller's thread (the event loop):
+ * the stores of these files take no bus and do not sleep (an hrtimer's
+ * period, an irq_work, a registration), and a FIFO standing in for one
+ * cannot make the loop wait (maps/README.md K-40).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "iio_buffer.h"
+#include "iio_kit.h"
+#include "iio_registry.h"
+#include "kernel/iio_kernel.h"
+
+#define KERNEL_TRIG_PREFIX	"trigger"
+#define KERNEL_TRIG_NAME	"name"
+#define KERNEL_TRIG_PATH_MAX	(IIO_KERNEL_ROOT_MAX + sizeof(IIO_KERNEL_BUS_DIR) + 64)
+
+/* What a mirrored trigger keeps (the trigger's priv). */
+struct kernel_trig {
+	char path[KERNEL_TRIG_PATH_MAX];
+	int nfiles;
+	const char *names[IIO_KERNEL_TRIGGER_FILES_MAX + 1];	/* "name" first, NULL-ended */
+	unsigned int modes[IIO_KERNEL_TRIGGER_FILES_MAX];
+	char store[IIO_KERNEL_TRIGGER_FILES_MAX][IIO_ATTR_NAME_MAX];
+};
+
+static int kernel_trig_index(const struct kernel_trig *kt, const char *attr)
+{
+	int i;
+
+	for (i = 0; i < kt->nfiles; i++)
+		if (strcmp(kt->names[i], attr) == 0)
+			return i;
+	return -1;
+}
+
+static unsigned int kernel_files_mode(const struct kernel_trig *kt, const char *attr)
+{
+	int i = kernel_trig_index(kt, attr);
+
+	return i < 0 ? 0 : kt->modes[i];
+}
+
+/* The file of @attr, or -ENOENT; -EACCES when its mode has no @bits (sysfs refuses root too). */
+static int kernel_files_path(const struct kernel_trig *kt, const char *attr, unsigned int bits,
+			     char *path, size_t len)
+{
+	int i = kernel_trig_index(kt, attr);
+
+	if (i < 0)
+		return -ENOENT;
+	if (!(kt->modes[i] & bits))
+		return -EACCES;
+	snprintf(path, len, "%s/%s", kt->path, attr);
+	return 0;
+}
+
+static int kernel_files_read(const struct kernel_trig *kt, const char *attr, char *buf,
+			     size_t len)
+{
+	char path[KERNEL_TRIG_PATH_MAX + IIO_ATTR_NAME_MAX + 1];
+	int ret;
+
+	ret = kernel_files_path(kt, attr, 0444, path, sizeof(path));
+	return ret ? ret : (int)iio_kernel_path_read(path, buf, len);
+}
+
+static int kernel_files_write(const struct kernel_trig *kt, const char *attr, const char *text)
+{
+	char path[KERNEL_TRIG_PATH_MAX + IIO_ATTR_NAME_MAX + 1];
+	int ret;
+
+	ret = kernel_files_path(kt, attr, 0222, path, sizeof(path));
+	return ret ? ret : iio_kernel_path_write(path, text, strlen(text), true);
+}
+
+static const char *const *kernel_trig_names(const struct iio_trigger *trig)
+{
+	return ((const struct kernel_trig *)trig->priv)->names;
+}
+
+static unsigned int kernel_trig_mode(const struct iio_trigger *trig, const char *attr)
+{
+	return kernel_files_mode(trig->priv, attr);
+}
+
+static int kernel_trig_read(struct iio_trigger *trig, const char *attr, char *buf, size_t len)
+{
+	return kernel_files_read(trig->priv, attr, buf, len);
+}
+
+static int kernel_trig_write(struct iio_trigger *trig, const char *attr, const char *text)
+{
+	return kernel_files_write(trig->priv, attr, text);
+}
+
+static void kernel_trig_release(struct iio_trigger *trig)
+{
+	free(trig->priv);
+	trig->priv = NULL;
+}
+
+static const struct iio_trigger_ops kernel_trig_ops = {
+	.attr_names = kernel_trig_names,
+	.attr_mode = kernel_trig_mode,
+	.attr_read = kernel_trig_read,
+	.attr_write = kernel_trig_write,
+	.release = kernel_trig_release,
+};
+
+/* "name" first, then the others in name order (readdir's order is the filesystem's). */
+static int kernel_trig_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+
+	if (strcmp(x, KERNEL_TRIG_NAME) == 0 || strcmp(y, KERNEL_TRIG_NAME) == 0)
+		return (strcmp(y, KERNEL_TRIG_NAME) == 0) - (strcmp(x, KERNEL_TRIG_NAME) == 0);
+	return strcmp(x, y);
+}
+
+/* One file of the directory, if a regular one of the trigger's. Return: 0, -E2BIG. */
+static int kernel_trig_file(struct kernel_trig *kt, const char *file)
+{
+	char path[KERNEL_TRIG_PATH_MAX + IIO_ATTR_NAME_MAX + 1];
+	struct stat st;
+	int i;
+
+	if (strcmp(file, "uevent") == 0 || strlen(file) >= IIO_ATTR_NAME_MAX)
+		return 0;	/* the device model's, not the trigger's */
+	snprintf(path, sizeof(path), "%s/%s", kt->path, file);
+	if (lstat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;	/* power/, subsystem: not files of the trigger */
+	if (kt->nfiles == IIO_KERNEL_TRIGGER_FILES_MAX)
+		return -E2BIG;
+	i = kt->nfiles++;
+	snprintf(kt->store[i], sizeof(kt->store[i]), "%s", file);
+	kt->names[i] = kt->store[i];
+	return 0;
+}
+
+/* The files of triggerN and their modes. Return: 0, -ENODEV (gone), -E2BIG. */
+static int kernel_trig_scan(struct kernel_trig *kt)
+{
+	char path[KERNEL_TRIG_PATH_MAX + IIO_ATTR_NAME_MAX + 1];
+	struct dirent *de;
+	struct stat st;
+	int i, ret = 0;
+	DIR *d;
+
+	d = opendir(kt->path);
+	if (!d)
+		return -ENODEV;
+	while (!ret && (de = readdir(d)))
+		ret = kernel_trig_file(kt, de->d_name);
+	closedir(d);
+	if (ret)
+		return ret;
+	qsort(kt->names, (size_t)kt->nfiles, sizeof(kt->names[0]), kernel_trig_cmp);
+	for (i = 0; i < kt->nfiles; i++) {
+		snprintf(path, sizeof(path), "%s/%s", kt->path, kt->names[i]);
+		kt->modes[i] = stat(path, &st) ? 0 : st.st_mode & 0666;
+	}
+	kt->names[kt->nfiles] = NULL;
+	return 0;
+}
+
+/* Mirror triggerN (@id). Return: 0, 1 when skipped (gone, or no name), -errno with @err. */
+static int kernel_trig_add(struct iio_registry *reg, int id, char *err, size_t errlen)
+{
+	char name[IIO_TRIGGER_NAME_MAX + 2], path[KERNEL_TRIG_PATH_MAX + 8];
+	struct kernel_trig *kt;
+	ssize_t n;
+	int ret;
+
+	kt = calloc(1, sizeof(*kt));
+	if (!kt)
+		return -ENOMEM;
+	snprintf(kt->path, sizeof(kt->path), "%s/%s/" KERNEL_TRIG_PREFIX "%d",
+		 iio_kernel_sysfs_root(), IIO_KERNEL_BUS_DIR, id);
+	snprintf(path, sizeof(path), "%s/" KERNEL_TRIG_NAME, kt->path);
+	n = iio_kernel_path_read(path, name, sizeof(name));
+	if (n > 0)
+		name[strcspn(name, "\n")] = '\0';
+	ret = n <= 0 || !name[0] ? -ENODEV : kernel_trig_scan(kt);
+	if (ret == -ENODEV) {
+		free(kt);
+		return 1;	/* gone while we looked, or no trigger (every one has a name) */
+	}
+	if (ret == -E2BIG)
+		snprintf(err, errlen, KERNEL_TRIG_PREFIX "%d: more than %d files", id,
+			 IIO_KERNEL_TRIGGER_FILES_MAX);
+	if (ret) {
+		free(kt);
+		return ret;
+	}
+	ret = iio_trigger_create_kernel(reg, name, id, &kernel_trig_ops, kt, NULL);
+	if (ret)
+		snprintf(err, errlen, KERNEL_TRIG_PREFIX "%d (%s): %s", id, name,
+			 ret == -EEXIST ? "a trigger of that name or number exists" :
+			 strerror(-ret));
+	return ret;
+}
+
+static int kernel_trig_id_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+int iio_kernel_triggers_register(struct iio_registry *reg, char *err, size_t errlen)
+{
+	char path[KERNEL_TRIG_PATH_MAX], tail;
+	int ids[IIO_TRIGGERS_MAX + 1], n = 0, i, id, ret, done = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (err && errlen)
+		err[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", iio_kernel_sysfs_root(), IIO_KERNEL_BUS_DIR);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && n <= IIO_TRIGGERS_MAX)
+		if (sscanf(de->d_name, KERNEL_TRIG_PREFIX "%d%c", &id, &tail) == 1 && id >= 0)
+			ids[n++] = id;
+	closedir(d);
+	qsort(ids, (size_t)n, sizeof(ids[0]), kernel_trig_id_cmp);	/* as DEVICES lists them */
+	if (n + iio_trigger_count(reg) > IIO_TRIGGERS_MAX) {
+		snprintf(err, errlen, "more than %d triggers", IIO_TRIGGERS_MAX);
+		return -ENOSPC;
+	}
+	for (i = 0; i < n; i++) {
+		ret = kernel_trig_add(reg, ids[i], err, errlen);
+		if (ret < 0)
+			return ret;
+		done += !ret;
+	}
+	return done;
+}
+
+/* ---- iio_sysfs_trigger ---- */
+
+struct iio_kernel_ctl {
+	struct kernel_trig kt;
+};
+
+int iio_kernel_ctl_mirror(struct iio_kernel_ctl **out, char *err, size_t errlen)
+{
+	struct iio_kernel_ctl *ctl;
+	int ret;
+
+	*out = NULL;
+	ctl = calloc(1, sizeof(*ctl));
+	if (!ctl)
+		return -ENOMEM;
+	snprintf(ctl->kt.path, sizeof(ctl->kt.path), "%s/%s/" IIO_KERNEL_SYSFS_TRIGGER,
+		 iio_kernel_sysfs_root(), IIO_KERNEL_BUS_DIR);
+	ret = kernel_trig_scan(&ctl->kt);
+	if (ret == -E2BIG)
+		snprintf(err, errlen, IIO_KERNEL_SYSFS_TRIGGER ": more than %d files",
+			 IIO_KERNEL_TRIGGER_FILES_MAX);
+	if (ret) {
+		free(ctl);
+		return ret == -ENODEV ? 0 : ret;	/* none: iio-trig-sysfs is not loaded */
+	}
+	*out = ctl;
+	return 0;
+}
+
+void iio_kernel_ctl_free(struct iio_kernel_ctl *ctl)
+{
+	free(ctl);
+}
+
+const char *const *iio_kernel_ctl_names(const struct iio_kernel_ctl *ctl)
+{
+	return ctl->kt.names;
+}
+
+unsigned int iio_kernel_ctl_mode(const struct iio_kernel_ctl *ctl, const char *attr)
+{
+	return kernel_files_mode(&ctl->kt, attr);
+}
+
+int iio_kernel_ctl_read(const struct iio_kernel_ctl *ctl, const char *attr, char *buf, size_t len)
+{
+	return kernel_files_read(&ctl->kt, attr, buf, len);
+}
+
+int iio_kernel_ctl_write(const struct iio_kernel_ctl *ctl, const char *attr, const char *text)
+{
+	return kernel_files_write(&ctl->kt, attr, text);
+}
