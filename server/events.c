@@ -574,8 +574,8 @@ void srv_events_subscribe(struct srv_session *s, struct proto_request *req)
 	ret = srv_evsub_new(s, req, dev, &f);
 	if (ret == -EBUSY) {
 		/* only a device with an event source of its own (a kernel device's fd) says so */
-		srv_dispatch_error(s, req, ret, "%s: its event fd is held by another reader "
-				   "(one per device)", req->device);
+		srv_dispatch_error(s, req, ret, "%s: another process holds its event fd or "
+				   "its /dev node (one of each per device)", req->device);
 		return;
 	}
 	if (ret < 0) {

@@ -180,6 +180,24 @@ int iio_kernel_file_write_nb(struct iio_dev *indio_dev, const char *name, const 
 ssize_t iio_kernel_file_read(struct iio_dev *indio_dev, const char *name, char *buf, size_t len);
 struct kernel_cap **iio_kernel_cap_slot(struct iio_dev *indio_dev);
 
+/* ---- kernel_node.c: /dev/iio:deviceN, open once and shared ---- */
+
+struct iio_kernel_node;
+
+/**
+ * iio_kernel_node_get() - a reference to the one open (O_RDONLY,
+ * O_NONBLOCK) of the node at @path ("/dev/iio:device3"): opened by the
+ * first user, shared by the capture and the event fd's ioctl, as the
+ * kernel allows the node one open at a time. Never waits.
+ * Return: 0, or -errno of the open (-EBUSY: another process has it open;
+ * -ENOENT: no such node), -ENAMETOOLONG, -ENOMEM.
+ */
+int iio_kernel_node_get(const char *path, struct iio_kernel_node **out);
+/** iio_kernel_node_fd() - its descriptor; borrowed, valid while the reference is held. */
+int iio_kernel_node_fd(const struct iio_kernel_node *node);
+/** iio_kernel_node_put() - drop a reference; the last closes the node. NULL is ignored. */
+void iio_kernel_node_put(struct iio_kernel_node *node);
+
 /* ---- kernel_names.c: channels from file names (libiio's rules) ---- */
 
 /**

@@ -6,7 +6,9 @@
  *
  * The core runs the union of the readers' masks; this file applies it as
  * libiio's local backend does: scan_elements/<elem>_en for each element,
- * buffer/length, the character device opened, buffer/enable = 1; a union
+ * buffer/length, the character device opened (the backend's one shared
+ * open of it, kernel_node.c, which the event fd's ioctl uses too: the
+ * kernel refuses a second open), buffer/enable = 1; a union
  * that changes while capturing disables, rewrites the enables and enables
  * again (the kernel refuses _en writes while enabled: EBUSY). The last
  * reader's leave disables and restores the enables and length found. The
@@ -54,7 +56,8 @@ struct kernel_cap {
 	pthread_t thread;
 	bool running;
 	atomic_bool stop;
-	int fd;
+	struct iio_kernel_node *node;	/* the shared open of /dev/iio:deviceN (kernel_node.c) */
+	int fd;				/* its descriptor */
 	int wake[2];
 	int scan_bytes;
 	bool ts;
@@ -192,9 +195,11 @@ static int kernel_cap_start(struct kernel_cap *cap)
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", iio_kernel_dev_root(), iio_kernel_dir(cap->dev));
-	cap->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (cap->fd < 0)
-		return -errno;
+	/* shared: a subscription may be getting the event fd through it right now */
+	ret = iio_kernel_node_get(path, &cap->node);
+	if (ret)
+		return ret;
+	cap->fd = iio_kernel_node_fd(cap->node);
 	ret = iio_kernel_file_write(cap->dev, "buffer/enable", "1");
 	if (!ret) {
 		cap->have = 0;
@@ -204,7 +209,8 @@ static int kernel_cap_start(struct kernel_cap *cap)
 			(void)iio_kernel_file_write(cap->dev, "buffer/enable", "0");
 	}
 	if (ret) {
-		close(cap->fd);
+		iio_kernel_node_put(cap->node);
+		cap->node = NULL;
 		cap->fd = -1;
 		return ret;
 	}
@@ -222,7 +228,8 @@ static void kernel_cap_halt(struct kernel_cap *cap)
 	pthread_join(cap->thread, NULL);
 	while (read(cap->wake[0], cap->buf, 1) == 1)
 		;
-	close(cap->fd);
+	iio_kernel_node_put(cap->node);
+	cap->node = NULL;
 	cap->fd = -1;
 	cap->running = false;
 	(void)iio_kernel_file_write(cap->dev, "buffer/enable", "0");

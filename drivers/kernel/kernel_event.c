@@ -9,9 +9,10 @@
  * (events/sampling_frequency) is the device's. They let SUBSCRIBE filter by
  * channel and type; the files themselves stay plain attributes.
  *
- * Delivery is the kernel's event fd: /dev/iio:deviceN opened only while
- * the core's queue has a reader, IIO_GET_EVENT_FD_IOCTL, the node closed
- * again (the kernel allows one open of it, which a capture may need), and
+ * Delivery is the kernel's event fd: when the core's queue gets a reader,
+ * IIO_GET_EVENT_FD_IOCTL on the backend's one open of /dev/iio:deviceN
+ * (kernel_node.c: the kernel allows one open of it, which a capture may
+ * hold; the reference is dropped once the fd is had), and
  * struct iio_event_data records read on a thread of the device's own into
  * iio_push_event(), never on the loop. A read error (ENODEV when the
  * kernel removes the device) ends the queue with it (iio_event_end()).
@@ -212,18 +213,25 @@ static void *kernel_event_thread(void *arg)
 	return NULL;
 }
 
-/* The event fd through @node, as iio_event_monitor gets it. Return: the fd, or -errno. */
+/*
+ * The event fd through @node, as iio_event_monitor gets it, but on the
+ * backend's shared open of it (kernel_node.c): a capture may hold the node,
+ * and a second open would be EBUSY. The reference is dropped once the fd is
+ * had: the kernel's event fd lives on its own (iio_event_monitor closes the
+ * node at once), and holding the node would refuse it to every other
+ * process for as long as someone subscribes. Return: the fd, or -errno.
+ */
 static int kernel_event_getfd(const char *node)
 {
-	int fd, evfd = -1, ret;
+	struct iio_kernel_node *kn;
+	int evfd = -1, ret;
 
-	/* O_NONBLOCK: a node that is a stand-in FIFO must not hold the loop up */
-	fd = open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = ioctl(fd, IIO_GET_EVENT_FD_IOCTL, &evfd);
+	ret = iio_kernel_node_get(node, &kn);
+	if (ret)
+		return ret;
+	ret = ioctl(iio_kernel_node_fd(kn), IIO_GET_EVENT_FD_IOCTL, &evfd);
 	ret = ret < 0 ? -errno : evfd;
-	close(fd);
+	iio_kernel_node_put(kn);
 	return ret;
 }
 

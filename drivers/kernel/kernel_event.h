@@ -59,8 +59,8 @@ void kernel_event_place(const struct kernel_evscan *es, struct iio_event_spec *d
 
 /**
  * kernel_event_open() - get the device's event fd through @node
- * (/dev/iio:deviceN: opened, IIO_GET_EVENT_FD_IOCTL, closed, as
- * iio_event_monitor does) and start the thread that pushes what it reads
+ * (/dev/iio:deviceN: IIO_GET_EVENT_FD_IOCTL on the backend's shared open
+ * of it, iio_kernel_node_get(), held only for the ioctl) and start the thread that pushes what it reads
  * into @dev's event queue. Return: 0, or -errno of the open or the ioctl
  * (-EBUSY: another process holds the event fd; -ENODEV: no event
  * interface), or of the thread's creation.

@@ -12,6 +12,11 @@
  *   does); -ENODEV when there is none (no event interface); -EBUSY while
  *   an fd it gave, in this process or another, is open (one reader at a
  *   time).
+ * - A second open() of a stand-in /dev/iio:deviceN (a file named
+ *   iio:deviceN that is no character device) while this process holds one
+ *   fails with EBUSY, as industrialio-core.c's iio_chrdev_open() answers
+ *   (its busy bit); the close of the holder frees it. The node is told by
+ *   its file (device and inode), so another path to it counts too.
  * - IIOWIRE_KSHIM_READ_ERR="PATH=EIO;PATH=EAGAIN;...": read() of a file
  *   opened by that path fails with that errno, as sysfs passes on a
  *   driver's show() error (EIO, EAGAIN, EBUSY, ETIMEDOUT, ENXIO, EINVAL).
@@ -53,6 +58,8 @@ struct kshim_rule {
 
 static pthread_mutex_t kshim_lock = PTHREAD_MUTEX_INITIALIZER;
 static int kshim_read_err[KSHIM_FDS];		/* fd -> errno its reads fail with */
+static struct stat kshim_node_of[KSHIM_FDS];	/* fd -> the stand-in node it holds */
+static bool kshim_node_held[KSHIM_FDS];
 static struct kshim_rule kshim_rules[KSHIM_RULES];
 static int kshim_nrules = -1;			/* -1: IIOWIRE_KSHIM_READ_ERR not read yet */
 static DIR *kshim_race_dir;			/* the listing being watched */
@@ -114,10 +121,60 @@ static void kshim_opened(const char *path, int fd)
 	pthread_mutex_unlock(&kshim_lock);
 }
 
+/* Is @path a stand-in /dev/iio:deviceN (named so, no character device)? @st gets its file. */
+static bool kshim_is_node(const char *path, struct stat *st)
+{
+	const char *base = strrchr(path, '/');
+	int id, end = 0;
+
+	base = base ? base + 1 : path;
+	if (sscanf(base, "iio:device%d%n", &id, &end) != 1 || base[end] != '\0')
+		return false;
+	return stat(path, st) == 0 && !S_ISCHR(st->st_mode) && !S_ISDIR(st->st_mode);
+}
+
+/* The descriptor holding the node @st, or -1 (lock held). */
+static int kshim_node_holder(const struct stat *st)
+{
+	int i;
+
+	for (i = 0; i < KSHIM_FDS; i++)
+		if (kshim_node_held[i] && kshim_node_of[i].st_dev == st->st_dev &&
+		    kshim_node_of[i].st_ino == st->st_ino)
+			return i;
+	return -1;
+}
+
+/*
+ * iio_chrdev_open()'s busy bit for the stand-in node @path, just opened
+ * as @fd: the first holder keeps it. Return: false (and @fd closed) when
+ * another descriptor holds it already.
+ */
+static bool kshim_node_claim(const char *path, int fd)
+{
+	struct stat st;
+	bool busy = false;
+
+	if (fd < 0 || fd >= KSHIM_FDS || !kshim_is_node(path, &st))
+		return true;
+	pthread_mutex_lock(&kshim_lock);
+	busy = kshim_node_holder(&st) >= 0;
+	if (!busy) {
+		kshim_node_of[fd] = st;
+		kshim_node_held[fd] = true;
+	}
+	pthread_mutex_unlock(&kshim_lock);
+	if (busy)
+		KSHIM_NEXT(close)(fd);
+	return !busy;
+}
+
 int open(const char *path, int flags, ...)
 {
+	struct stat st;
 	mode_t mode = 0;
 	va_list ap;
+	bool busy;
 	int fd;
 
 	if (flags & (O_CREAT | O_TMPFILE)) {
@@ -125,7 +182,21 @@ int open(const char *path, int flags, ...)
 		mode = (mode_t)va_arg(ap, int);
 		va_end(ap);
 	}
+	/* refused before opening: a FIFO's open would wake a writer waiting for its reader */
+	if (kshim_is_node(path, &st)) {
+		pthread_mutex_lock(&kshim_lock);
+		busy = kshim_node_holder(&st) >= 0;
+		pthread_mutex_unlock(&kshim_lock);
+		if (busy) {
+			errno = EBUSY;
+			return -1;
+		}
+	}
 	fd = KSHIM_NEXT(open)(path, flags, mode);
+	if (!kshim_node_claim(path, fd)) {
+		errno = EBUSY;	/* another thread's open came first */
+		return -1;
+	}
 	kshim_opened(path, fd);
 	return fd;
 }
@@ -151,6 +222,7 @@ int close(int fd)
 	if (fd >= 0 && fd < KSHIM_FDS) {
 		pthread_mutex_lock(&kshim_lock);
 		kshim_read_err[fd] = 0;
+		kshim_node_held[fd] = false;
 		pthread_mutex_unlock(&kshim_lock);
 	}
 	return KSHIM_NEXT(close)(fd);
