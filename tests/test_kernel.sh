@@ -771,6 +771,34 @@ IIOEVENTEND ads1015 ENODEV device left the board" cat "$tmp/sub"
 settle "... the node is closed" "0" sh -c "ls -l /proc/$dpid/fd | grep -c '$node\$'"
 kt_ads1015
 
+# a sysfs file that hangs (a FIFO stands in) while a rescan unregisters a capturing device:
+# the old mirror's disable write waits on it off the loop; every client is served meanwhile
+kill -HUP "$dpid"
+settle "the device back" "564" $a read ads1015 in_voltage0_raw
+scanfeed go4 0
+capture_bg capD.out 1000
+settle "capturing" "1" values_of $d0/buffer/enable
+rm "$d0/buffer/enable"
+mkfifo "$d0/buffer/enable"
+kill -HUP "$dpid"
+wait "$cpid"
+check "a rescan while capturing ends the stream" \
+	"iiowire: capture: ENODEV: iio:device0: removed by a board reload" cat "$tmp/capD.out.err"
+# a thread of the daemon (the rescan's, not the loop: the rows below are answered) is in the
+# write's open of the FIFO, which waits for a reader (wait_for_partner)
+settle "... the old mirror's disable write hangs" "1" sh -c \
+	"for t in /proc/$dpid/task/*; do cat \$t/wchan; echo; done | grep -c '^wait_for_partner\$'"
+check "... while it hangs, another device is read" "97" \
+	$a read max1036 in_voltage0_raw
+check "... the new mirror is read" "564" $a read ads1015 in_voltage0_raw
+nc_until "$sock" 1 "$tmp/sub" "SUBSCRIBE ads1015" &
+spid=$!
+wait "$spid"
+check "... and subscribed to (the node is free: the capture let it go first)" "OK" cat "$tmp/sub"
+check "... the write was waiting on the file" "0" timeout 10 cat "$d0/buffer/enable"
+rm "$d0/buffer/enable"
+kt_attr 0 buffer/enable 0
+touch "$tmp/go4"
 stop_daemon
 # ---- what a fake tree cannot do alone, played by the shim: drivers' read errors (sysfs passes
 # a show()'s error on) and a device that leaves while the first scan lists the tree ----
