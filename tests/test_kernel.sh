@@ -297,6 +297,24 @@ if command -v iio_readdev >/dev/null 2>&1; then
 	if [ "$(od -An -tx1 <"$tmp/readdev.trig")" = "$(head -c 32 "$tmp/scans" | od -An -tx1)" ]; then ok
 	else bad "iio_readdev -t trigger0: $(od -An -tx1 <"$tmp/readdev.trig") $(cat "$tmp/readdev.err")"; fi
 	sleep 2.5
+	if [ $have_iiod = 1 ]; then
+		# iiod 0.24 on the same tree: the same bytes, the same current_trigger
+		kt_attr 0 trigger/current_trigger ""
+		iiod -p "$dport" >/dev/null 2>&1 &
+		ipid=$!
+		pids="$pids $ipid"
+		sleep 0.5
+		feed
+		timeout 20 iio_readdev -u "ip:127.0.0.1:$dport" -t trigger0 -b 4 -s 8 ads1015 voltage0 \
+			voltage1 >"$tmp/readdev.trig.iiod" 2>&1
+		if cmp -s "$tmp/readdev.trig.iiod" "$tmp/readdev.trig"; then ok
+		else bad "iio_readdev -t trigger0 through iiod and iiowired differ: $(od -An -tx1 <"$tmp/readdev.trig.iiod")"; fi
+		check "... iiod's current_trigger is the same" "hrt0" cat "$ct"
+		kill -KILL "$ipid"
+		wait "$ipid" 2>/dev/null
+		kt_attr 0 buffer/length 2
+		wait_fed
+	fi
 	check "a board's trigger on a kernel device (SETTRIG): EINVAL" "hrt0" sh -c \
 		"timeout 20 iio_readdev -u ip:127.0.0.1:$iport -t trigger2 -s 1 ads1015 voltage0 \
 		2>&1 >/dev/null | grep -c 'Invalid argument' >/dev/null && cat $ct"
@@ -328,7 +346,32 @@ kt_trig 3 sysfstrig5 platform/iio_sysfs_trigger
 kt_tattr 3 trigger_now "" 200
 kill -HUP "$dpid"
 settle "... the rescan mirrors the new trigger" "trigger3 sysfstrig5 - -" sh -c "$a devices | grep sysfstrig5"
+# faults: a trigger's file that would wait (a FIFO standing in; the loop opens it
+# O_NONBLOCK), a trigger gone before the rescan; each answered at once, the daemon serves on
+t0=/sys/bus/iio/devices/trigger0
+rm "$t0/sampling_frequency"
+mkfifo -m 644 "$t0/sampling_frequency"
+check "a trigger file that would wait: the read answers at once (empty)" "rc=0" \
+	sh -c "timeout 5 $a read hrt0 sampling_frequency >/dev/null; echo rc=\$?"
+check "... so does a write (no reader: ENXIO)" \
+	"iiowire: write: ENXIO: hrt0 sampling_frequency: no such device or address" \
+	timeout 5 $a write hrt0 sampling_frequency 10
+rm "$t0/sampling_frequency"
+kt_tattr 0 sampling_frequency 100.000000 644
+rm -rf "$KT_SYS/devices/platform/iio_sysfs_trigger/trigger3"
+check "a trigger gone before the rescan: ENODEV" "iiowire: read: ENODEV: sysfstrig5 name: no such device" \
+	$a read sysfstrig5 name
+check "... the daemon serves on" "hrt0" $a read trigger0 name
 stop_daemon
+start_daemon --read-only
+check "--read-only: add_trigger refused" "iiowire: write: EACCES: server is read-only (--read-only)" \
+	$a write iio_sysfs_trigger add_trigger 6
+check "... a capture naming a kernel trigger too (current_trigger is a write)" \
+	"iiowire: capture: EACCES: ads1015: setting trigger/current_trigger is a write (--read-only)" \
+	sh -c "timeout 20 $cli -a unix:$sock capture ads1015 voltage0 -n 1 --trigger hrt0 2>&1 | tail -1"
+stop_daemon
+kt_trig 3 sysfstrig5 platform/iio_sysfs_trigger
+kt_tattr 3 trigger_now "" 200
 # the limits: IIO_KERNEL_TRIGGER_FILES_MAX files a trigger, IIO_TRIGGERS_MAX triggers
 for i in $(seq 1 14); do kt_tattr 3 "f$i" 0 444; done
 start_daemon
@@ -336,7 +379,7 @@ check "a trigger of 16 files" "16" sh -c "$a attrs trigger3 | wc -l"
 stop_daemon
 kt_tattr 3 f15 0 444
 check "... of 17: refused at load" "iiowired: --kernel: --kernel: trigger3: more than 16 files" \
-	"$daemon" --kernel --listen "unix:$tmp/lim.sock"
+	timeout 10 "$daemon" --kernel --listen "unix:$tmp/lim.sock"
 rm -rf "$KT_SYS/devices/platform/iio_sysfs_trigger/trigger3" "$KT_SYS/bus/iio/devices/trigger3"
 for i in $(seq 10 135); do kt_trig "$i" "t$i"; done
 start_daemon
@@ -344,7 +387,7 @@ check "128 triggers" "128" sh -c "$a devices | grep -c '^trigger'"
 stop_daemon
 kt_trig 136 t136
 check "... 129: refused at load" "iiowired: --kernel: --kernel: more than 128 triggers" \
-	"$daemon" --kernel --listen "unix:$tmp/lim.sock"
+	timeout 10 "$daemon" --kernel --listen "unix:$tmp/lim.sock"
 kt_triggers_remove
 kt_attr 0 trigger/current_trigger ""	# the kernel keeps a device's trigger; the rows below want none
 rm "$cdev"
