@@ -84,7 +84,7 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "connection, answered after %d ms, %d ms apart in all; each holds its address (Unix\n"
 "sockets: one) %d ms, from the %dth on twice as long each time, at most %d ms.\n"
 "kernel devices: at most %d, each with at most %d files, %d channels and %d events;\n"
-"kernel triggers: %d files each, %d triggers with the board's.\n"
+"kernel triggers: at most %d files each, %d triggers.\n"
 "Streams: %d per connection, %d readers per device, %d scans per block; a reader's blocks\n"
 "wait while the client has %d bytes unsent, %d bytes of them at most (then the oldest\n"
 "are dropped, counted); a trigger drives %d devices.\n"
