@@ -5,7 +5,8 @@
 # iiod serves /sys/bus/iio, so it runs on a fake sysfs tree holding the
 # same devices and values as the iiowired board (iio_dummy and a MAX1238),
 # and a second iiowired mirrors that tree (--kernel), so a kernel device's
-# READ is measured against iiod's on the same files and against the board's;
+# READ is measured against iiod's on the same files and against the board's
+# (and a kernel trigger's file, read on the loop, against iiod's);
 # both servers and the client run in one private network and mount
 # namespace (unshare -m -n: root, or user namespaces), so iiod, which binds
 # every address, is reachable from loopback of that namespace only, and the
@@ -60,6 +61,10 @@ inner() {
 	printf '1.000000000\n' >"$d1/in_voltage_scale"
 	for i in 0 1 2 3 4 5 6 7 8 9 10 11; do printf '0\n' >"$d1/in_voltage${i}_raw"; done
 	printf '3300\n' >"$d1/in_voltage0_raw"
+	# an hrtimer trigger: iiowired --kernel reads its files on the loop (K-40)
+	mkdir -p /sys/bus/iio/devices/trigger0
+	printf 'hrt0\n' >/sys/bus/iio/devices/trigger0/name
+	printf '100.000000\n' >/sys/bus/iio/devices/trigger0/sampling_frequency
 	"$daemon" --log-level warn --board "$board" --listen 127.0.0.1:0 \
 		--iiod-listen "$port_w" &
 	wpid=$!
@@ -78,6 +83,13 @@ for i in range(n):
     fd=os.open(p,os.O_RDONLY); os.read(fd,4096); os.close(fd)
 print("floor | open+read+close of %s | %.1f us" % (p,(time.perf_counter()-t)/n*1e6))' "$n"
 	eval "$py \"$here/iiod_bench.py\" --port $port_i $reads --write 'dummy0 OUTPUT voltage0 raw 5' -n $n --runs $runs --label iiod-0.24"
+	# a kernel trigger's file: read on the loop (iiowired) against iiod's thread
+	for p in "$port_k iiowired-kernel-trigger" "$port_i iiod-0.24-trigger"; do
+		# shellcheck disable=SC2086
+		set -- $p
+		$py "$here/iiod_bench.py" --port "$1" --read 'READ trigger0 sampling_frequency' \
+			-n "$n" --runs "$runs" --label "$2"
+	done
 	kill "$wpid" "$ipid" "$kpid"
 	wait "$wpid" "$ipid" "$kpid" 2>/dev/null || true
 }
