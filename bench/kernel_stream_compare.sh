@@ -46,6 +46,8 @@ head -c 4194304 /dev/urandom >"$tmp/chunk"
 spid= ipid= fpid= feed=
 cleanup() {
 	kill $spid $ipid $fpid $feed 2>/dev/null
+	# reaped first: a server still closing holds /dev busy for the unmount
+	wait $spid $ipid $fpid $feed 2>/dev/null
 	kt_dev_end "$tmp/dev" 2>/dev/null
 	rm -rf "$tmp"
 }
