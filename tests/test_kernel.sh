@@ -14,7 +14,8 @@
 # a file that vanishes, a value over a page, control characters, a device
 # without a name); --read-only. IIO events of a kernel device, and drivers'
 # read errors and a tree changing during the first scan, through
-# tests/preload/kshim.c (LD_PRELOAD), which plays the kernel's event fd.
+# tests/preload/kshim.c (LD_PRELOAD), which plays the kernel's event fd and
+# a device's unbind (read ENODEV, poll silent: seen on 6.1 under QEMU).
 # Skips (status 77) without namespaces.
 # Usage: test_kernel.sh BUILD_DIR SOURCE_DIR. The last line is "N passed, M failed".
 set -u
@@ -812,6 +813,33 @@ check "... then STREAMEND ENODEV" "iiowire: capture: ENODEV: iio:device0: device
 check "... the subscription ends with ENODEV" "OK
 IIOEVENTEND ads1015 ENODEV device left the board" cat "$tmp/sub"
 settle "... the node is closed" "0" sh -c "ls -l /proc/$dpid/fd | grep -c '$node\$'"
+kt_ads1015
+
+# the kernel's unbind, as 6.1 did it under QEMU: /dev/iio:deviceN goes at once while fds on
+# it live on; a read of the node's fd or of the event fd is ENODEV, but poll() reports nothing
+# and wakes no one (the shim plays it): the readers must ask by reading. The writer stays
+# silent and no rescan comes (no uevents here, no SIGHUP).
+kill -HUP "$dpid"
+settle "the device back" "564" $a read ads1015 in_voltage0_raw
+nc_until "$sock" 2 "$tmp/sub" "SUBSCRIBE ads1015" &
+spid=$!
+settle "unbind: both active" "OK" head -n 1 "$tmp/sub"
+scanfeed go5 10
+capture_bg capE.out 1000
+settle "... (capturing)" "1" values_of $d0/buffer/enable
+touch "$tmp/go5"
+sleep 1	# the scans read (the CLI writes its CSV at its end)
+rm "$node" "$evf"
+kt_remove 0
+wait "$cpid"
+wait "$spid"
+check "... the scans before it" "64" grep -c '^[0-9-]*,[0-9-]*$' "$tmp/capE.out"
+check "... the node gone, poll silent: STREAMEND ENODEV all the same" \
+	"iiowire: capture: ENODEV: iio:device0: device removed" cat "$tmp/capE.out.err"
+check "... the subscription ends with ENODEV" "OK
+IIOEVENTEND ads1015 ENODEV device removed" cat "$tmp/sub"
+settle "... the node is closed" "0" sh -c "ls -l /proc/$dpid/fd | grep -c '$node'"
+mkfifo "$node" "$evf"
 kt_ads1015
 
 # a sysfs file that hangs (a FIFO stands in) while a rescan unregisters a capturing device:

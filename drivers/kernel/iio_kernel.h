@@ -42,6 +42,14 @@ struct iio_registry;
 #define IIO_KERNEL_BUS_DIR		"bus/iio/devices"
 /* The board "driver" that names a kernel device. */
 #define IIO_KERNEL_DRIVER_NAME		"kernel"
+/*
+ * How often a capture's and an event fd's reader read()s without being
+ * woken: once the kernel removes the device (a driver's unbind),
+ * poll() on /dev/iio:deviceN and on the event fd reports nothing and wakes
+ * no one, only read() says ENODEV (seen on Debian 6.1 under QEMU, see
+ * kernel_node.c), so the readers ask; a live device answers EAGAIN.
+ */
+#define IIO_KERNEL_GONE_POLL_MS		1000
 
 /**
  * iio_kernel_set_roots() - where sysfs and the device nodes are (defaults

@@ -21,7 +21,10 @@
  * whole scans kept (a stand-in FIFO may split them), pushed under the
  * device lock taken with trylock, since the lock's holder may be joining
  * this thread. End of file or an error is the device going away: the core
- * is told (iio_device_buffer_fail()) and the readers end with ENODEV.
+ * is told (iio_device_buffer_fail()) and the readers end with ENODEV. The
+ * kernel's unbind wakes no poller (its poll of a removed device reports
+ * nothing; seen on 6.1, kernel_node.c), so the poll times out every
+ * IIO_KERNEL_GONE_POLL_MS and reads: ENODEV then, EAGAIN while it lives.
  * Callbacks run under the device lock, so files are written directly.
  */
 #include <errno.h>
@@ -166,7 +169,8 @@ static void *kernel_cap_main(void *arg)
 	while (!atomic_load(&cap->stop) && !err) {
 		pfd[0] = (struct pollfd){ .fd = cap->fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = cap->wake[0], .events = POLLIN };
-		if (poll(pfd, 2, -1) < 0) {
+		/* a timeout reads too: a removed device's poll stays silent, its read is ENODEV */
+		if (poll(pfd, 2, IIO_KERNEL_GONE_POLL_MS) < 0) {
 			err = errno == EINTR ? 0 : -errno;
 			continue;
 		}
@@ -175,7 +179,10 @@ static void *kernel_cap_main(void *arg)
 		n = read(cap->fd, cap->buf + cap->have, room - cap->have);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
-		/* the kernel's read ends only when the device goes (-ENODEV); a stand-in's EOF too */
+		/*
+		 * the kernel's read ends only when the device goes (-ENODEV); a stand-in's EOF
+		 * too (the kernel's 0 is for a buffer never enabled, which this never reads)
+		 */
 		err = n < 0 ? -errno : n == 0 ? -ENODEV : 0;
 		if (n > 0) {
 			cap->have += (size_t)n;

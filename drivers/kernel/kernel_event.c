@@ -16,6 +16,17 @@
  * struct iio_event_data records read on a thread of the device's own into
  * iio_push_event(), never on the loop. A read error (ENODEV when the
  * kernel removes the device) ends the queue with it (iio_event_end()).
+ *
+ * Seen on Debian 6.1 under QEMU (tsl2563 and ti-ads1015, which have
+ * events/ without an IRQ; none fired, the lab has no IRQs): the event fd
+ * is O_RDONLY, FD_CLOEXEC and blocking, outlives the node's close, and
+ * while it (or a dup) is open a second ioctl is EBUSY, from the same node
+ * fd or a new open; the node itself opens again meanwhile. Empty, it
+ * reads EAGAIN with O_NONBLOCK (EINVAL for under 16 bytes). After the
+ * driver's unbind its read is ENODEV (a blocked read wakes with it) but
+ * poll() reports nothing and wakes no one, hence the reader's timeout
+ * (IIO_KERNEL_GONE_POLL_MS). A device without events/ answers the ioctl
+ * ENODEV.
  */
 #include <errno.h>
 #include <dirent.h>
@@ -190,7 +201,8 @@ static void *kernel_event_thread(void *arg)
 	for (;;) {
 		pf[0] = (struct pollfd){ .fd = ef->fd, .events = POLLIN };
 		pf[1] = (struct pollfd){ .fd = ef->wake[0], .events = POLLIN };
-		if (poll(pf, 2, -1) < 0) {
+		/* a timeout reads too: a removed device's poll stays silent, its read is ENODEV */
+		if (poll(pf, 2, IIO_KERNEL_GONE_POLL_MS) < 0) {
 			if (errno == EINTR)
 				continue;
 			err = -errno;

@@ -13,8 +13,18 @@
  * Entries are process-wide and keyed by the node's path, not by a mirror:
  * a rescan makes a new mirror of the same kernel device while the old one
  * may still hold the node. An entry whose file is no longer the one at the
- * path (the device left and a new one took its number) is retired: its
- * holders keep it, new users open the new node.
+ * path (the device left; a new one may have its number once the last fd
+ * of the old one is closed) is retired: its holders keep it, new users
+ * open the new node.
+ *
+ * Seen on Debian 6.1 under QEMU (ina2xx-adc ina219 with a kfifo buffer,
+ * tsl2563, ad799x ad7998, max1363 max1036, ti-ads1015): a second open of
+ * the node, from this process or another, O_RDONLY or O_RDWR, is EBUSY;
+ * the node opens again while an event fd got through it is held. At the
+ * driver's unbind the node leaves /dev at once (stat ENOENT) while fds on
+ * it live on: read is ENODEV, the event fd ioctl ENODEV, poll() reports
+ * nothing and wakes no one (IIO_KERNEL_GONE_POLL_MS); the device number
+ * stays taken until the last fd closes (a rebind meanwhile got a new one).
  *
  * The lock covers only the list, open() and fstat(): an open of the node
  * never waits (O_NONBLOCK: a stand-in FIFO has no writer to wait for, and

@@ -17,6 +17,30 @@
  *   fails with EBUSY, as industrialio-core.c's iio_chrdev_open() answers
  *   (its busy bit); the close of the holder frees it. The node is told by
  *   its file (device and inode), so another path to it counts too.
+ * - The device's removal, once the stand-in node is no longer the file at
+ *   its path (the kernel's devtmpfs node goes at the unbind, while fds on
+ *   it live on): read() of the node's fds and of the event fds it gave
+ *   fails with ENODEV, and poll() reports nothing for them and is woken by
+ *   nothing (iio_buffer_poll() and iio_event_poll() return 0 once the
+ *   device's info is gone), as the real kernel did.
+ *
+ * Seen on Debian's 6.1.0-57 kernel under QEMU (tools of the lab, ina2xx-adc
+ * ina219 with a kfifo buffer, tsl2563 and ti-ads1015 with events/, no IRQs
+ * so no event fired), the rules above hold: a second open of the node,
+ * from this process or another, O_RDONLY or O_RDWR, is EBUSY; the event
+ * fd (O_RDONLY, FD_CLOEXEC, blocking) outlives the node's close; while it
+ * or a dup of it is open a second IIO_GET_EVENT_FD_IOCTL (same node fd or
+ * a new open) is EBUSY, after its last close one works; the node opens
+ * again while the event fd is held; the ioctl on a device without events/
+ * is ENODEV. An empty event fd reads EAGAIN with O_NONBLOCK (EINVAL for a
+ * buffer under 16 bytes). The node of a buffer never enabled reads 0 (no
+ * bytes per datum yet), blocking or not; enabled or disabled with nothing
+ * queued, EAGAIN with O_NONBLOCK and a blocking read waits. After the
+ * driver's unbind: the node and sysfs directory are gone at once, read of
+ * the node fd and of the event fd is ENODEV (a blocked read wakes with
+ * it), poll() gives 0 and a poller is not woken (its 3 s timeout ran out),
+ * the ioctl is ENODEV; the device's number stays taken until the last fd
+ * closes (a rebind meanwhile got a new one).
  * - IIOWIRE_KSHIM_READ_ERR="PATH=EIO;PATH=EAGAIN;...": read() of a file
  *   opened by that path fails with that errno, as sysfs passes on a
  *   driver's show() error (EIO, EAGAIN, EBUSY, ETIMEDOUT, ENXIO, EINVAL).
@@ -35,12 +59,14 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
@@ -60,6 +86,8 @@ static pthread_mutex_t kshim_lock = PTHREAD_MUTEX_INITIALIZER;
 static int kshim_read_err[KSHIM_FDS];		/* fd -> errno its reads fail with */
 static struct stat kshim_node_of[KSHIM_FDS];	/* fd -> the stand-in node it holds */
 static bool kshim_node_held[KSHIM_FDS];
+static char *kshim_dev_path[KSHIM_FDS];		/* fd -> the stand-in node whose removal it sees */
+static struct stat kshim_dev_st[KSHIM_FDS];
 static struct kshim_rule kshim_rules[KSHIM_RULES];
 static int kshim_nrules = -1;			/* -1: IIOWIRE_KSHIM_READ_ERR not read yet */
 static DIR *kshim_race_dir;			/* the listing being watched */
@@ -145,6 +173,30 @@ static int kshim_node_holder(const struct stat *st)
 	return -1;
 }
 
+/* @fd (a node's or an event fd) belongs to the device of the stand-in node @path, @st (lock held). */
+static void kshim_watch(int fd, const char *path, const struct stat *st)
+{
+	free(kshim_dev_path[fd]);
+	kshim_dev_path[fd] = strdup(path);
+	kshim_dev_st[fd] = *st;
+}
+
+/* Has the device of @fd been removed: its stand-in node no longer the file at its path? */
+static bool kshim_gone(int fd)
+{
+	struct stat st;
+	bool gone = false;
+
+	if (fd < 0 || fd >= KSHIM_FDS)
+		return false;
+	pthread_mutex_lock(&kshim_lock);
+	if (kshim_dev_path[fd])
+		gone = stat(kshim_dev_path[fd], &st) < 0 || st.st_dev != kshim_dev_st[fd].st_dev ||
+		       st.st_ino != kshim_dev_st[fd].st_ino;
+	pthread_mutex_unlock(&kshim_lock);
+	return gone;
+}
+
 /*
  * iio_chrdev_open()'s busy bit for the stand-in node @path, just opened
  * as @fd: the first holder keeps it. Return: false (and @fd closed) when
@@ -162,6 +214,7 @@ static bool kshim_node_claim(const char *path, int fd)
 	if (!busy) {
 		kshim_node_of[fd] = st;
 		kshim_node_held[fd] = true;
+		kshim_watch(fd, path, &st);
 	}
 	pthread_mutex_unlock(&kshim_lock);
 	if (busy)
@@ -210,6 +263,8 @@ ssize_t read(int fd, void *buf, size_t len)
 		err = kshim_read_err[fd];
 		pthread_mutex_unlock(&kshim_lock);
 	}
+	if (kshim_gone(fd))
+		err = ENODEV;	/* iio_buffer_read(), iio_event_chrdev_read() once the device is gone */
 	if (err) {
 		errno = err;
 		return -1;
@@ -223,6 +278,8 @@ int close(int fd)
 		pthread_mutex_lock(&kshim_lock);
 		kshim_read_err[fd] = 0;
 		kshim_node_held[fd] = false;
+		free(kshim_dev_path[fd]);
+		kshim_dev_path[fd] = NULL;
 		pthread_mutex_unlock(&kshim_lock);
 	}
 	return KSHIM_NEXT(close)(fd);
@@ -237,6 +294,7 @@ int close(int fd)
 static int kshim_getfd(int fd, int *out)
 {
 	char link[64], node[PATH_MAX], src[PATH_MAX + sizeof(KSHIM_EVENTS_SUFFIX)];
+	struct stat st;
 	ssize_t n;
 	int evfd;
 
@@ -254,6 +312,11 @@ static int kshim_getfd(int fd, int *out)
 		KSHIM_NEXT(close)(evfd);
 		return -EBUSY;
 	}
+	if (evfd < KSHIM_FDS && fstat(fd, &st) == 0) {
+		pthread_mutex_lock(&kshim_lock);
+		kshim_watch(evfd, node, &st);
+		pthread_mutex_unlock(&kshim_lock);
+	}
 	*out = evfd;
 	return 0;
 }
@@ -270,12 +333,73 @@ int ioctl(int fd, unsigned long req, ...)
 	va_end(ap);
 	if (req != IIO_GET_EVENT_FD_IOCTL || fstat(fd, &st) < 0 || S_ISCHR(st.st_mode))
 		return KSHIM_NEXT(ioctl)(fd, req, arg);
-	ret = kshim_getfd(fd, arg);
+	ret = kshim_gone(fd) ? -ENODEV : kshim_getfd(fd, arg);	/* iio_ioctl(): no info */
 	if (ret < 0) {
 		errno = -ret;
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * One poll() with the fds of removed devices left out (made negative, which
+ * poll() skips) and, if they were removed while it waited, what woke them
+ * (a stand-in writer's close) hushed; *@hushed says whether that happened.
+ */
+static int kshim_poll_once(struct pollfd *fds, nfds_t n, int timeout, bool *hushed)
+{
+	bool *hid = NULL;
+	nfds_t i;
+	int ret;
+
+	*hushed = false;
+	for (i = 0; i < n; i++) {
+		if (fds[i].fd < 0 || !kshim_gone(fds[i].fd))
+			continue;
+		if (!hid && !(hid = calloc(n, sizeof(*hid)))) {
+			errno = ENOMEM;
+			ret = -1;
+			goto out;
+		}
+		hid[i] = true;
+		fds[i].fd = ~fds[i].fd;
+	}
+	ret = KSHIM_NEXT(poll)(fds, n, timeout);
+out:
+	for (i = 0; hid && i < n; i++)
+		if (hid[i])
+			fds[i].fd = ~fds[i].fd;
+	free(hid);
+	for (i = 0; ret > 0 && i < n; i++)
+		if (fds[i].revents && kshim_gone(fds[i].fd)) {
+			fds[i].revents = 0;
+			ret--;
+			*hushed = true;
+		}
+	return ret;
+}
+
+/* The kernel's poll of a removed device's fd: nothing reported, nothing wakes it. */
+int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	struct timespec t0, t;
+	long left = timeout;
+	bool hushed;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		ret = kshim_poll_once(fds, n, (int)left, &hushed);
+		if (ret != 0 || !hushed || timeout == 0)
+			return ret;
+		if (timeout > 0) {
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			left = timeout - ((t.tv_sec - t0.tv_sec) * 1000L +
+					  (t.tv_nsec - t0.tv_nsec) / 1000000L);
+			if (left <= 0)
+				return 0;
+		}
+	}
 }
 
 /* ---- a tree that changes while it is listed ---- */
