@@ -42,7 +42,7 @@ mount -t tmpfs kstream /sys
 kt_all
 kt_dev_begin "$tmp/dev"
 mkfifo /dev/iio:device0
-head -c 4194304 /dev/urandom >"$tmp/chunk"
+head -c 67108864 /dev/urandom >"$tmp/chunk"
 spid= ipid= fpid= feed=
 cleanup() {
 	kill $spid $ipid $fpid $feed 2>/dev/null
@@ -53,8 +53,10 @@ cleanup() {
 }
 trap cleanup EXIT
 # the feeder: one process writing the chunk over and over (one cat of the file
-# named 256 times: a loop would leave a cat behind, holding the FIFO open, when
-# killed); started once the last capture has let go (buffer/enable back to 0)
+# named 2048 times, 128 GiB: a loop would leave a cat behind, holding the FIFO
+# open, when killed; 1 GiB ran out within a row once the capture read faster,
+# ending the stream early); started once the last capture has let go
+# (buffer/enable back to 0)
 feed_start() {
 	i=0
 	while [ "$(cat /sys/bus/iio/devices/iio:device0/buffer/enable)" != 0 ] && [ $i -lt 50 ]; do
@@ -62,7 +64,7 @@ feed_start() {
 		i=$((i + 1))
 	done
 	# shellcheck disable=SC2046
-	cat $(yes "$tmp/chunk" | head -256) >/dev/iio:device0 2>/dev/null &
+	cat $(yes "$tmp/chunk" | head -2048) >/dev/iio:device0 2>/dev/null &
 	feed=$!
 }
 feed_stop() { kill $feed 2>/dev/null; wait $feed 2>/dev/null; feed=; }

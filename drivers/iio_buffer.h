@@ -190,12 +190,17 @@ int iio_device_claim_direct(const struct iio_dev *indio_dev);
  * struct iio_buffer_ops - what a reader does with its records.
  * @store: consumer thread; @rec is one record of buf->layout.bytes bytes,
  *	borrowed for the call; @lost counts scans lost just before it.
+ * @store_n: optional, as store() for each of @n records back to back
+ *	(@lost before the first); the core calls it with a stretch of its
+ *	ring when the reader's record is the capture's (no demux copy).
  * @end: consumer thread, once, when the capture ends without the reader
  *	asking (device gone, bus error, trigger removed): the buffer is
  *	already detached, the owner frees it.
  */
 struct iio_buffer_ops {
 	void (*store)(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost);
+	void (*store_n)(struct iio_buffer *buf, const uint8_t *recs, unsigned int n,
+			uint64_t lost);
 	void (*end)(struct iio_buffer *buf, int err);
 };
 
@@ -249,6 +254,16 @@ void iio_buffers_end(struct iio_dev *indio_dev, int err);
  * Return: 0, -ENOSPC (ring full), -EINVAL (not capturing).
  */
 int iio_push_to_buffers_with_timestamp(struct iio_dev *indio_dev, void *data, int64_t ts);
+
+/**
+ * iio_push_scans() - @n whole records of the active scan, back to back and
+ * complete (timestamp included), as a read of /dev/iio:deviceN gives them:
+ * copied into the ring at once, then the consumer is woken
+ * (iio_device_buffers_wake()). Device lock held, as for a push. Records
+ * the ring has no room for are dropped (the newest) and counted lost.
+ * Return: records queued (0..@n), -EINVAL (not capturing).
+ */
+int iio_push_scans(struct iio_dev *indio_dev, const void *data, unsigned int n);
 
 /**
  * iio_device_set_push_notify() - @notify runs on the producer's thread after

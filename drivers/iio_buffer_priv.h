@@ -55,6 +55,8 @@ struct iio_dev_buffer {
 	atomic_uint head;
 	atomic_uint tail;
 	atomic_ullong lost;
+	/* its own lock, not @list_lock: a producer's wake must not wait out a drain */
+	pthread_mutex_t notify_lock;
 	void (*notify)(void *ctx);
 	void *notify_ctx;
 	struct iio_attr *attrs;

@@ -173,44 +173,74 @@ static void srv_stream_finish(struct srv_reader *st)
 	st->lost += (uint64_t)st->scans;
 }
 
-/* An iiod reader's record: a full queue drops the new scan, as the kfifo iiod reads from. */
-static void srv_stream_store_iiod(struct srv_reader *st, const uint8_t *rec, size_t bytes)
+/* An iiod reader's records: a full queue drops the new scans, as the kfifo iiod reads from. */
+static void srv_stream_store_iiod(struct srv_reader *st, const uint8_t *recs, unsigned int n)
 {
-	if (st->fifo_len + bytes <= st->fifo_cap) {
-		memcpy(st->fifo + st->fifo_len, rec, bytes);
-		st->fifo_len += bytes;
-	}
+	size_t bytes = (size_t)st->buf.layout.bytes;
+	size_t fit = (st->fifo_cap - st->fifo_len) / bytes;
+
+	if (fit > n)
+		fit = n;
+	memcpy(st->fifo + st->fifo_len, recs, fit * bytes);
+	st->fifo_len += fit * bytes;
 	st->dirty = st->want != 0;
 }
 
-/* Core callback, consumer (loop) thread, under the core's list lock. */
-static void srv_stream_store(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost)
+/* The block being filled, its records allocated on first use; NULL: out of memory. */
+static struct srv_block *srv_stream_filling(struct srv_reader *st)
 {
-	struct srv_reader *st = srv_container_of(buf, struct srv_reader, buf);
-	size_t bytes = (size_t)buf->layout.bytes;
-	struct srv_block *blk;
+	struct srv_block *blk = &st->q[(st->qhead + st->qlen) % st->nq];
 
-	if (st->ended || !st->s || st->s->state != SRV_CONN_OPEN)
-		return;
-	if (st->iiod) {
-		srv_stream_store_iiod(st, rec, bytes);
-		return;
-	}
-	blk = &st->q[(st->qhead + st->qlen) % st->nq];
 	if (!blk->rec) {
 		blk->rec = malloc(srv_stream_block_bytes(st));
 		if (!blk->rec) {
 			srv_session_broken(st->s);
-			return;
+			return NULL;
 		}
 	}
 	if (st->n == 0)
 		blk->lost = 0;
-	st->lost += lost;
-	blk->lost += lost;
-	memcpy(blk->rec + (size_t)st->n * bytes, rec, bytes);
-	if (++st->n == st->scans)
-		srv_stream_finish(st);
+	return blk;
+}
+
+/*
+ * Core callback, consumer (loop) thread, under the core's list lock: @n
+ * records as the core's ring holds them, copied into the blocks a stretch
+ * at a time (a memcpy per block, not per 8-byte scan).
+ */
+static void srv_stream_store_n(struct iio_buffer *buf, const uint8_t *recs, unsigned int n,
+			       uint64_t lost)
+{
+	struct srv_reader *st = srv_container_of(buf, struct srv_reader, buf);
+	size_t bytes = (size_t)buf->layout.bytes;
+	struct srv_block *blk;
+	unsigned int take;
+
+	if (st->iiod && !st->ended && st->s && st->s->state == SRV_CONN_OPEN)
+		srv_stream_store_iiod(st, recs, n);
+	while (!st->iiod && n && !st->ended && st->s && st->s->state == SRV_CONN_OPEN) {
+		blk = srv_stream_filling(st);
+		if (!blk)
+			return;
+		st->lost += lost;
+		blk->lost += lost;
+		lost = 0;
+		take = (unsigned int)st->scans - (unsigned int)st->n;
+		if (take > n)
+			take = n;
+		memcpy(blk->rec + (size_t)st->n * bytes, recs, take * bytes);
+		st->n += (int)take;
+		recs += take * bytes;
+		n -= take;
+		if (st->n == st->scans)
+			srv_stream_finish(st);
+	}
+}
+
+/* Core callback: one record (a demuxed one), as a stretch of one. */
+static void srv_stream_store(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost)
+{
+	srv_stream_store_n(buf, rec, 1, lost);
 }
 
 void srv_streams_writable(struct srv_session *s)
@@ -246,6 +276,7 @@ static void srv_stream_core_end(struct iio_buffer *buf, int err)
 
 static const struct iio_buffer_ops srv_stream_ops = {
 	.store = srv_stream_store,
+	.store_n = srv_stream_store_n,
 	.end = srv_stream_core_end,
 };
 

@@ -25,9 +25,11 @@
 struct tb_reader {
 	struct iio_buffer buf;
 	int n;
+	int calls;	/* store_n() calls */
 	uint64_t lost;
 	int ended;
 	uint8_t rec[TB_RECS_MAX][IIO_SCAN_BYTES_MAX];
+	uint8_t last[IIO_SCAN_BYTES_MAX];
 };
 
 static void tb_store(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost)
@@ -37,6 +39,7 @@ static void tb_store(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost)
 	r->lost += lost;
 	if (r->n < TB_RECS_MAX)
 		memcpy(r->rec[r->n], rec, (size_t)buf->layout.bytes);
+	memcpy(r->last, rec, (size_t)buf->layout.bytes);
 	r->n++;
 }
 
@@ -48,6 +51,20 @@ static void tb_end(struct iio_buffer *buf, int err)
 }
 
 static const struct iio_buffer_ops tb_ops = { .store = tb_store, .end = tb_end };
+
+/* A reader that takes stretches of records (store_n), keeping them as tb_store() does. */
+static void tb_store_n(struct iio_buffer *buf, const uint8_t *recs, unsigned int n, uint64_t lost)
+{
+	struct tb_reader *r = buf->priv;
+	unsigned int i;
+
+	r->calls++;
+	for (i = 0; i < n; i++)
+		tb_store(buf, recs + i * (size_t)buf->layout.bytes, i ? 0 : lost);
+}
+
+static const struct iio_buffer_ops tb_ops_n = { .store = tb_store, .store_n = tb_store_n,
+						 .end = tb_end };
 
 static void tb_reader_init(struct tb_reader *r, uint64_t mask, bool ts)
 {
@@ -310,6 +327,76 @@ static void test_dummy_two_readers(void)
 	iio_registry_destroy(reg);
 }
 TEST_CASE(test_dummy_two_readers, "two readers, own records (demux, zero padding), ENODEV at removal");
+
+/*
+ * iio_push_scans(), a kernel device's batch, and the drain's stretches: the
+ * ring wraps, the newest past it are counted lost (once, before the next
+ * record), a reader of the active record gets a stretch a call (two when the
+ * ring wraps), a demuxed one a record a call.
+ */
+static void test_push_scans(void)
+{
+	static uint16_t scans[IIO_SCAN_RING_SCANS + 5][2];
+	struct iio_registry *reg;
+	struct iio_dev *d = tb_dummy(&reg);
+	struct iio_trigger *t;
+	struct tb_reader a, b;
+	char err[128];
+	uint16_t v[2];
+	int i;
+
+	for (i = 0; i < (int)TB_NROWS(scans); i++) {
+		scans[i][0] = (uint16_t)i;
+		scans[i][1] = (uint16_t)(i + 1000);
+	}
+	CU_ASSERT_EQUAL(iio_push_scans(d, scans, 3), -EINVAL);	/* not capturing */
+	CU_ASSERT_EQUAL_FATAL(iio_trigger_create(reg, "hrt0", IIO_TRIGGER_HRTIMER, &t), 0);
+	CU_ASSERT_EQUAL(iio_device_set_trigger(d, t), 0);
+	tb_reader_init(&a, 0x5, false);		/* voltage0, voltage3-voltage4: the active record */
+	a.buf.ops = &tb_ops_n;
+	tb_reader_init(&b, 0x4, false);		/* voltage3-voltage4: demuxed */
+	b.buf.ops = &tb_ops_n;
+	CU_ASSERT_EQUAL_FATAL(iio_buffer_attach(d, &a.buf, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_buffer_attach(d, &b.buf, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(a.buf.layout.bytes, 4);
+	iio_device_lock(d);
+	CU_ASSERT_EQUAL(iio_push_scans(d, scans, 3), 3);
+	iio_device_unlock(d);
+	CU_ASSERT_EQUAL(iio_device_buffers_drain(d), 3);
+	CU_ASSERT_EQUAL_FATAL(a.n, 3);
+	CU_ASSERT_EQUAL(a.calls, 1);
+	CU_ASSERT_EQUAL(b.calls, 0);
+	CU_ASSERT_EQUAL_FATAL(b.n, 3);
+	memcpy(v, a.rec[2], 4);
+	CU_ASSERT(v[0] == 2 && v[1] == 1002);
+	memcpy(v, b.rec[2], 2);
+	CU_ASSERT_EQUAL(v[0], 1002);
+	CU_ASSERT_EQUAL(a.lost + b.lost, 0);
+	/* from slot 3: the copy wraps; a full ring takes IIO_SCAN_RING_SCANS and counts 5+1 lost */
+	iio_device_lock(d);
+	CU_ASSERT_EQUAL(iio_push_scans(d, scans, IIO_SCAN_RING_SCANS + 5), IIO_SCAN_RING_SCANS);
+	CU_ASSERT_EQUAL(iio_push_scans(d, scans, 1), 0);
+	iio_device_unlock(d);
+	CU_ASSERT_EQUAL(iio_device_buffers_drain(d), IIO_SCAN_RING_SCANS);
+	CU_ASSERT_EQUAL(a.calls, 3);
+	CU_ASSERT_EQUAL(a.n, 3 + IIO_SCAN_RING_SCANS);
+	CU_ASSERT_EQUAL(b.n, 3 + IIO_SCAN_RING_SCANS);
+	CU_ASSERT_EQUAL(a.lost, 6);
+	CU_ASSERT_EQUAL(b.lost, 6);
+	memcpy(v, a.rec[3], 4);
+	CU_ASSERT(v[0] == 0 && v[1] == 1000);
+	memcpy(v, a.last, 4);
+	CU_ASSERT_EQUAL(v[0], IIO_SCAN_RING_SCANS - 1);
+	memcpy(v, b.last, 2);
+	CU_ASSERT_EQUAL(v[0], (uint16_t)(IIO_SCAN_RING_SCANS - 1 + 1000));
+	/* nothing new: no call, the count stays for the next record */
+	CU_ASSERT_EQUAL(iio_device_buffers_drain(d), 0);
+	CU_ASSERT_EQUAL(a.calls, 3);
+	iio_buffer_detach(d, &b.buf);
+	iio_buffer_detach(d, &a.buf);
+	iio_registry_destroy(reg);
+}
+TEST_CASE(test_push_scans, "a batch of records: the ring wraps, the newest past it lost, stretches to readers");
 
 /* buffer/enable with the sysfs kfifo: data_available counts, full drops new */
 static void test_sysfs_enable(void)

@@ -42,9 +42,14 @@
 #include "iio_kit.h"
 #include "kernel/iio_kernel.h"
 
-/* Scans one read() takes at most; buffer/length is a few times that. */
-#define KERNEL_CAP_READ_SCANS	256
-#define KERNEL_CAP_LENGTH	"1024"
+/*
+ * Scans one read() takes at most; buffer/length is a few times that. A
+ * quarter of the core's ring (IIO_SCAN_RING_SCANS), so a batch fits while
+ * the loop drains the last; a batch costs a poll, a read and a wake of the
+ * loop whatever its size, so the fewer the better.
+ */
+#define KERNEL_CAP_READ_SCANS	1024
+#define KERNEL_CAP_LENGTH	"4096"
 /* How long the reader waits between tries of a busy device lock. */
 #define KERNEL_CAP_LOCK_WAIT_NS	200000L
 
@@ -134,9 +139,8 @@ static void kernel_cap_save(struct kernel_cap *cap)
 /* Push the whole scans read so far; keep a partial one. Return: false when stopping. */
 static bool kernel_cap_push(struct kernel_cap *cap)
 {
-	size_t whole = cap->have / (size_t)cap->scan_bytes * (size_t)cap->scan_bytes, off;
+	size_t whole = cap->have / (size_t)cap->scan_bytes * (size_t)cap->scan_bytes;
 	const struct timespec wait = { 0, KERNEL_CAP_LOCK_WAIT_NS };
-	int64_t ts = 0;
 
 	if (!whole)
 		return true;
@@ -145,14 +149,9 @@ static bool kernel_cap_push(struct kernel_cap *cap)
 			return false;
 		nanosleep(&wait, NULL);
 	}
-	for (off = 0; off < whole; off += (size_t)cap->scan_bytes) {
-		/* the kernel's record holds its timestamp already: the core writes it back */
-		if (cap->ts)
-			memcpy(&ts, cap->buf + off + cap->scan_bytes - sizeof(ts), sizeof(ts));
-		(void)iio_push_to_buffers_with_timestamp(cap->dev, cap->buf + off, ts);
-	}
+	/* the kernel's records hold their timestamps already: pushed as read, all at once */
+	(void)iio_push_scans(cap->dev, cap->buf, (unsigned int)(whole / (size_t)cap->scan_bytes));
 	iio_device_unlock(cap->dev);
-	iio_device_buffers_wake(cap->dev);
 	cap->have -= whole;
 	memmove(cap->buf, cap->buf + whole, cap->have);
 	return true;
