@@ -33,8 +33,15 @@
 #define IIO_SCAN_INDEX_MAX		64
 /* Largest record a device may have (adis16400's is 32 bytes). */
 #define IIO_SCAN_BYTES_MAX		256
-/* Scans the per-device ring holds between producer and consumer (a power of two). */
-#define IIO_SCAN_RING_SCANS		4096
+/*
+ * Scans the per-device ring holds between producer and consumer (a power of
+ * two), allocated while capturing: 128 KiB of 8-byte scans, 4 MiB at
+ * IIO_SCAN_BYTES_MAX. Four of a kernel device's reads, so the reads that
+ * come while the loop drains fit: with reads of 4096 scans a ring of 4096
+ * gave a flat-out stand-in 457-829 MB/s, one of 16384 894-1198
+ * (bench/RESULTS.md).
+ */
+#define IIO_SCAN_RING_SCANS		16384
 /* kfifo_buf.c: buffer/length starts at 2 and a smaller write becomes 2. */
 #define IIO_KFIFO_LENGTH_MIN		2
 /*

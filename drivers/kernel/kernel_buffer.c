@@ -43,12 +43,15 @@
 #include "kernel/iio_kernel.h"
 
 /*
- * Scans one read() takes at most; buffer/length is a few times that. A
- * quarter of the core's ring (IIO_SCAN_RING_SCANS), so a batch fits while
- * the loop drains the last; a batch costs a poll, a read and a wake of the
- * loop whatever its size, so the fewer the better.
+ * Scans one read() takes at most, as many as buffer/length holds: the
+ * kernel's whole kfifo in one read. A quarter of the core's ring
+ * (IIO_SCAN_RING_SCANS), so a batch fits while the loop drains the last. A
+ * batch costs a poll, a read and a wake of the loop whatever its size (and
+ * a stand-in FIFO's read a wake of its writer): with a ring of 16384, reads
+ * of 1024 scans gave a flat-out stand-in 531-710 MB/s, of 4096 894-1198
+ * (bench/RESULTS.md).
  */
-#define KERNEL_CAP_READ_SCANS	1024
+#define KERNEL_CAP_READ_SCANS	4096
 #define KERNEL_CAP_LENGTH	"4096"
 /* How long the reader waits between tries of a busy device lock. */
 #define KERNEL_CAP_LOCK_WAIT_NS	200000L
@@ -73,7 +76,8 @@ struct kernel_cap {
 	bool saved_ts;
 	char saved_length[32];
 	size_t have;
-	uint8_t buf[KERNEL_CAP_READ_SCANS * IIO_SCAN_BYTES_MAX];
+	uint8_t *buf;		/* KERNEL_CAP_READ_SCANS of the scan, from kernel_cap_start() */
+	size_t room;
 };
 
 /* The scan elements' _en file of @chan: "scan_elements/in_voltage0_en". */
@@ -160,7 +164,6 @@ static bool kernel_cap_push(struct kernel_cap *cap)
 static void *kernel_cap_main(void *arg)
 {
 	struct kernel_cap *cap = arg;
-	size_t room = (size_t)cap->scan_bytes * KERNEL_CAP_READ_SCANS;
 	struct pollfd pfd[2];
 	ssize_t n;
 	int err = 0;
@@ -175,7 +178,7 @@ static void *kernel_cap_main(void *arg)
 		}
 		if (pfd[1].revents)
 			break;
-		n = read(cap->fd, cap->buf + cap->have, room - cap->have);
+		n = read(cap->fd, cap->buf + cap->have, cap->room - cap->have);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		/*
@@ -194,12 +197,31 @@ static void *kernel_cap_main(void *arg)
 	return NULL;
 }
 
+/* The read buffer, KERNEL_CAP_READ_SCANS of the scan update_scan_mode set: 0 or -ENOMEM. */
+static int kernel_cap_room(struct kernel_cap *cap)
+{
+	size_t room = (size_t)cap->scan_bytes * KERNEL_CAP_READ_SCANS;
+	uint8_t *buf;
+
+	if (room == cap->room)
+		return 0;
+	buf = realloc(cap->buf, room);
+	if (!buf)
+		return -ENOMEM;
+	cap->buf = buf;
+	cap->room = room;
+	return 0;
+}
+
 /* Open the character device, enable, start reading. Device lock held. */
 static int kernel_cap_start(struct kernel_cap *cap)
 {
 	char path[IIO_KERNEL_ROOT_MAX + IIO_KERNEL_NAME_MAX];
 	int ret;
 
+	ret = kernel_cap_room(cap);
+	if (ret)
+		return ret;
 	snprintf(path, sizeof(path), "%s/%s", iio_kernel_dev_root(), iio_kernel_dir(cap->dev));
 	/* shared: a subscription may be getting the event fd through it right now */
 	ret = iio_kernel_node_get(path, &cap->node);
@@ -227,12 +249,14 @@ static int kernel_cap_start(struct kernel_cap *cap)
 /* Stop reading, close, disable. Device lock held (the reader never waits on it). */
 static void kernel_cap_halt(struct kernel_cap *cap)
 {
+	char c;
+
 	if (!cap->running)
 		return;
 	atomic_store(&cap->stop, true);
 	(void)!write(cap->wake[1], "", 1);
 	pthread_join(cap->thread, NULL);
-	while (read(cap->wake[0], cap->buf, 1) == 1)
+	while (read(cap->wake[0], &c, 1) == 1)
 		;
 	iio_kernel_node_put(cap->node);
 	cap->node = NULL;
@@ -253,6 +277,7 @@ static void kernel_cap_free(struct iio_dev *dev)
 		(void)iio_kernel_file_write(dev, "buffer/length", cap->saved_length);
 	close(cap->wake[0]);
 	close(cap->wake[1]);
+	free(cap->buf);
 	free(cap);
 	*slot = NULL;
 }
