@@ -2,9 +2,10 @@
 # kernel_stream_compare.sh - the kernel-device stream benchmark of
 # bench/RESULTS.md (issue 15): a buffer stream from a kernel device through
 # iiowired, against the floor of the buffer issue (stream-floor, a bare libuv
-# server writing the same bytes as fast as the client reads) and against
-# Debian's iiod 0.24 streaming the same stand-in character device in the
-# same namespace, with one reader and with $READERS.
+# server writing the same bytes as fast as the client reads), against the
+# source's own (dd reading the stand-in alone, with the capture's read size)
+# and against Debian's iiod 0.24 streaming the same stand-in character device
+# in the same namespace, with one reader and with $READERS.
 #
 # The tree is tests/kernel_tree.sh's, on a tmpfs /sys in a private mount and
 # network namespace (unshare -m -n, root); /dev is a tmpfs there too, whose
@@ -12,7 +13,8 @@
 # 8 bytes), so the source costs a pipe copy and what is measured is the
 # server: its reads, the capture, the encoding and the socket writes. Each
 # figure is stream-bench (bench/stream_bench.c) over $SECS s after 1 s of
-# warm-up; the feeder is restarted for each (its close ends the capture).
+# warm-up (dd's is its own count over $SECS s); the feeder is restarted for
+# each (its close ends the capture).
 # usage: bench/kernel_stream_compare.sh [BUILD_DIR]   (SECS=3 BLOCK=256 READERS=4)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,7 +50,8 @@ cleanup() {
 	kill $spid $ipid $fpid $feed 2>/dev/null
 	# reaped first: a server still closing holds /dev busy for the unmount
 	wait $spid $ipid $fpid $feed 2>/dev/null
-	kt_dev_end "$tmp/dev" 2>/dev/null
+	# not 2>/dev/null: that open of the bound /dev/null would keep /dev busy
+	kt_dev_end "$tmp/dev" 2>"$tmp/umount.err"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -93,6 +96,14 @@ for n in 1 "$readers"; do
 	feed_stop
 	row "stream-bench, $n reader(s)" "iiowired STREAM" "$r"
 done
+# the source's own floor: dd reading the FIFO with the capture's read size
+# (4096 scans, KERNEL_CAP_READ_SCANS) and nothing behind it; every byte a
+# server streams (or counts lost) it reads first
+feed_start
+r=$(timeout -s INT "$secs" dd if=/dev/iio:device0 of=/dev/null bs=32768 2>&1 | grep copied)
+feed_stop
+printf '| dd bs=32768 of=/dev/null | the stand-in FIFO alone | %s | | | |\n' \
+	"$(echo "$r" | awk 'NF > 4 {printf "%.3f", $1 / $(NF - 3) / 1e6}')"
 "$fl" -p "$fport" -b "$block" -H "BLOCK 1 $block $((block * 8)) 0" -s 8 2>/dev/null &
 fpid=$!
 sleep 0.3
