@@ -13,12 +13,21 @@
  * whose oldest entries are dropped and counted (IIOEVENTLOST) when it is
  * full. Output goes through srv_session_out(), so an event never lands
  * inside a listing. Place in the flow: core queue -> *events* -> session.
+ *
+ * A device whose I/O runs on a bus worker opens its queue there too
+ * (struct srv_evopen): a kernel device's IIO_GET_EVENT_FD_IOCTL takes the
+ * device's mlock, which the kernel holds across a buffer enable's driver
+ * calls, so the loop must not make it. SUBSCRIBEs that come while it runs
+ * join the device and wait for the open in their reply slots; the device
+ * is not drained, freed or moved by a reload until the open has answered.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "board.h"
+#include "busq.h"
 #include "dispatch.h"
 #include "events.h"
 #include "iio_core.h"
@@ -52,6 +61,9 @@ struct srv_evsub {
 	char *device;			/* as the SUBSCRIBE named it (owned) */
 	struct srv_evfilter f;
 	bool json;
+	bool cancelled;			/* UNSUBSCRIBE while @slot waited: off the session */
+	struct srv_slot *slot;		/* SUBSCRIBE's reply, waiting for the device's open */
+	struct proto_request rq;	/* op, flags and id of that SUBSCRIBE */
 	unsigned int head, count;
 	uint64_t lost;			/* dropped since the last IIOEVENTLOST */
 	struct iio_event_data q[SRV_EVENT_QUEUE_MAX];
@@ -63,6 +75,23 @@ struct srv_evdev {
 	struct srv_list subs;
 	bool pinned;			/* a walk of @subs is under way: not freed yet */
 	bool closed;			/* its queue closed already (srv_events_reload()) */
+	struct srv_evopen *opening;	/* its queue being opened on the bus worker */
+	bool reloaded;			/* a reload came while @opening: follow it after */
+};
+
+/*
+ * struct srv_evopen - a device's queue being opened on its bus worker.
+ * @ret: iio_event_open()'s, -ECANCELED until it ran. @taken: @done gave
+ * the open queue to @ed; if not (its deadline passed first), @fini closes
+ * what a late open made.
+ */
+struct srv_evopen {
+	struct srv_job job;
+	struct srv_events *ev;
+	struct srv_evdev *ed;		/* kept by ed->opening until @done */
+	struct iio_dev *dev;		/* referenced */
+	int ret;
+	bool taken;
 };
 
 /*
@@ -191,7 +220,12 @@ static struct srv_evdev *srv_evdev_find(struct srv_events *ev, const struct iio_
 	return NULL;
 }
 
-/* The device's fan-out, opening its queue on first use. Return: it, or NULL with *err. */
+static int srv_evdev_open(struct srv_events *ev, struct srv_evdev *ed);
+
+/*
+ * The device's fan-out, opening its queue on first use (ed->opening while
+ * that runs on the device's bus). Return: it, or NULL with *err.
+ */
 static struct srv_evdev *srv_evdev_get(struct srv_events *ev, struct iio_dev *dev, int *err)
 {
 	struct srv_evdev *ed = srv_evdev_find(ev, dev);
@@ -203,12 +237,13 @@ static struct srv_evdev *srv_evdev_get(struct srv_events *ev, struct iio_dev *de
 		*err = -ENOMEM;
 		return NULL;
 	}
-	*err = iio_event_open(dev, srv_events_notify, ev);
+	ed->dev = iio_device_get(dev);
+	*err = srv_evdev_open(ev, ed);
 	if (*err < 0) {
+		iio_device_put(ed->dev);
 		free(ed);
 		return NULL;
 	}
-	ed->dev = iio_device_get(dev);
 	srv_list_init(&ed->subs);
 	srv_list_add_tail(&ev->devs, &ed->node);
 	return ed;
@@ -216,7 +251,7 @@ static struct srv_evdev *srv_evdev_get(struct srv_events *ev, struct iio_dev *de
 
 static void srv_evdev_put_if_unused(struct srv_evdev *ed)
 {
-	if (!srv_list_empty(&ed->subs) || ed->pinned)
+	if (!srv_list_empty(&ed->subs) || ed->pinned || ed->opening)
 		return;
 	if (!ed->closed)
 		iio_event_close(ed->dev);
@@ -230,8 +265,10 @@ static void srv_evsub_free(struct srv_evsub *sub)
 	struct srv_evdev *ed = sub->ed;
 
 	srv_list_del(&sub->dev_node);
-	srv_list_del(&sub->sess_node);
-	sub->s->native.nevsubs--;
+	if (!sub->cancelled) {
+		srv_list_del(&sub->sess_node);
+		sub->s->native.nevsubs--;
+	}
 	free(sub->device);
 	free(sub);
 	srv_evdev_put_if_unused(ed);
@@ -252,6 +289,172 @@ static void srv_evsub_end(struct srv_evsub *sub, int err, const char *msg)
 	ev.message = msg;
 	srv_evsub_emit(sub, &ev);
 	srv_evsub_free(sub);
+}
+
+static void srv_evsub_follow(struct srv_events *ev, struct srv_evsub *sub);
+
+/* @ed's device was replaced by a reload: its subscriptions follow their names. */
+static void srv_evdev_reload(struct srv_events *ev, struct srv_evdev *ed)
+{
+	struct srv_list *pos, *tmp;
+
+	/* pinned: the walk's end test reads @ed after its last sub left */
+	ed->pinned = true;
+	/*
+	 * closed before its subscriptions open the new board's device: a
+	 * kernel device's event fd is one per device (EBUSY to a second
+	 * IIO_GET_EVENT_FD_IOCTL), and the new mirror is the same device
+	 */
+	iio_event_close(ed->dev);
+	ed->closed = true;
+	srv_list_for_each_safe(pos, tmp, &ed->subs)
+		srv_evsub_follow(ev, srv_container_of(pos, struct srv_evsub, dev_node));
+	ed->pinned = false;
+	srv_evdev_put_if_unused(ed);
+}
+
+/* ---- the open of a device's queue on its bus worker ---- */
+
+/* What a SUBSCRIBE of @device answers when the device's open failed with @err, or NULL. */
+static const char *srv_evsub_open_msg(const char *device, int err, char *buf, size_t len)
+{
+	if (err == -EBUSY)
+		/* only a device with an event source of its own (a kernel device's fd) says so */
+		snprintf(buf, len, "%s: another process holds its event fd or its /dev node "
+			 "(one of each per device)", device);
+	else if (err == -ETIMEDOUT)
+		snprintf(buf, len, "%s: no answer from the device in time", device);
+	else
+		return NULL;
+	return buf;
+}
+
+/*
+ * Answer @sub's waiting SUBSCRIBE with the open's outcome @ret; a failed or
+ * cancelled one goes. The slot is completed last: that may let its session
+ * run requests that change @sub's device's list.
+ */
+static void srv_evsub_answer(struct srv_evsub *sub, int ret)
+{
+	char msg[PROTO_MSG_MAX_BYTES / 2];
+	struct srv_session *s = sub->s;
+	struct srv_slot *slot = sub->slot;
+	int err = 0;
+
+	if (slot && ret < 0) {
+		s->srv->stats.errors++;
+		err = proto_reply_error(&slot->text, &sub->rq, ret,
+					srv_evsub_open_msg(sub->device, ret, msg, sizeof(msg)));
+	} else if (slot) {
+		err = proto_reply_ok(&slot->text, &sub->rq);
+	}
+	if (err < 0)
+		srv_session_broken(s);
+	if (ret < 0 || sub->cancelled) {
+		if (slot)
+			slot->backref = NULL;
+		srv_evsub_free(sub);
+	}
+	if (slot)
+		srv_session_slot_done(s, slot);
+}
+
+/* The first subscription of @ed still waiting for the open, or NULL. */
+static struct srv_evsub *srv_evdev_waiting(struct srv_evdev *ed)
+{
+	struct srv_list *pos, *tmp;
+	struct srv_evsub *sub;
+
+	srv_list_for_each_safe(pos, tmp, &ed->subs) {
+		sub = srv_container_of(pos, struct srv_evsub, dev_node);
+		if (sub->slot || sub->cancelled)
+			return sub;
+	}
+	return NULL;
+}
+
+/*
+ * @ed's open finished with @ret: answer the SUBSCRIBEs that waited, one at
+ * a time from the list's head (an answer may change the list), end the
+ * subscriptions a reload moved here if it failed, then follow a reload that
+ * came meanwhile.
+ */
+static void srv_evdev_opened(struct srv_events *ev, struct srv_evdev *ed, int ret)
+{
+	struct srv_evsub *sub;
+
+	ed->opening = NULL;
+	ed->pinned = true;
+	ed->closed = ret < 0;	/* a queue never opened is not closed */
+	while ((sub = srv_evdev_waiting(ed)))
+		srv_evsub_answer(sub, ret);
+	while (ret < 0 && !srv_list_empty(&ed->subs))
+		srv_evsub_end(srv_container_of(ed->subs.next, struct srv_evsub, dev_node), ret,
+			      ret == -ENODEV ? "device has no events now" : NULL);
+	ed->pinned = false;
+	if (!ret && ed->reloaded)
+		srv_evdev_reload(ev, ed);
+	else
+		srv_evdev_put_if_unused(ed);
+	if (!ret)
+		uv_async_send(&ev->async);	/* what the device queued while it opened */
+	srv_events_flush(ev);
+}
+
+static void srv_evopen_run(struct srv_job *job)
+{
+	struct srv_evopen *op = srv_container_of(job, struct srv_evopen, job);
+
+	op->ret = iio_event_open(op->dev, srv_events_notify, op->ev);
+}
+
+static void srv_evopen_done(struct srv_job *job, int status)
+{
+	struct srv_evopen *op = srv_container_of(job, struct srv_evopen, job);
+	int ret = status < 0 ? status : op->ret;
+
+	op->taken = ret == 0;
+	srv_evdev_opened(op->ev, op->ed, ret);
+}
+
+static void srv_evopen_fini(struct srv_job *job)
+{
+	struct srv_evopen *op = srv_container_of(job, struct srv_evopen, job);
+
+	if (!op->taken && op->ret == 0)
+		iio_event_close(op->dev);	/* opened after its subscribers had their answer */
+	iio_device_put(op->dev);
+	free(op);
+}
+
+/* Open @ed's queue: at once when its device's I/O runs on the loop, else as a job. */
+static int srv_evdev_open(struct srv_events *ev, struct srv_evdev *ed)
+{
+	struct srv_evopen *op;
+	struct srv_busq *q;
+	int ret = srv_dispatch_route(ev->srv, ed->dev, &q);
+
+	if (ret < 0 || !q)
+		return ret < 0 ? ret : iio_event_open(ed->dev, srv_events_notify, ev);
+	op = calloc(1, sizeof(*op));
+	if (!op)
+		return -ENOMEM;
+	op->job.run = srv_evopen_run;
+	op->job.done = srv_evopen_done;
+	op->job.fini = srv_evopen_fini;
+	op->ev = ev;
+	op->ed = ed;
+	op->dev = iio_device_get(ed->dev);
+	op->ret = -ECANCELED;
+	ret = srv_busq_submit(q, &op->job);
+	if (ret < 0) {
+		iio_device_put(op->dev);
+		free(op);
+		/* EBUSY is the device's own answer (a held fd); a full bus queue is a try-again */
+		return ret == -EBUSY ? -EAGAIN : ret;
+	}
+	ed->opening = op;
+	return 0;
 }
 
 static void srv_evdev_fan_out(struct srv_evdev *ed, const struct iio_event_data *e, int n,
@@ -305,8 +508,11 @@ static void srv_events_async_cb(uv_async_t *async)
 
 	srv_list_for_each_safe(pos, tmp, &ev->devs)
 		srv_container_of(pos, struct srv_evdev, node)->pinned = true;
-	srv_list_for_each_safe(pos, tmp, &ev->devs)
-		srv_evdev_drain(srv_container_of(pos, struct srv_evdev, node));
+	srv_list_for_each_safe(pos, tmp, &ev->devs) {
+		ed = srv_container_of(pos, struct srv_evdev, node);
+		if (!ed->opening)	/* srv_evdev_opened() wakes this again */
+			srv_evdev_drain(ed);
+	}
 	srv_list_for_each_safe(pos, tmp, &ev->devs) {
 		ed = srv_container_of(pos, struct srv_evdev, node);
 		ed->pinned = false;
@@ -386,7 +592,7 @@ static void srv_evsub_follow(struct srv_events *ev, struct srv_evsub *sub)
 void srv_events_reload(struct srv *srv)
 {
 	struct srv_events *ev = srv->events;
-	struct srv_list *pos, *tmp, *p2, *t2, moved;
+	struct srv_list *pos, *tmp, moved;
 	struct srv_evdev *ed;
 
 	if (!ev)
@@ -399,19 +605,10 @@ void srv_events_reload(struct srv *srv)
 	}
 	srv_list_for_each_safe(pos, tmp, &moved) {
 		ed = srv_container_of(pos, struct srv_evdev, node);
-		/* pinned: the walk's end test reads @ed after its last sub left */
-		ed->pinned = true;
-		/*
-		 * closed before its subscriptions open the new board's device: a
-		 * kernel device's event fd is one per device (EBUSY to a second
-		 * IIO_GET_EVENT_FD_IOCTL), and the new mirror is the same device
-		 */
-		iio_event_close(ed->dev);
-		ed->closed = true;
-		srv_list_for_each_safe(p2, t2, &ed->subs)
-			srv_evsub_follow(ev, srv_container_of(p2, struct srv_evsub, dev_node));
-		ed->pinned = false;
-		srv_evdev_put_if_unused(ed);
+		if (ed->opening)
+			ed->reloaded = true;	/* srv_evdev_opened() follows it */
+		else
+			srv_evdev_reload(ev, ed);
 	}
 	/* a device the reload kept (not one board_load() makes today) stays served */
 	srv_list_for_each_safe(pos, tmp, &moved) {
@@ -516,24 +713,38 @@ static void srv_events_ok(struct srv_session *s, const struct proto_request *req
 		srv_session_broken(s);
 }
 
+/*
+ * A new subscription of @s to @dev. Return: 0 (answer it now), 1 (it waits
+ * for the device's open in a slot: srv_evdev_opened() answers) or -errno.
+ */
 static int srv_evsub_new(struct srv_session *s, const struct proto_request *req,
 			 struct iio_dev *dev, const struct srv_evfilter *f)
 {
 	struct srv_evsub *sub = calloc(1, sizeof(*sub));
+	struct srv_evdev *ed;
 	int err = -ENOMEM;
 
 	if (!sub || !(sub->device = strdup(req->device)))
 		goto err_free;
-	sub->ed = srv_evdev_get(s->srv->events, dev, &err);
-	if (!sub->ed)
+	ed = srv_evdev_get(s->srv->events, dev, &err);
+	if (!ed)
 		goto err_free;
+	if (ed->opening && !srv_session_slot_new(s, &sub->slot)) {
+		err = -ENOMEM;
+		srv_evdev_put_if_unused(ed);
+		goto err_free;
+	}
+	sub->ed = ed;
 	sub->s = s;
 	sub->f = *f;
 	sub->json = req->flags & PROTO_REQ_JSON;
-	srv_list_add_tail(&sub->ed->subs, &sub->dev_node);
+	sub->rq.op = req->op;
+	sub->rq.flags = req->flags;
+	memcpy(sub->rq.id, req->id, sizeof(sub->rq.id));
+	srv_list_add_tail(&ed->subs, &sub->dev_node);
 	srv_list_add_tail(&s->native.evsubs, &sub->sess_node);
 	s->native.nevsubs++;
-	return 0;
+	return sub->slot ? 1 : 0;
 
 err_free:
 	if (sub)
@@ -542,8 +753,21 @@ err_free:
 	return err;
 }
 
+/* End @sub at its session's request: one still waiting for the open is answered then. */
+static void srv_evsub_cancel(struct srv_evsub *sub)
+{
+	if (!sub->slot) {
+		srv_evsub_free(sub);
+		return;
+	}
+	srv_list_del(&sub->sess_node);
+	sub->s->native.nevsubs--;
+	sub->cancelled = true;
+}
+
 void srv_events_subscribe(struct srv_session *s, struct proto_request *req)
 {
+	char msg[PROTO_MSG_MAX_BYTES / 2];
 	struct srv_evfilter f;
 	struct srv_evsub *sub;
 	struct iio_dev *dev;
@@ -559,6 +783,11 @@ void srv_events_subscribe(struct srv_session *s, struct proto_request *req)
 	if (srv_evfilter_parse(s, req, dev, &f) < 0)
 		return;
 	sub = srv_evsub_find(s, dev);
+	if (sub && sub->slot) {
+		srv_dispatch_error(s, req, -EAGAIN, "%s: the SUBSCRIBE before this one still "
+				   "waits for the device's event fd", req->device);
+		return;
+	}
 	if (sub) {
 		/* the same device again: a new filter and spelling, not a second stream */
 		sub->f = f;
@@ -572,17 +801,12 @@ void srv_events_subscribe(struct srv_session *s, struct proto_request *req)
 		return;
 	}
 	ret = srv_evsub_new(s, req, dev, &f);
-	if (ret == -EBUSY) {
-		/* only a device with an event source of its own (a kernel device's fd) says so */
-		srv_dispatch_error(s, req, ret, "%s: another process holds its event fd or "
-				   "its /dev node (one of each per device)", req->device);
-		return;
-	}
-	if (ret < 0) {
+	if (ret < 0 && srv_evsub_open_msg(req->device, ret, msg, sizeof(msg)))
+		srv_dispatch_error(s, req, ret, "%s", msg);
+	else if (ret < 0)
 		srv_dispatch_error(s, req, ret, NULL);
-		return;
-	}
-	srv_events_ok(s, req);
+	else if (ret == 0)
+		srv_events_ok(s, req);
 }
 
 void srv_events_unsubscribe(struct srv_session *s, struct proto_request *req)
@@ -603,7 +827,7 @@ void srv_events_unsubscribe(struct srv_session *s, struct proto_request *req)
 		srv_dispatch_error(s, req, -ENOENT, "no subscription to %s", req->device);
 		return;
 	}
-	srv_evsub_free(sub);
+	srv_evsub_cancel(sub);
 	srv_events_ok(s, req);
 }
 
@@ -612,7 +836,7 @@ void srv_events_session_close(struct srv_session *s)
 	struct srv_list *pos, *tmp;
 
 	srv_list_for_each_safe(pos, tmp, &s->native.evsubs)
-		srv_evsub_free(srv_container_of(pos, struct srv_evsub, sess_node));
+		srv_evsub_cancel(srv_container_of(pos, struct srv_evsub, sess_node));
 }
 
 void srv_events_writable(struct srv_session *s)

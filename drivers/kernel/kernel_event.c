@@ -231,10 +231,11 @@ static void *kernel_event_thread(void *arg)
  * and a second open would be EBUSY. The reference is dropped once the fd is
  * had: the kernel's event fd lives on its own (iio_event_monitor closes the
  * node at once), and holding the node would refuse it to every other
- * process for as long as someone subscribes. The server calls this on its
- * loop: the open never waits (kernel_node.c), the kernel's ioctl takes only
- * the device's mlock (iio_event_getfd()), which the kernel holds while a
- * buffer/enable write of the device runs its driver's (bus-bound) enable.
+ * process for as long as someone subscribes. The server calls this on the
+ * device's worker, not its loop: the open never waits (kernel_node.c), but
+ * the kernel's ioctl takes the device's mlock (iio_event_getfd()), which the
+ * kernel holds while a buffer/enable write of the device runs its driver's
+ * (bus-bound) enable.
  * Return: the fd, or -errno.
  */
 static int kernel_event_getfd(const char *node)

@@ -23,6 +23,16 @@
  *   fails with ENODEV, and poll() reports nothing for them and is woken by
  *   nothing (iio_buffer_poll() and iio_event_poll() return 0 once the
  *   device's info is gone), as the real kernel did.
+ * - IIOWIRE_KSHIM_IOCTL_GATE=PATH: while PATH exists, IIO_GET_EVENT_FD_IOCTL
+ *   waits, as iio_event_getfd() waits for the device's mlock while a
+ *   buffer enable (or another process's) holds it across its driver calls.
+ * - IIOWIRE_KSHIM_READ_ERR="PATH=EIO;PATH=EAGAIN;...": read() of a file
+ *   opened by that path fails with that errno, as sysfs passes on a
+ *   driver's show() error (EIO, EAGAIN, EBUSY, ETIMEDOUT, ENXIO, EINVAL).
+ * - IIOWIRE_KSHIM_SCAN_RACE="DIR;ENTRY;PATH[;PATH...]": the first time a
+ *   listing of DIR (opendir/readdir, as the scan reads it) yields ENTRY,
+ *   the PATHs are removed (recursively; links not followed) before the
+ *   caller sees the entry: a tree that changes during the scan.
  *
  * Seen on Debian's 6.1.0-57 kernel under QEMU (tools of the lab, ina2xx-adc
  * ina219 with a kfifo buffer, tsl2563 and ti-ads1015 with events/, no IRQs
@@ -41,13 +51,6 @@
  * it), poll() gives 0 and a poller is not woken (its 3 s timeout ran out),
  * the ioctl is ENODEV; the device's number stays taken until the last fd
  * closes (a rebind meanwhile got a new one).
- * - IIOWIRE_KSHIM_READ_ERR="PATH=EIO;PATH=EAGAIN;...": read() of a file
- *   opened by that path fails with that errno, as sysfs passes on a
- *   driver's show() error (EIO, EAGAIN, EBUSY, ETIMEDOUT, ENXIO, EINVAL).
- * - IIOWIRE_KSHIM_SCAN_RACE="DIR;ENTRY;PATH[;PATH...]": the first time a
- *   listing of DIR (opendir/readdir, as the scan reads it) yields ENTRY,
- *   the PATHs are removed (recursively; links not followed) before the
- *   caller sees the entry: a tree that changes during the scan.
  *
  * Its state is process-wide by nature (it plays the kernel), under one
  * mutex; nothing it calls while holding it comes back into it.
@@ -323,6 +326,7 @@ static int kshim_getfd(int fd, int *out)
 
 int ioctl(int fd, unsigned long req, ...)
 {
+	const char *gate;
 	struct stat st;
 	va_list ap;
 	void *arg;
@@ -333,6 +337,9 @@ int ioctl(int fd, unsigned long req, ...)
 	va_end(ap);
 	if (req != IIO_GET_EVENT_FD_IOCTL || fstat(fd, &st) < 0 || S_ISCHR(st.st_mode))
 		return KSHIM_NEXT(ioctl)(fd, req, arg);
+	gate = getenv("IIOWIRE_KSHIM_IOCTL_GATE");
+	while (gate && access(gate, F_OK) == 0)
+		usleep(10000);
 	ret = kshim_gone(fd) ? -ENODEV : kshim_getfd(fd, arg);	/* iio_ioctl(): no info */
 	if (ret < 0) {
 		errno = -ret;
