@@ -2,9 +2,14 @@
  * test_proto_stream_decode.c - the client's side of streams in protocol/
  * (proto_stream_decode.c): the reply's stream object (PROTOCOL.md S-1's
  * transcript), and the BLOCK and STREAMEND lines of S-4 and S-7 in both
- * spellings, malformed ones refused.
+ * spellings, malformed ones refused; and the server's text BLOCK line
+ * (proto_block_head()) against printf's spelling.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "proto.h"
@@ -109,5 +114,43 @@ static void test_line_decode(void)
 	}
 }
 TEST_CASE(test_line_decode, "BLOCK and STREAMEND in both spellings, malformed ones refused");
+
+/* proto_block_head()'s text line (written without printf) is printf's, and decodes back */
+static void test_block_head(void)
+{
+	static const struct {
+		int stream, scans;
+		size_t bytes;
+		uint64_t lost;
+	} rows[] = {
+		{ 1, 256, 2048, 0 }, { 0, 0, 0, 0 }, { 10, 1, 9, 10 },
+		{ INT_MAX, INT_MAX, SIZE_MAX, UINT64_MAX }, { -1, -4, 64, 3 },
+	};
+	struct proto_stream_line l;
+	struct proto_reply r;
+	struct proto_buf b;
+	char want[128];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		proto_buf_init(&b);
+		snprintf(want, sizeof(want), "BLOCK %d %d %zu %" PRIu64 "\n", rows[i].stream,
+			 rows[i].scans, rows[i].bytes, rows[i].lost);
+		CU_ASSERT_EQUAL_FATAL(proto_block_head(&b, false, rows[i].stream, rows[i].scans,
+						       rows[i].bytes, rows[i].lost,
+						       PROTO_FORMAT_RAW), 0);
+		CU_ASSERT_EQUAL(b.len, strlen(want));
+		CU_ASSERT(b.len == strlen(want) && memcmp(b.data, want, b.len) == 0);
+		memset(&r, 0, sizeof(r));
+		if (rows[i].stream > 0 && rows[i].scans > 0 && rows[i].lost < UINT64_MAX) {
+			CU_ASSERT_EQUAL(proto_stream_line_decode(&r, &l, b.data, b.len - 1, NULL, 0), 1);
+			CU_ASSERT(l.stream == rows[i].stream && l.scans == rows[i].scans &&
+				  l.bytes == rows[i].bytes && l.lost == rows[i].lost);
+		}
+		proto_reply_fini(&r);
+		proto_buf_fini(&b);
+	}
+}
+TEST_CASE(test_block_head, "the text BLOCK line: printf's spelling at 0, the largest values, negatives");
 
 TEST_MAIN("proto_stream_decode", NULL, NULL)
