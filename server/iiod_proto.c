@@ -49,6 +49,8 @@ struct srv_iiod_io {
 	bool write;
 	bool all;
 	bool gettrig;			/* GETTRIG from a trigger/current_trigger file */
+	bool settrig;			/* SETTRIG to @trig */
+	struct iio_trigger *trig;	/* lives while the board does (a kernel one's) */
 	const struct iio_attr *one;
 	const struct iio_attr **attrs;	/* @all: owned array; else &@one */
 	int nattrs;
@@ -172,7 +174,9 @@ static void srv_iiod_io_run(struct srv_iiod_io *io, struct proto_buf *out)
 	ssize_t n;
 	int i, ret = 0, first_err = 0;
 
-	if (io->gettrig) {
+	if (io->settrig) {
+		ret = proto_iiod_reply_code(out, iio_device_set_trigger(io->dev, io->trig));
+	} else if (io->gettrig) {
 		n = iio_attr_read(io->dev, io->one, io->val, sizeof(io->val));
 		/* the name without its newline, no NUL; an empty file is no trigger */
 		while (n > 0 && (io->val[n - 1] == '\n' || io->val[n - 1] == '\0'))
@@ -403,6 +407,24 @@ static void srv_iiod_device_or(struct srv_session *s, const struct proto_iiod_cm
 		srv_iiod_code(s, err);
 }
 
+/* A job on one attribute (@a may be NULL); NULL, answered -ENOMEM, if out of memory. */
+static struct srv_iiod_io *srv_iiod_io_one(struct srv_session *s, struct iio_dev *dev,
+					   const struct iio_attr *a)
+{
+	struct srv_iiod_io *io = calloc(1, sizeof(*io));
+
+	if (!io) {
+		srv_iiod_code(s, -ENOMEM);
+		return NULL;
+	}
+	io->dev = iio_device_get(dev);
+	io->one = a;
+	io->attrs = &io->one;
+	io->nattrs = 1;
+	proto_buf_init(&io->reply);
+	return io;
+}
+
 /*
  * GETTRIG of a device whose trigger is a file of its own (a mirrored kernel
  * device's trigger/current_trigger), read on its worker as iiod reads it.
@@ -415,19 +437,39 @@ static bool srv_iiod_gettrig_file(struct srv_session *s, const struct srv_iiod_d
 
 	if (!a || a->kind == IIO_ATTR_BUFFER)
 		return false;	/* none, or the core's (a userspace driver's) */
-	io = calloc(1, sizeof(*io));
-	if (!io) {
-		srv_iiod_code(s, -ENOMEM);
-		return true;
+	io = srv_iiod_io_one(s, d->dev, a);
+	if (io) {
+		io->gettrig = true;
+		srv_iiod_io_start(s, io);
 	}
-	io->dev = iio_device_get(d->dev);
-	io->gettrig = true;
-	io->one = a;
-	io->attrs = &io->one;
-	io->nattrs = 1;
-	proto_buf_init(&io->reply);
-	srv_iiod_io_start(s, io);
 	return true;
+}
+
+/*
+ * SETTRIG: on the device's worker, as its files' writes (a kernel device's
+ * current_trigger store waits for the kernel's mlock, held while a buffer
+ * enable runs its driver). A board's trigger is set on the loop: the loop
+ * may destroy it (remove_trigger) before a worker would run, where a
+ * kernel trigger lives until its board is retired, after its workers.
+ */
+static void srv_iiod_settrig(struct srv_session *s, const struct srv_iiod_dev *d,
+			     const struct proto_iiod_cmd *cmd)
+{
+	struct iio_trigger *trig;
+	struct srv_iiod_io *io;
+	int ret;
+
+	ret = srv_iiod_buf_settrig_check(s, d, cmd, &trig);
+	if (ret < 0 || (trig && trig->kind != IIO_TRIGGER_KERNEL)) {
+		srv_iiod_code(s, ret < 0 ? ret : iio_device_set_trigger(d->dev, trig));
+		return;
+	}
+	io = srv_iiod_io_one(s, d->dev, NULL);
+	if (io) {
+		io->settrig = true;
+		io->trig = trig;
+		srv_iiod_io_start(s, io);
+	}
 }
 
 /* GETTRIG, SETTRIG, OPEN, CLOSE, READBUF on a known device (stream_iiod.c). */
@@ -453,7 +495,7 @@ static void srv_iiod_buffer_cmd(struct srv_session *s, const struct proto_iiod_c
 			srv_iiod_buf_gettrig(s, d);
 		break;
 	case PROTO_IIOD_OP_SETTRIG:
-		srv_iiod_buf_settrig(s, d, cmd);
+		srv_iiod_settrig(s, d, cmd);
 		break;
 	case PROTO_IIOD_OP_OPEN:
 		srv_iiod_buf_open(s, d, cmd);

@@ -232,29 +232,23 @@ void srv_iiod_buf_gettrig(struct srv_session *s, const struct srv_iiod_dev *d)
 							   strlen(trig->name)));
 }
 
-void srv_iiod_buf_settrig(struct srv_session *s, const struct srv_iiod_dev *d,
-			  const struct proto_iiod_cmd *cmd)
+int srv_iiod_buf_settrig_check(struct srv_session *s, const struct srv_iiod_dev *d,
+			       const struct proto_iiod_cmd *cmd, struct iio_trigger **trig)
 {
-	struct iio_trigger *trig = NULL;
 	const struct srv_config *cfg = &s->srv->cfg;
 	bool may;
 
-	if (!iio_device_has_buffer(d->dev)) {
-		srv_iiod_buf_code(s, -ENOENT);
-		return;
-	}
+	*trig = NULL;
+	if (!iio_device_has_buffer(d->dev))
+		return -ENOENT;
 	if (cmd->trigger[0]) {
-		trig = iio_trigger_find(s->srv->board->reg, cmd->trigger);
-		if (!trig) {
-			srv_iiod_buf_code(s, -ENOENT);
-			return;
-		}
+		*trig = iio_trigger_find(s->srv->board->reg, cmd->trigger);
+		if (!*trig)
+			return -ENOENT;
 	}
 	may = cfg->nallow_write ? srv_acl_may_write(cfg, d->dev, SRV_IIOD_TRIGGER_ATTR) :
 	      !cfg->read_only;
-	if (!may && trig != iio_device_current_trigger(d->dev)) {
-		srv_iiod_buf_code(s, -EACCES);
-		return;
-	}
-	srv_iiod_buf_code(s, iio_device_set_trigger(d->dev, trig));
+	if (!may && *trig != iio_device_current_trigger(d->dev))
+		return -EACCES;
+	return 0;
 }

@@ -24,8 +24,16 @@ void srv_iiod_buf_readbuf(struct srv_session *s, const struct srv_iiod_dev *d,
 			  const struct proto_iiod_cmd *cmd);
 void srv_iiod_buf_close(struct srv_session *s, const struct srv_iiod_dev *d);
 void srv_iiod_buf_gettrig(struct srv_session *s, const struct srv_iiod_dev *d);
-void srv_iiod_buf_settrig(struct srv_session *s, const struct srv_iiod_dev *d,
-			  const struct proto_iiod_cmd *cmd);
+struct iio_trigger;
+/**
+ * srv_iiod_buf_settrig_check() - what a SETTRIG names, and whether this
+ * connection may set it; the setting itself is the caller's (iiod_proto.c
+ * runs it on the device's worker).
+ * Return: 0 with *@trig (NULL: clear), -ENOENT (no trigger/, no such
+ * trigger), -EACCES (--read-only, --allow-write).
+ */
+int srv_iiod_buf_settrig_check(struct srv_session *s, const struct srv_iiod_dev *d,
+			       const struct proto_iiod_cmd *cmd, struct iio_trigger **trig);
 /** srv_iiod_buf_stop_all() - the connection ends: its readers go (no CLOSE needed). */
 void srv_iiod_buf_stop_all(struct srv_session *s);
 

@@ -500,8 +500,25 @@ rm "/sys/bus/iio/devices/iio:device6/name"
 kt_attr 6 in_voltage0_raw 5
 head -c 5000 /dev/zero | tr '\0' 7 >"$d0/in_voltage8_raw"
 printf 'a\033b\tc\n' >"$d0/in_voltage7_raw"
+d1=/sys/bus/iio/devices/iio:device1
+rm "$d1/trigger/current_trigger"
+mkfifo "$d1/trigger/current_trigger"
 stop_daemon
 start_daemon --io-timeout-ms 300
+# iiod's SETTRIG writes current_trigger on the device's worker (the kernel's store waits for
+# the device's mlock): a store that hangs times out there, and the loop serves on
+printf 'SETTRIG iio:device1\r\n' | timeout 5 nc -q 2 127.0.0.1 "$iport" >"$tmp/settrig" &
+stpid=$!
+sleep 0.1
+check "iiod SETTRIG waiting on a hanging current_trigger: another device answers" "1000" \
+	$a read tsl2563 in_intensity_both_raw
+wait "$stpid"
+check "... the SETTRIG times out (-ETIMEDOUT)" "-110" cat "$tmp/settrig"
+timeout 10 cat "$d1/trigger/current_trigger" >/dev/null &	# ends the worker's open
+pids="$pids $!"
+sleep 0.3
+rm "$d1/trigger/current_trigger"
+kt_attr 1 trigger/current_trigger ""
 check "a hanging attribute times out" "iiowire: read: ETIMEDOUT: ads1015 in_voltage9_raw: no answer from the bus within 300 ms" \
 	$a read ads1015 in_voltage9_raw
 check "meanwhile another device answers" "1000" $a read tsl2563 in_intensity_both_raw

@@ -183,8 +183,6 @@ void iio_kernel_buffer_stop(struct iio_dev *indio_dev);
  * device keeps its capture.
  */
 int iio_kernel_file_write(struct iio_dev *indio_dev, const char *name, const char *text);
-/* The same, opened O_NONBLOCK: for a write that may run on the event loop (current_trigger). */
-int iio_kernel_file_write_nb(struct iio_dev *indio_dev, const char *name, const char *text);
 ssize_t iio_kernel_file_read(struct iio_dev *indio_dev, const char *name, char *buf, size_t len);
 struct kernel_cap **iio_kernel_cap_slot(struct iio_dev *indio_dev);
 

@@ -376,8 +376,8 @@ static int kernel_cap_handler(struct iio_dev *dev, int64_t ts)
  */
 static int kernel_cap_set_trigger(struct iio_dev *dev, struct iio_trigger *trig)
 {
-	/* iiod's SETTRIG sets it on the loop: a FIFO standing in must not make it wait */
-	return iio_kernel_file_write_nb(dev, "trigger/current_trigger", trig ? trig->name : "\n");
+	/* on the device's worker (STREAM, iiod's SETTRIG): the kernel's store waits for mlock */
+	return iio_kernel_file_write(dev, "trigger/current_trigger", trig ? trig->name : "\n");
 }
 
 static const struct iio_buffer_setup kernel_cap_setup = {

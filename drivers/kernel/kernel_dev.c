@@ -200,28 +200,23 @@ ssize_t iio_kernel_path_read(const char *path, char *buf, size_t len)
 }
 
 static int kernel_dev_write_file(struct iio_dev *indio_dev, const char *name, const char *buf,
-				 size_t len, bool nonblock)
+				 size_t len)
 {
 	char path[sizeof(kernel_dev_of(indio_dev)->path) + IIO_ATTR_NAME_MAX + 2];
 
 	snprintf(path, sizeof(path), "%s/%s", kernel_dev_of(indio_dev)->path, name);
-	return iio_kernel_path_write(path, buf, len, nonblock);
+	return iio_kernel_path_write(path, buf, len, false);
 }
 
 static int kernel_dev_write_text(struct iio_dev *indio_dev, const struct iio_attr *attr,
 				 const char *buf, size_t len)
 {
-	return kernel_dev_write_file(indio_dev, attr->name, buf, len, false);
+	return kernel_dev_write_file(indio_dev, attr->name, buf, len);
 }
 
 int iio_kernel_file_write(struct iio_dev *indio_dev, const char *name, const char *text)
 {
-	return kernel_dev_write_file(indio_dev, name, text, strlen(text), false);
-}
-
-int iio_kernel_file_write_nb(struct iio_dev *indio_dev, const char *name, const char *text)
-{
-	return kernel_dev_write_file(indio_dev, name, text, strlen(text), true);
+	return kernel_dev_write_file(indio_dev, name, text, strlen(text));
 }
 
 ssize_t iio_kernel_file_read(struct iio_dev *indio_dev, const char *name, char *buf, size_t len)
