@@ -666,9 +666,10 @@ check "a channel without events" "ERR ENOENT max1363 has no channel voltage4 wit
 # the device's worker, so past --io-timeout-ms the SUBSCRIBE answers ETIMEDOUT, and the fd a
 # late open then makes is given back (a later SUBSCRIBE gets it)
 touch "$tmp/gate"
+# (its answer at --io-timeout-ms, later under valgrind on a busy machine: wait for the line)
+nc_until "$sock" 1 "$tmp/late" "SUBSCRIBE max1363"
 check "SUBSCRIBE while the ioctl waits past the timeout" \
-	"ERR ETIMEDOUT max1363: no answer from the device in time" \
-	sh -c "echo 'SUBSCRIBE max1363' | timeout 5 nc -q 3 -U '$sock'"
+	"ERR ETIMEDOUT max1363: no answer from the device in time" cat "$tmp/late"
 rm "$tmp/gate"
 settle "... the late open's fd is given back" "OK" \
 	sh -c "echo 'SUBSCRIBE max1363' | nc -q 1 -U '$sock' | head -n 1"
