@@ -844,6 +844,16 @@ capture_bg() {
 	cpid=$!
 }
 scans_csv() { echo voltage0,voltage1; seq 0 63 | awk '{print $1 "," (0 - $1)}'; }
+# both_active LABEL TAG LINGER OUT: a subscription ($spid, into $tmp/sub), then a capture of
+# 1000 scans into OUT fed once $tmp/TAG exists (scanfeed TAG LINGER)
+both_active() {
+	nc_until "$sock" 2 "$tmp/sub" "SUBSCRIBE ads1015" &
+	spid=$!
+	settle "$1" "OK" head -n 1 "$tmp/sub"
+	scanfeed "$2" "$3"
+	capture_bg "$4" 1000
+	settle "... (capturing)" "1" values_of $d0/buffer/enable
+}
 
 scanfeed go1
 capture_bg capA.out 64
@@ -884,12 +894,7 @@ IIOEVENT ads1015 0x0001000000000000 time: 13000, type: voltage, channel: 0, evty
 	cat "$tmp/sub"
 
 # the device leaves while both are active: ENODEV to each, the node closed
-nc_until "$sock" 2 "$tmp/sub" "SUBSCRIBE ads1015" &
-spid=$!
-settle "both active" "OK" head -n 1 "$tmp/sub"
-scanfeed go3 0.3
-capture_bg capC.out 1000
-settle "... (capturing)" "1" values_of $d0/buffer/enable
+both_active "both active" go3 0.3 capC.out
 kt_remove 0
 touch "$tmp/go3"
 wait "$cpid"
@@ -909,12 +914,7 @@ kt_ads1015
 # silent and no rescan comes (no uevents here, no SIGHUP).
 kill -HUP "$dpid"
 settle "the device back" "564" $a read ads1015 in_voltage0_raw
-nc_until "$sock" 2 "$tmp/sub" "SUBSCRIBE ads1015" &
-spid=$!
-settle "unbind: both active" "OK" head -n 1 "$tmp/sub"
-scanfeed go5 10
-capture_bg capE.out 1000
-settle "... (capturing)" "1" values_of $d0/buffer/enable
+both_active "unbind: both active" go5 10 capE.out
 touch "$tmp/go5"
 sleep 1	# the scans read (the CLI writes its CSV at its end)
 rm "$node" "$evf"
