@@ -866,6 +866,22 @@ static int64_t srv_stat_devices(const struct srv *srv)
 	return iio_registry_count(srv->board->reg);
 }
 
+/* What every stream and event queue holds together, and the bound's doing (queues.h). */
+static int64_t srv_stat_queued_bytes(const struct srv *srv)
+{
+	return (int64_t)srv->queues.held;
+}
+
+static int64_t srv_stat_max_queued_bytes(const struct srv *srv)
+{
+	return (int64_t)srv->queues.cap;
+}
+
+static int64_t srv_stat_queue_shed_bytes(const struct srv *srv)
+{
+	return (int64_t)srv->queues.shed_bytes;
+}
+
 /*
  * struct srv_stat_row - one fixed STATS field, in the order they are sent:
  * a counter of struct srv_stats at @off, or what @get says.
@@ -893,6 +909,9 @@ static const struct srv_stat_row srv_stat_rows[] = {
 	{ "devices", srv_stat_devices, 0 },
 	SRV_STAT_COUNTER("reloads", reloads),
 	SRV_STAT_COUNTER("reload_failures", reload_failures),
+	{ "queued_bytes", srv_stat_queued_bytes, 0 },
+	{ "max_queued_bytes", srv_stat_max_queued_bytes, 0 },
+	{ "queue_shed_bytes", srv_stat_queue_shed_bytes, 0 },
 };
 
 #define SRV_STATS_FIXED		(sizeof(srv_stat_rows) / sizeof(srv_stat_rows[0]))

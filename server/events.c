@@ -66,6 +66,7 @@ struct srv_evsub {
 	struct proto_request rq;	/* op, flags and id of that SUBSCRIBE */
 	unsigned int head, count;
 	uint64_t lost;			/* dropped since the last IIOEVENTLOST */
+	struct srv_queue acct;		/* its share of --max-queued-bytes (queues.h) */
 	struct iio_event_data q[SRV_EVENT_QUEUE_MAX];
 };
 
@@ -163,6 +164,34 @@ static void srv_events_flush(struct srv_events *ev)
 	ev->nflush = 0;
 }
 
+/* The subscription's share of the daemon-wide bound: the events it holds. */
+static void srv_evsub_account(struct srv_evsub *sub)
+{
+	srv_queue_set(&sub->s->srv->queues, &sub->acct, sub->count * sizeof(sub->q[0]));
+}
+
+/* Drop the @k oldest held events, counted for the next IIOEVENTLOST. */
+static void srv_evsub_drop(struct srv_evsub *sub, unsigned int k)
+{
+	sub->head = (sub->head + k) % SRV_EVENT_QUEUE_MAX;
+	sub->count -= k;
+	sub->lost += k;
+}
+
+/* queues.h: over --max-queued-bytes, a subscription sheds its oldest events. */
+static size_t srv_evsub_shed(struct srv_queue *q, size_t want)
+{
+	struct srv_evsub *sub = srv_container_of(q, struct srv_evsub, acct);
+	size_t k = (want + sizeof(sub->q[0]) - 1) / sizeof(sub->q[0]);
+
+	if (k > sub->count)
+		k = sub->count;
+	srv_evsub_drop(sub, (unsigned int)k);
+	return k * sizeof(sub->q[0]);
+}
+
+static const struct srv_queue_ops srv_evsub_queue_ops = { .shed = srv_evsub_shed };
+
 static void srv_evsub_emit(struct srv_evsub *sub, const struct proto_ievent *ev)
 {
 	if (proto_ievent_encode(srv_session_out(sub->s), sub->json, ev) < 0)
@@ -192,19 +221,18 @@ static void srv_evsub_flush(struct srv_evsub *sub)
 		}
 		srv_evsub_emit(sub, &ev);
 	}
+	srv_evsub_account(sub);
 }
 
 static void srv_evsub_push(struct srv_evsub *sub, const struct iio_event_data *e)
 {
 	if (!srv_evfilter_match(&sub->f, e->id))
 		return;
-	if (sub->count == SRV_EVENT_QUEUE_MAX) {
-		sub->head = (sub->head + 1) % SRV_EVENT_QUEUE_MAX;
-		sub->count--;
-		sub->lost++;
-	}
+	if (sub->count == SRV_EVENT_QUEUE_MAX)
+		srv_evsub_drop(sub, 1);
 	sub->q[(sub->head + sub->count) % SRV_EVENT_QUEUE_MAX] = *e;
 	sub->count++;
+	srv_evsub_account(sub);
 }
 
 static struct srv_evdev *srv_evdev_find(struct srv_events *ev, const struct iio_dev *dev)
@@ -264,6 +292,7 @@ static void srv_evsub_free(struct srv_evsub *sub)
 {
 	struct srv_evdev *ed = sub->ed;
 
+	srv_queue_leave(&sub->s->srv->queues, &sub->acct);
 	srv_list_del(&sub->dev_node);
 	if (!sub->cancelled) {
 		srv_list_del(&sub->sess_node);
@@ -736,6 +765,8 @@ static int srv_evsub_new(struct srv_session *s, const struct proto_request *req,
 	}
 	sub->ed = ed;
 	sub->s = s;
+	srv_queue_init(&sub->acct, &srv_evsub_queue_ops);
+	srv_queue_join(&s->srv->queues, &sub->acct);
 	sub->f = *f;
 	sub->json = req->flags & PROTO_REQ_JSON;
 	sub->rq.op = req->op;
@@ -843,7 +874,7 @@ void srv_events_writable(struct srv_session *s)
 {
 	struct srv_list *pos, *tmp;
 
-	if (s->proto != &srv_proto_native || !s->native.nevsubs || !s->srv->events)
+	if (!srv_proto_is_native(s->proto) || !s->native.nevsubs || !s->srv->events)
 		return;
 	srv_list_for_each_safe(pos, tmp, &s->native.evsubs)
 		srv_evsub_flush(srv_container_of(pos, struct srv_evsub, sess_node));

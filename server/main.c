@@ -61,6 +61,9 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "      --line-timeout-ms MS  an unfinished request line is dropped after MS (default %d;\n"
 "                            0: never)\n"
 "      --idle-timeout-ms MS  close a connection with no request for MS (default %d: never)\n"
+"      --max-queued-bytes N  bytes every stream and event queue may hold together; past\n"
+"                            it the biggest queue drops by its own rule, counted (default\n"
+"                            %u)\n"
 "      --log-level LEVEL     error, warn, info (default) or debug\n"
 "      --no-announce         do not announce the listeners over DNS-SD (avahi-daemon)\n"
 "      --kernel              serve every kernel IIO device (%s/%s) too; with no\n"
@@ -101,7 +104,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 		SRV_DEFAULT_MAX_CLIENTS,
 		SRV_MAIN_FD_RESERVE, SRV_AUTH_TOKEN_MIN_BYTES, SRV_DEFAULT_IO_TIMEOUT_MS,
 		SRV_DEFAULT_LINE_TIMEOUT_MS,
-		SRV_DEFAULT_IDLE_TIMEOUT_MS, iio_kernel_sysfs_root(), IIO_KERNEL_BUS_DIR,
+		SRV_DEFAULT_IDLE_TIMEOUT_MS, SRV_QUEUED_BYTES_DEFAULT, iio_kernel_sysfs_root(),
+		IIO_KERNEL_BUS_DIR,
 		SRV_HTTP_LISTEN_MAX, SRV_HTTP_ORIGIN_MAX,
 		PROTO_LINE_MAX_BYTES, SRV_OUT_PAUSE_BYTES,
 		SRV_OUT_SOFT_BYTES, SRV_OUT_SOFT_MS, SRV_OUT_HARD_BYTES, SRV_SESSION_INFLIGHT_MAX,
@@ -324,6 +328,7 @@ static const struct srv_main_opt srv_main_opts[] = {
 	SRV_MAIN_UINT("io-timeout-ms", 1, SRV_TIMEOUT_MS_LIMIT, io_timeout_ms),
 	SRV_MAIN_UINT("line-timeout-ms", 0, SRV_TIMEOUT_MS_LIMIT, line_timeout_ms),
 	SRV_MAIN_UINT("idle-timeout-ms", 0, SRV_TIMEOUT_MS_LIMIT, idle_timeout_ms),
+	SRV_MAIN_UINT("max-queued-bytes", 1, UINT_MAX, max_queued_bytes),
 	{ "iiod-listen", required_argument, 0, srv_main_set_iiod_listen },
 	{ "iiod-unauthenticated", no_argument, 0, srv_main_set_iiod_unauth },
 	{ "no-announce", no_argument, 0, srv_main_set_no_announce },
@@ -454,6 +459,7 @@ int main(int argc, char **argv)
 		.io_timeout_ms = SRV_DEFAULT_IO_TIMEOUT_MS,
 		.line_timeout_ms = SRV_DEFAULT_LINE_TIMEOUT_MS,
 		.idle_timeout_ms = SRV_DEFAULT_IDLE_TIMEOUT_MS,
+		.max_queued_bytes = SRV_QUEUED_BYTES_DEFAULT,
 	};
 	char default_board[PATH_MAX], err[BOARD_ERR_MAX + 64];
 	struct srv *srv;

@@ -448,6 +448,8 @@ int srv_create(const struct srv_config *cfg, struct srv **out, char *err, size_t
 	srv_list_init(&srv->sessions);
 	srv_list_init(&srv->busqs);
 	srv_list_init(&srv->yielded);
+	srv_queues_init(&srv->queues, cfg->max_queued_bytes ? cfg->max_queued_bytes :
+				      SRV_QUEUED_BYTES_DEFAULT);
 	pthread_mutex_init(&srv->reload_lock, NULL);
 	srv->rdbuf = malloc(SRV_READ_CHUNK_BYTES);
 	if (!srv->rdbuf) {

@@ -517,11 +517,18 @@ void srv_session_finish(struct srv_session *s)
 	srv_list_del(&s->yield_node);
 }
 
+/*
+ * The safe point of server/README.md's ownership model: libuv runs close
+ * callbacks in a phase of their own, with no other callback of ours on the
+ * stack, so no walk of a capture's readers, a device's subscriptions or a
+ * flush list holds a pointer the row's close may free.
+ */
 static void srv_session_close_cb(uv_handle_t *handle)
 {
 	struct srv_session *s = srv_session_of(handle);
 	struct srv *srv = s->srv;
 
+	s->proto->close(s);
 	srv_list_del(&s->node);
 	/* here, not in srv_session_close(): a feed loop may still be running then */
 	proto_splitter_fini(&s->sp);
@@ -552,7 +559,7 @@ void srv_session_close(struct srv_session *s)
 	}
 	s->slots_tail = NULL;
 	s->inflight = 0;
-	s->proto->close(s);
+	/* the row's state (readers, subscriptions, watches) lives on: see srv_session_close_cb() */
 	free(s->deferred);
 	s->deferred = NULL;
 	s->deferred_len = 0;

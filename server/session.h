@@ -71,7 +71,10 @@ struct srv_listener;
  *	own (a payload), which the line timeout applies to.
 
  * @keeps_alive: optional; true while the idle timeout must not apply.
- * @close: release the row's private state (the session is closing; no output).
+ * @close: release the row's private state (readers, subscriptions, watches).
+ *	Called only from the handle's close callback, the loop's safe point
+ *	(server/README.md, "Who owns what"); until then that state stays
+ *	allocated and inert: the session is CLOSING and its output is a sink.
  */
 struct srv_proto_ops {
 	const char *name;
@@ -222,7 +225,10 @@ void srv_session_input(struct srv_session *s, const char *data, size_t len);
 
 /**
  * srv_session_close() - close now, whatever is queued (errors, shutdown
- * grace over). Pending slots are detached; memory goes in the close callback.
+ * grace over). Pending slots are detached; nothing is freed here: the row's
+ * state and the session's memory go in the close callback, so a caller
+ * walking readers or subscriptions may go on after any call that can close
+ * a session (server/README.md, "Who owns what").
  */
 void srv_session_close(struct srv_session *s);
 

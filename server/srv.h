@@ -25,6 +25,7 @@
 #include "authpen.h"
 #include "list.h"
 #include "log.h"
+#include "queues.h"
 
 struct board;
 struct srv_iiod_ctx;
@@ -105,6 +106,7 @@ struct srv_config {
 	int nhttp_listen;		/* 0: no HTTP/WebSocket face */
 	const char *http_origin[SRV_HTTP_ORIGIN_MAX];	/* --http-origin; none: same-origin */
 	int nhttp_origin;
+	unsigned int max_queued_bytes;	/* all stream and event queues together (queues.h) */
 };
 
 /** struct srv_stats - counters for STATS; loop thread only. */
@@ -172,6 +174,7 @@ struct srv {
 
 	char *rdbuf;			/* SRV_READ_CHUNK_BYTES, shared by all reads */
 	struct srv_stats stats;
+	struct srv_queues queues;	/* every stream and event queue, bounded together */
 	struct srv_mdns *mdns;		/* DNS-SD announcements (mdns.c); NULL: none */
 	struct srv_kwatch *kwatch;	/* kernel IIO uevents (kwatch.c); NULL: none */
 	struct srv_streams *streams;	/* captures and trigger timers (stream.c) */

@@ -45,6 +45,7 @@
 /* what a reader's record names the soft timestamp */
 #define SRV_STREAM_TS_NAME	"timestamp"
 
+/* Any thread for a retired reader: its share of the queues left when it was unlinked. */
 static void srv_stream_free(struct srv_reader *st)
 {
 	int i;
@@ -63,6 +64,68 @@ static size_t srv_stream_block_bytes(const struct srv_reader *st)
 {
 	return (size_t)st->scans * (size_t)st->buf.layout.bytes;
 }
+
+/* The queues' bound this reader counts in (queues.h). */
+static struct srv_queues *srv_stream_queues(struct srv_reader *st)
+{
+	return &st->cap->ss->srv->queues;
+}
+
+/* Its share: the finished blocks waiting, or what its iiod FIFO holds. */
+void srv_stream_account(struct srv_reader *st)
+{
+	size_t held = st->iiod ? st->fifo_len : (size_t)st->qlen * srv_stream_block_bytes(st);
+
+	srv_queue_set(srv_stream_queues(st), &st->acct, held);
+}
+
+/*
+ * Drop the oldest finished block: its scans and what it had lost move to the
+ * next finished block's count, or to the next block begun (@carry).
+ */
+static void srv_stream_drop_oldest(struct srv_reader *st)
+{
+	struct srv_block *old = &st->q[st->qhead];
+	uint64_t lost = old->lost + (uint64_t)st->scans;
+
+	st->qhead = (st->qhead + 1) % st->nq;
+	st->qlen--;
+	if (st->qlen)
+		st->q[st->qhead].lost += lost;
+	else
+		st->carry += lost;
+	st->lost += (uint64_t)st->scans;
+}
+
+/* queues.h: over --max-queued-bytes, a native reader sheds its oldest blocks (S-6). */
+static size_t srv_stream_shed_oldest(struct srv_queue *q, size_t want)
+{
+	struct srv_reader *st = srv_container_of(q, struct srv_reader, acct);
+	size_t got = 0;
+
+	while (st->qlen && got < want) {
+		srv_stream_drop_oldest(st);
+		got += srv_stream_block_bytes(st);
+	}
+	return got;
+}
+
+/* ...and an iiod reader its newest samples, as the kernel's kfifo refuses them. */
+static size_t srv_stream_shed_newest(struct srv_queue *q, size_t want)
+{
+	struct srv_reader *st = srv_container_of(q, struct srv_reader, acct);
+	size_t bytes = (size_t)st->buf.layout.bytes;
+	size_t k = (want + bytes - 1) / bytes;
+
+	if (k > st->fifo_len / bytes)
+		k = st->fifo_len / bytes;
+	st->fifo_len -= k * bytes;
+	st->lost += k;
+	return k * bytes;
+}
+
+static const struct srv_queue_ops srv_stream_queue_ops = { .shed = srv_stream_shed_oldest };
+static const struct srv_queue_ops srv_iiod_queue_ops = { .shed = srv_stream_shed_newest };
 
 /* The ring of blocks: SRV_STREAM_QUEUE_BYTES of finished ones (at least 2), and the filling one. */
 static int srv_stream_queue_alloc(struct srv_reader *st)
@@ -147,30 +210,24 @@ static bool srv_stream_pump(struct srv_reader *st, bool all)
 		st->qlen--;
 		moved = true;
 	}
-	if (moved)
+	if (moved) {
 		st->dirty = true;
+		srv_stream_account(st);
+	}
 	return moved;
 }
 
 /* The filling block is full: queue it, hand out what fits, drop the oldest if no block is free. */
 static void srv_stream_finish(struct srv_reader *st)
 {
-	struct srv_block *old, *next;
-
 	st->qlen++;
 	st->n = 0;
 	srv_stream_pump(st, false);
 	if (!st->qlen)
 		st->qhead = 0;	/* a reader that keeps up fills the same block */
-	if (st->qlen < st->nq)
-		return;
-	/* nq >= 3: a finished block follows the oldest */
-	old = &st->q[st->qhead];
-	st->qhead = (st->qhead + 1) % st->nq;
-	st->qlen--;
-	next = &st->q[st->qhead];
-	next->lost += old->lost + (uint64_t)st->scans;
-	st->lost += (uint64_t)st->scans;
+	if (st->qlen == st->nq)
+		srv_stream_drop_oldest(st);	/* nq >= 3: a finished block follows it */
+	srv_stream_account(st);
 }
 
 /* An iiod reader's records: a full queue drops the new scans, as the kfifo iiod reads from. */
@@ -184,6 +241,7 @@ static void srv_stream_store_iiod(struct srv_reader *st, const uint8_t *recs, un
 	memcpy(st->fifo + st->fifo_len, recs, fit * bytes);
 	st->fifo_len += fit * bytes;
 	st->dirty = st->want != 0;
+	srv_stream_account(st);
 }
 
 /* The block being filled, its records allocated on first use; NULL: out of memory. */
@@ -198,8 +256,10 @@ static struct srv_block *srv_stream_filling(struct srv_reader *st)
 			return NULL;
 		}
 	}
-	if (st->n == 0)
-		blk->lost = 0;
+	if (st->n == 0) {
+		blk->lost = st->carry;
+		st->carry = 0;
+	}
 	return blk;
 }
 
@@ -248,7 +308,7 @@ void srv_streams_writable(struct srv_session *s)
 	struct srv_list *pos, *tmp;
 	bool moved;
 
-	if (s->proto != &srv_proto_native)
+	if (!srv_proto_is_native(s->proto))
 		return;
 	do {
 		moved = false;
@@ -328,6 +388,8 @@ void srv_streams_flush(struct srv_streams *ss)
 
 void srv_stream_unlink(struct srv_reader *st)
 {
+	if (st->cap)
+		srv_queue_leave(srv_stream_queues(st), &st->acct);
 	if (st->in_session) {
 		srv_list_del(&st->node);
 		if (!st->iiod)
@@ -668,6 +730,7 @@ static int srv_open_accept(struct srv_open *op, struct proto_buf *b)
 	op->cap->nreaders++;
 	st->in_capture = true;
 	st->s = op->s;
+	srv_queue_join(srv_stream_queues(st), &st->acct);
 	return op->iiod ? proto_iiod_reply_code(b, 0) : proto_reply_stream(b, &op->rq, &info);
 }
 
@@ -905,6 +968,7 @@ static struct srv_open *srv_open_new(struct srv_session *s, const struct proto_r
 		free(op);
 		return NULL;
 	}
+	srv_queue_init(&op->st->acct, &srv_stream_queue_ops);
 	op->s = s;
 	op->rq.op = req->op;
 	op->rq.flags = req->flags;
@@ -987,6 +1051,7 @@ int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t ma
 			 size_t fifo_cap, const char *mask_text)
 {
 	struct srv_open *op;
+	int ret;
 
 	op = calloc(1, sizeof(*op));
 	if (op)
@@ -1004,6 +1069,7 @@ int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t ma
 	op->ret = -ECANCELED;
 	op->dev = iio_device_get(dev);
 	op->st->iiod = true;
+	srv_queue_init(&op->st->acct, &srv_iiod_queue_ops);
 	op->st->fifo_cap = fifo_cap;
 	op->st->buf.ops = &srv_stream_ops;
 	op->st->buf.mask = mask;
@@ -1011,11 +1077,14 @@ int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t ma
 	op->st->scans = 1;
 	snprintf(op->st->mask, sizeof(op->st->mask), "%s", mask_text);
 	op->cap = srv_capture_get(s->srv->streams, dev);
-	if (!op->cap) {
+	ret = !op->cap ? -ENOMEM : op->cap->nreaders >= SRV_STREAM_READERS_MAX ? -EBUSY : 0;
+	if (ret) {
+		if (op->cap)
+			srv_capture_put_if_idle(op->cap);
 		iio_device_put(op->dev);
 		srv_stream_free(op->st);
 		free(op);
-		return -ENOMEM;
+		return ret;
 	}
 	if (srv_dispatch_route(s->srv, dev, &op->cap->q) < 0)
 		op->cap->q = NULL;

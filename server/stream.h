@@ -77,7 +77,8 @@ struct iio_dev;
  * srv_stream_open_iiod() - an iiod OPEN: a reader of @dev with @mask/@ts
  * whose records queue (up to @fifo_cap bytes) for READBUF; answers the
  * OPEN with 0 or the enable's -errno once the capture runs.
- * Return: 0 (an answer comes), or -ENOMEM (nothing was answered).
+ * Return: 0 (an answer comes), or -ENOMEM or -EBUSY (SRV_STREAM_READERS_MAX
+ * readers of @dev already; nothing was answered).
  */
 int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t mask, bool ts,
 			 size_t fifo_cap, const char *mask_text);

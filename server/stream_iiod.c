@@ -98,6 +98,7 @@ void srv_iiod_buf_open(struct srv_session *s, const struct srv_iiod_dev *d,
 	struct iio_scan_layout l;
 	size_t cap;
 	bool ts;
+	int ret;
 
 	if (srv_iiod_reader_find(s, d->dev)) {
 		srv_iiod_buf_code(s, -EBUSY);
@@ -113,8 +114,9 @@ void srv_iiod_buf_open(struct srv_session *s, const struct srv_iiod_dev *d,
 	if (samples > SRV_IIOD_QUEUE_BYTES / 4 / (uint64_t)l.bytes)
 		samples = SRV_IIOD_QUEUE_BYTES / 4 / (uint64_t)l.bytes;
 	cap = (size_t)(samples ? samples : 1) * 4 * (size_t)l.bytes;
-	if (srv_stream_open_iiod(s, d->dev, mask, ts, cap, cmd->mask) < 0)
-		srv_iiod_buf_code(s, -ENOMEM);
+	ret = srv_stream_open_iiod(s, d->dev, mask, ts, cap, cmd->mask);
+	if (ret < 0)
+		srv_iiod_buf_code(s, ret);
 }
 
 void srv_iiod_buf_readbuf(struct srv_session *s, const struct srv_iiod_dev *d,
@@ -172,6 +174,7 @@ bool srv_iiod_reader_ready(struct srv_reader *st, uint64_t now_ms)
 	memmove(st->fifo, st->fifo + st->want, st->fifo_len - st->want);
 	st->fifo_len -= st->want;
 	st->want = 0;
+	srv_stream_account(st);
 	return true;
 }
 

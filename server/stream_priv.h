@@ -12,6 +12,7 @@
 #include "iio_buffer.h"
 #include "list.h"
 #include "proto.h"
+#include "queues.h"
 #include "stream.h"
 #include "iiod.h"
 
@@ -132,6 +133,8 @@ struct srv_reader {
 	struct srv_block *q;
 	int nq, qhead, qlen;
 	int n;
+	uint64_t carry;			/* scans dropped with no finished block after them */
+	struct srv_queue acct;		/* its share of --max-queued-bytes (queues.h) */
 	int64_t *vals;			/* one block decoded, while it is encoded */
 	uint64_t delivered;
 	uint64_t lost;
@@ -150,6 +153,7 @@ void srv_stream_ended(struct srv_reader *st, int err, const char *why);
 void srv_stream_reap(struct srv_capture *c);
 void srv_capture_retire(struct srv_capture *c);
 void srv_streams_flush(struct srv_streams *ss);
+void srv_stream_account(struct srv_reader *st);
 /* stream_iiod.c: the iiod readers' part of a flush and of a reader's end */
 bool srv_iiod_reader_ready(struct srv_reader *st, uint64_t now_ms);
 void srv_iiod_reader_answer(struct srv_reader *st, int err);

@@ -80,7 +80,7 @@ static void test_max_clients(void)
 	CU_ASSERT_PTR_NOT_NULL(again);
 	if (again) {
 		CU_ASSERT(srvc_req(again, "STATS", got, sizeof(got)) > 0);
-		CU_ASSERT_STRING_EQUAL(got, "OK 14");
+		CU_ASSERT_STRING_EQUAL(got, "OK 17");
 		for (i = 0; i < 14 && srvc_line(again, got, sizeof(got)) > 0; i++)
 			if (strncmp(got, "rejected ", 9) == 0)
 				CU_ASSERT(atoi(got + 9) >= 1);
