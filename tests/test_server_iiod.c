@@ -903,6 +903,103 @@ static void test_iiod_shutdown(void)
 }
 TEST_CASE(test_iiod_shutdown, "SIGTERM with clients connected");
 
+/* ---- lifetimes and limits of OPEN (server/README.md, "Who owns what") ---- */
+
+/* A trigger that fires only when written, so nothing arrives unasked. */
+#define IIODT_BOARD_SYSFS						\
+	"{\"board\": \"iiodsysfs\", \"triggers\": [{\"type\": \"sysfs\", \"number\": 0}],"	\
+	" \"devices\": [{\"driver\": \"iio_dummy\", \"name\": \"dummy0\"}]}"
+/* SRV_STREAM_READERS_MAX (server/stream.h) */
+#define IIODT_READERS_MAX	256
+
+/* Start on IIODT_BOARD_SYSFS with dummy0 on sysfstrig0; @n: a native client. Return: 0 or -errno. */
+static int iiodt_start_sysfs(struct iiodt *d, struct srvc **n)
+{
+	char line[128];
+	int ret;
+
+	/* freed memory poisoned: a use after free crashes a release build too */
+	setenv("MALLOC_PERTURB_", "165", 1);
+	ret = iiodt_start(d, IIODT_BOARD_SYSFS, NULL);
+	unsetenv("MALLOC_PERTURB_");
+	if (ret)
+		return ret;
+	*n = srvc_open(d->t.port);
+	if (!*n || srvc_req(*n, "WRITE dummy0 trigger/current_trigger sysfstrig0", line,
+			    sizeof(line)) < 0 || strcmp(line, "OK"))
+		return -EIO;
+	return 0;
+}
+
+/*
+ * Issue 26's second way in: a READBUF waits on a half-closed connection
+ * when its trigger is removed. Its answer completes the last reply, which
+ * closes the session in the middle of ending the capture's readers.
+ */
+static void test_iiod_halfclose_trigger_gone(void)
+{
+	struct srvc *c, *n = NULL;
+	struct iiodt d;
+	char line[128];
+	long code;
+
+	CU_ASSERT_EQUAL_FATAL(iiodt_start_sysfs(&d, &n), 0);
+	c = srvc_open(d.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	IIODT_SEND(c, "OPEN iio:device0 8 00000001\r\n");
+	CU_ASSERT_EQUAL(iiodt_int(c), 0);
+	IIODT_SEND(c, "READBUF iio:device0 64\r\n");
+	shutdown(c->fd, SHUT_WR);
+	srvtest_sleep_ms(srvtest_ms(300));	/* the READBUF waits, the end of input is seen */
+	CU_ASSERT(srvc_req(n, "WRITE iio_sysfs_trigger remove_trigger 0", line,
+			   sizeof(line)) > 0 && strcmp(line, "OK") == 0);
+	/* the capture's end answers the waiting READBUF (or, had it come later, -EBADF) */
+	code = iiodt_int(c);
+	CU_ASSERT(code == -ENODEV || code == -EBADF);
+	CU_ASSERT(srvc_closed(c, 2000));
+	CU_ASSERT(srvc_req(n, "VERSION", line, sizeof(line)) > 0 &&
+		  strncmp(line, "OK iiowire", 10) == 0);
+	srvc_close(c);
+	srvc_close(n);
+	iiodt_fresh_in_step(&d);
+	iiodt_stop(&d);
+}
+TEST_CASE(test_iiod_halfclose_trigger_gone,
+	  "OPEN, READBUF, half-close, remove_trigger: answered and closed, the daemon serves on");
+
+/* SRV_STREAM_READERS_MAX OPENs of one device work, one more is -EBUSY, as a STREAM's */
+static void test_iiod_open_limit(void)
+{
+	static struct srvc *c[IIODT_READERS_MAX + 1];
+	struct srvc *n = NULL;
+	struct iiodt d;
+	int i, ok = 0;
+
+	srvtest_raise_nofile();
+	CU_ASSERT_EQUAL_FATAL(iiodt_start_sysfs(&d, &n), 0);
+	for (i = 0; i <= IIODT_READERS_MAX; i++) {
+		c[i] = srvc_open(d.port);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c[i]);
+		IIODT_SEND(c[i], "OPEN iio:device0 8 00000001\r\n");
+		if (i < IIODT_READERS_MAX)
+			ok += iiodt_int(c[i]) == 0;
+	}
+	CU_ASSERT_EQUAL(ok, IIODT_READERS_MAX);
+	CU_ASSERT_EQUAL(iiodt_int(c[IIODT_READERS_MAX]), -EBUSY);
+	/* one goes: its place is free again */
+	srvc_close(c[0]);
+	c[0] = NULL;
+	srvtest_sleep_ms(srvtest_ms(200));
+	IIODT_SEND(c[IIODT_READERS_MAX], "OPEN iio:device0 8 00000001\r\n");
+	CU_ASSERT_EQUAL(iiodt_int(c[IIODT_READERS_MAX]), 0);
+	for (i = 0; i <= IIODT_READERS_MAX; i++)
+		srvc_close(c[i]);
+	srvc_close(n);
+	iiodt_fresh_in_step(&d);
+	iiodt_stop(&d);
+}
+TEST_CASE(test_iiod_open_limit, "256 OPENs of a device work, the 257th is -EBUSY");
+
 /* ---- the real libiio clients ---- */
 
 /* Run @cmd, its output (stdout and stderr) into @out. Return: exit status, -1 if not run. */

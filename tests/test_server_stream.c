@@ -822,4 +822,122 @@ static void test_stall_catch_up(void)
 TEST_CASE(test_stall_catch_up,
 	  "a stalled loop: polls due are made (1 kHz) or counted lost past the bound (100 kHz)");
 
+/* ---- lifetimes and the daemon-wide queue bound (server/README.md, "Who owns what") ---- */
+
+#define FULL_BOARD							\
+	"{\"board\": \"full\", \"triggers\": [{\"type\": \"hrtimer\", \"name\": \"fast\","	\
+	"   \"sampling_frequency\": 50000}],"					\
+	" \"devices\": [{\"driver\": \"iio_dummy\", \"name\": \"dummy0\"}]}"
+#define FULL_SCANS	1024	/* 16 KiB blocks of voltage0 + timestamp: 32 fill a reader's queue */
+#define FULL_BLOCK	(FULL_SCANS * 16)
+
+/*
+ * A daemon whose freed memory is poisoned (glibc's MALLOC_PERTURB_), so a
+ * use after free crashes a release build as it would ASan's.
+ */
+static bool full_up(struct srvtest *t, const char *const *args)
+{
+	bool up;
+
+	setenv("MALLOC_PERTURB_", "165", 1);
+	up = srvtest_up(t, FULL_BOARD, args);
+	unsetenv("MALLOC_PERTURB_");
+	return up;
+}
+
+/* @c opens @n streams of dummy0 on "fast", then stops reading. Return: how many opened. */
+static int full_streams(struct srvc *c, int n)
+{
+	char req[96];
+	int i, ok = 0;
+
+	snprintf(req, sizeof(req), "STREAM dummy0 fast %d raw voltage0 timestamp", FULL_SCANS);
+	for (i = 0; i < n; i++)
+		ok += strncmp(ask(c, req), "OK ", 3) == 0;
+	return ok;
+}
+
+/* Poll STATS on @c until @name reaches @want (or @ms pass). Return: the last value. */
+static long stat_until(struct srvc *c, const char *name, long want, long ms)
+{
+	long end = srvtest_now_ms() + ms, v;
+
+	while ((v = srvc_stat(c, name)) >= 0 && v < want && srvtest_now_ms() < end)
+		srvtest_sleep_ms(50);
+	return v;
+}
+
+/*
+ * Issue 26's third way in: a reload ends 16 streams whose queues are full;
+ * their blocks and STREAMENDs push the connection past SRV_OUT_HARD_BYTES,
+ * which closes it in the middle of the reload's walk of the readers.
+ */
+static void test_full_streams_reload(void)
+{
+	struct srvtest t;
+	struct srvc *c, *m;
+
+	CU_ASSERT_FATAL(full_up(&t, NULL));
+	c = srvc_open(t.port);
+	m = srvc_open(t.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(full_streams(c, 16), 16);
+	/* every reader's queue full: SRV_STREAM_QUEUE_BYTES each */
+	CU_ASSERT_EQUAL(stat_until(m, "queued_bytes", 16L * QUEUE_BYTES, srvtest_ms(20000)),
+			16L * QUEUE_BYTES);
+	kill(t.pid, SIGHUP);
+	CU_ASSERT(srvtest_log_wait(&t, "board reloaded", (int)srvtest_ms(5000)));
+	CU_ASSERT(srvc_closed(c, (int)srvtest_ms(5000)));
+	CU_ASSERT_EQUAL(srvc_stat(m, "queued_bytes"), 0);
+	CU_ASSERT(strncmp(ask(m, "VERSION"), "OK iiowire ", 11) == 0);
+	srvc_close(c);
+	srvc_close(m);
+	CU_ASSERT_EQUAL(srvtest_down(&t), 0);
+}
+TEST_CASE(test_full_streams_reload,
+	  "16 full streams, then SIGHUP: the output limit closes the connection mid-reload, "
+	  "the daemon goes on");
+
+/* One stalled reader under --max-queued-bytes @cap: what it holds once steady. */
+static long queued_under_cap(long cap, long *shed)
+{
+	char capv[24];
+	const char *const args[] = { "--max-queued-bytes", capv, NULL };
+	struct srvtest t;
+	struct srvc *c, *m;
+	long held = -1;
+
+	snprintf(capv, sizeof(capv), "%ld", cap);
+	*shed = -1;
+	if (!full_up(&t, args))
+		return -1;
+	c = srvc_open(t.port);
+	m = srvc_open(t.port);
+	if (c && m && full_streams(c, 1) == 1 &&
+	    stat_until(m, "queue_shed_bytes", 1, srvtest_ms(20000)) > 0) {
+		held = srvc_stat(m, "queued_bytes");
+		*shed = srvc_stat(m, "queue_shed_bytes");
+		CU_ASSERT_EQUAL(srvc_stat(m, "max_queued_bytes"), cap);
+	}
+	srvc_close(c);
+	srvc_close(m);
+	CU_ASSERT_EQUAL(srvtest_down(&t), 0);
+	return held;
+}
+
+/* --max-queued-bytes at N (ten blocks fit exactly) and N - 1 (the tenth is one byte too many) */
+static void test_queue_cap(void)
+{
+	long shed;
+
+	CU_ASSERT_EQUAL(queued_under_cap(10L * FULL_BLOCK, &shed), 10L * FULL_BLOCK);
+	CU_ASSERT(shed > 0 && shed % FULL_BLOCK == 0);
+	CU_ASSERT_EQUAL(queued_under_cap(10L * FULL_BLOCK - 1, &shed), 9L * FULL_BLOCK);
+	CU_ASSERT(shed > 0 && shed % FULL_BLOCK == 0);
+}
+TEST_CASE(test_queue_cap,
+	  "--max-queued-bytes: a stalled reader holds N bytes at a cap of N, sheds its oldest "
+	  "block at N + 1");
+
 TEST_MAIN("server_stream", suite_init, suite_fini)
