@@ -498,6 +498,8 @@ static void srv_evdev_fan_out(struct srv_evdev *ed, const struct iio_event_data 
 		sub->lost += lost;
 		for (i = 0; i < n; i++)
 			srv_evsub_push(sub, &e[i]);
+		/* a batch at a time: a burst longer than the ring still reaches a reader keeping up */
+		srv_evsub_flush(sub);
 	}
 }
 
@@ -519,8 +521,6 @@ static bool srv_evdev_drain(struct srv_evdev *ed)
 		}
 		srv_evdev_fan_out(ed, e, n, lost);
 	} while (n == SRV_EVENT_READ_BATCH);
-	srv_list_for_each_safe(pos, tmp, &ed->subs)
-		srv_evsub_flush(srv_container_of(pos, struct srv_evsub, dev_node));
 	return true;
 }
 

@@ -342,6 +342,90 @@ def test_slow_tab(d, rate):
     slow.close()
 
 
+def pipelined(d, line, n):
+    """@n copies of the text request @line at once on one TCP connection.
+    Return: how many were answered OK."""
+    with socket.create_connection(("127.0.0.1", d.port), timeout=60) as s:
+        s.sendall((line + "\n").encode() * n)
+        data = b""
+        while data.count(b"\n") < n:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    return data.split(b"\n").count(b"OK")
+
+
+def slow_tab(d):
+    """A WebSocket whose kernel receive buffer is tiny: it stalls as soon as it stops reading."""
+    return websocket.create_connection(d.ws_url(), timeout=10, sockopt=(
+        (socket.SOL_SOCKET, socket.SO_RCVBUF, 4096),))
+
+
+def drained_closed(w, secs=30):
+    """Read whatever the daemon still sends: does it end with a close (within @secs)?"""
+    deadline = time.time() + (secs * 10 if wrapped() else secs)
+    w.settimeout(5)
+    try:
+        while time.time() < deadline:
+            if w.recv_data(control_frame=True)[0] == websocket.ABNF.OPCODE_CLOSE:
+                return True
+    except (websocket.WebSocketConnectionClosedException, ConnectionError):
+        return True
+    except websocket.WebSocketTimeoutException:
+        pass
+    return False
+
+
+def test_held_events(d, n=600):
+    """A tab that stops reading while @n events fire, then reads again with no new
+    event: every held event arrives (its output's drain moves them), none lost."""
+    w = slow_tab(d)
+    r = ws_req(w, {"id": 1, "op": "subscribe", "device": "dummy0"})
+    check(r == {"id": 1, "ok": True}, "SUBSCRIBE before the stall: %r" % r)
+    check(pipelined(d, "WRITE iio_evgen poke_ev0 0", n) == n, "%d pokes over TCP" % n)
+    got, lost = 0, 0
+    w.settimeout(60 if wrapped() else 5)
+    try:
+        while got + lost < n:
+            m = json.loads(w.recv_data()[1])
+            got += "iio_event" in m
+            lost += m.get("iio_event_lost", {}).get("count", 0)
+    except websocket.WebSocketTimeoutException:
+        pass
+    check(got == n and lost == 0, "held events after the stall: %d of %d, %d lost" %
+          (got, n, lost))
+    w.close()
+
+
+def test_trigger_gone_full(d):
+    """16 unread streams on a sysfs trigger the tab added, filled by trigger_now, then
+    remove_trigger: the tab's output passes the hard limit while the capture's readers
+    end (issue 26); the daemon serves on."""
+    w = slow_tab(d)
+    r = ws_req(w, {"id": 1, "op": "write", "device": "iio_sysfs_trigger",
+                   "attr": "add_trigger", "value": "7"})
+    check(r == {"id": 1, "ok": True}, "add_trigger 7: %r" % r)
+    for i in range(STREAMS_MAX):
+        r = ws_req(w, {"id": 10 + i, "op": "stream", "device": "dummy0",
+                       "trigger": "sysfstrig7", "scans": 1024, "format": "raw",
+                       "channels": ["voltage0", "timestamp"]})
+        check(r.get("ok") is True, "STREAM %d on sysfstrig7: %r" % (i, r))
+    want = STREAMS_MAX * QUEUE_BYTES
+    deadline = time.time() + (600 if wrapped() else 60)
+    queued = 0
+    while queued < want and time.time() < deadline:
+        pipelined(d, "WRITE sysfstrig7 trigger_now 1", 4096)
+        queued = d.tcp({"op": "stats"})["stats"]["queued_bytes"]
+    check(queued == want, "16 full queues: %d bytes held" % queued)
+    r = d.tcp({"op": "write", "device": "iio_sysfs_trigger", "attr": "remove_trigger",
+               "value": "7"})
+    check(r.get("ok") is True, "remove_trigger 7 over TCP: %r" % r)
+    check(drained_closed(w), "the tab past the output limit is closed")
+    check(d.tcp({"op": "stats"})["stats"]["queued_bytes"] == 0, "nothing held after it")
+    check(d.ws_ok(), "serving others after the trigger went")
+
+
 def test_streamend(d, path, board):
     """A reload that removes the streamed device: STREAMEND ENODEV as one text message."""
     w = d.ws()
@@ -375,6 +459,8 @@ def test_event_board(build_dir):
     d = Daemon(build_dir, f.name)
     try:
         test_events(d)
+        test_held_events(d)
+        test_trigger_gone_full(d)
         test_slow_tab(d, b["triggers"][0]["sampling_frequency"])
         test_streamend(d, f.name, b)
     finally:
