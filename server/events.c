@@ -97,8 +97,8 @@ struct srv_evopen {
 
 /*
  * @flush: sessions that got output during a walk of the lists; flushed
- * only after it, because a flush may close a session, whose close frees
- * its subscriptions (and maybe a device's fan-out) under the walk.
+ * once each, after it. A flush may close a session; its subscriptions stay
+ * until its close callback (server/README.md, "Who owns what").
  */
 struct srv_events {
 	uv_async_t async;

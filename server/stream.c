@@ -341,9 +341,10 @@ static const struct iio_buffer_ops srv_stream_ops = {
 };
 
 /*
- * Hand what the readers got to the kernel. Flushing can close a session,
- * which frees its readers: the sessions are collected first (a session is
- * freed only in its close callback, later), then flushed.
+ * Hand what the readers got to the kernel, one flush per session however
+ * many of its readers got blocks: the sessions are collected first, then
+ * flushed. A flush may close a session; its readers stay until its close
+ * callback (server/README.md, "Who owns what").
  */
 void srv_streams_flush(struct srv_streams *ss)
 {
