@@ -108,6 +108,11 @@ bool srv_acl_may_write(const struct srv_config *cfg, const struct iio_dev *dev,
 	return srv_acl_may_write_named(cfg, names, n, attr);
 }
 
+bool srv_acl_may(const struct srv_config *cfg, const struct iio_dev *dev, const char *attr)
+{
+	return cfg->nallow_write ? srv_acl_may_write(cfg, dev, attr) : !cfg->read_only;
+}
+
 static bool srv_acl_spec_allows(const char *spec, const struct iio_dev *dev, const char *attr)
 {
 	char id[SRV_ACL_DEVID_MAX];

@@ -40,6 +40,12 @@ bool srv_acl_may_write(const struct srv_config *cfg, const struct iio_dev *dev,
 		       const char *attr);
 
 /**
+ * srv_acl_may() - the whole write policy for @attr of @dev: --allow-write's
+ * patterns when any were given, else anything but --read-only.
+ */
+bool srv_acl_may(const struct srv_config *cfg, const struct iio_dev *dev, const char *attr);
+
+/**
  * srv_acl_may_write_named() - the same for a device that is no iio_dev (a
  * trigger: "trigger0" and "hrt0"; "iio_sysfs_trigger"), named by @names.
  */

@@ -909,14 +909,6 @@ static int srv_open_pick_consumer(struct srv_session *s, const struct proto_requ
 	return ret;
 }
 
-/* May this client set @dev's trigger? A write: --read-only unless --allow-write names it. */
-static bool srv_open_may_set_trigger(const struct srv *srv, const struct iio_dev *dev)
-{
-	if (srv->cfg.nallow_write)
-		return srv_acl_may_write(&srv->cfg, dev, SRV_STREAM_TRIGGER_ATTR);
-	return !srv->cfg.read_only;
-}
-
 /* Trigger, limits, capture: everything checked on the loop before the enable. */
 static int srv_open_prepare(struct srv_session *s, const struct proto_request *req,
 			    struct srv_open *op)
@@ -934,12 +926,19 @@ static int srv_open_prepare(struct srv_session *s, const struct proto_request *r
 			return -ENODEV;
 		}
 		if (op->trig != iio_device_current_trigger(op->dev) &&
-		    !srv_open_may_set_trigger(s->srv, op->dev)) {
+		    !srv_acl_may(&s->srv->cfg, op->dev, SRV_STREAM_TRIGGER_ATTR)) {
 			srv_dispatch_error(s, req, -EACCES, "%s: setting %s is a write (%s)",
 					   op->dev->name, SRV_STREAM_TRIGGER_ATTR,
 					   s->srv->cfg.read_only ? "--read-only" : "--allow-write");
 			return -EACCES;
 		}
+	}
+	/* the capture writes scan_elements/ and buffer/ (a kernel device's raw reads go EBUSY) */
+	if (!srv_acl_may(&s->srv->cfg, op->dev, SRV_STREAM_ENABLE_ATTR)) {
+		srv_dispatch_error(s, req, -EACCES, "%s: enabling its buffer (%s) is a write (%s)",
+				   op->dev->name, SRV_STREAM_ENABLE_ATTR,
+				   s->srv->cfg.read_only ? "--read-only" : "--allow-write");
+		return -EACCES;
 	}
 	op->cap = srv_capture_get(s->srv->streams, op->dev);
 	if (!op->cap) {

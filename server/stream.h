@@ -21,6 +21,12 @@ struct srv;
 struct srv_session;
 struct board;
 
+/*
+ * The file a capture's enable writes, for --read-only and --allow-write: a
+ * STREAM, CSTREAM or iiod OPEN is a write of it (a kernel device's buffer
+ * enable also makes its raw reads EBUSY for everyone).
+ */
+#define SRV_STREAM_ENABLE_ATTR		"buffer/enable"
 /* Streams one connection may hold. */
 #define SRV_STREAM_MAX_PER_SESSION	16
 /* Readers of one device at once. */

@@ -104,6 +104,10 @@ void srv_iiod_buf_open(struct srv_session *s, const struct srv_iiod_dev *d,
 		srv_iiod_buf_code(s, -EBUSY);
 		return;
 	}
+	if (!srv_acl_may(&s->srv->cfg, d->dev, SRV_STREAM_ENABLE_ATTR)) {
+		srv_iiod_buf_code(s, -EACCES);
+		return;
+	}
 	if (cmd->cyclic || !iio_device_has_buffer(d->dev) || !samples ||
 	    srv_iiod_mask(d, cmd->mask, &mask, &ts) ||
 	    iio_scan_layout_compute(d->dev, mask, ts, &l)) {
@@ -238,9 +242,6 @@ void srv_iiod_buf_gettrig(struct srv_session *s, const struct srv_iiod_dev *d)
 int srv_iiod_buf_settrig_check(struct srv_session *s, const struct srv_iiod_dev *d,
 			       const struct proto_iiod_cmd *cmd, struct iio_trigger **trig)
 {
-	const struct srv_config *cfg = &s->srv->cfg;
-	bool may;
-
 	*trig = NULL;
 	if (!iio_device_has_buffer(d->dev))
 		return -ENOENT;
@@ -249,9 +250,8 @@ int srv_iiod_buf_settrig_check(struct srv_session *s, const struct srv_iiod_dev 
 		if (!*trig)
 			return -ENOENT;
 	}
-	may = cfg->nallow_write ? srv_acl_may_write(cfg, d->dev, SRV_IIOD_TRIGGER_ATTR) :
-	      !cfg->read_only;
-	if (!may && *trig != iio_device_current_trigger(d->dev))
+	if (!srv_acl_may(&s->srv->cfg, d->dev, SRV_IIOD_TRIGGER_ATTR) &&
+	    *trig != iio_device_current_trigger(d->dev))
 		return -EACCES;
 	return 0;
 }

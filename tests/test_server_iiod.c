@@ -581,10 +581,15 @@ static void test_iiod_read_only(void)
 	/* nothing changed, and reads still work */
 	srvc_sends(c, "READ iio:device0 OUTPUT voltage0 raw\r\n");
 	CU_ASSERT(IIODT_EXPECT(c, "2\n0\0\n"));
+	/* an OPEN enables the buffer: a write, whatever the mask */
+	IIODT_SEND(c, "OPEN iio:device0 8 00000001\r\n");
+	CU_ASSERT(IIODT_EXPECT(c, "-13\n"));
+	CU_ASSERT(iiodt_in_step(c));
 	srvc_close(c);
 	iiodt_stop(&d);
 }
-TEST_CASE(test_iiod_read_only, "I-8 --read-only: WRITE gets -EACCES, payload skipped");
+TEST_CASE(test_iiod_read_only,
+	  "I-8 --read-only: WRITE and OPEN get -EACCES, a WRITE's payload skipped");
 
 /* --allow-write: only matching attributes; the rest -EACCES, payload skipped. */
 static void test_iiod_allow_write(void)

@@ -629,14 +629,16 @@ static void test_read_only(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT(strncmp(ask(c, "STREAM dummy0 hrt0 4 raw"),
 			  "ERR EACCES dummy0: setting trigger/current_trigger is a write", 60) == 0);
-	CU_ASSERT(strncmp(ask(c, "STREAM dummy0 - 4 raw"),
-			  "ERR EINVAL dummy0: buffer not started: no trigger", 49) == 0);
+	CU_ASSERT_STRING_EQUAL(ask(c, "STREAM dummy0 - 4 raw"),
+			       "ERR EACCES dummy0: enabling its buffer (buffer/enable) is a write "
+			       "(--read-only)");
 	CU_ASSERT(strncmp(ask(c, "WRITE dummy0 buffer/enable 1"), "ERR EACCES", 10) == 0);
 	CU_ASSERT(strncmp(ask(c, "VERSION"), "OK iiowire", 10) == 0);
 	srvc_close(c);
 	CU_ASSERT_EQUAL(srvtest_down(&ro), 0);
 }
-TEST_CASE(test_read_only, "--read-only: setting a trigger is EACCES, the rest is served");
+TEST_CASE(test_read_only,
+	  "--read-only: setting a trigger or enabling a buffer is EACCES, the rest is served");
 
 /* ---- triggers as devices (dispatch_trig.c) ---- */
 
@@ -719,6 +721,8 @@ static void test_trigger_write_policy(void)
 	const char *const ro_args[] = { "--read-only", NULL };
 	const char *const aw_args[] = { "--allow-write", "hrt0:sampling_frequency",
 					"--allow-write", "iio_sysfs_trigger:add_*", NULL };
+	const char *const en_args[] = { "--allow-write", "dummy0:buffer/enable",
+					"--allow-write", "*:trigger/current_trigger", NULL };
 	struct srvtest t;
 	struct srvc *c;
 	char line[128];
@@ -751,6 +755,19 @@ static void test_trigger_write_policy(void)
 			       "(--allow-write)");
 	CU_ASSERT(srvc_req(c, "READ hrt0 sampling_frequency", line, sizeof(line)) > 0);
 	CU_ASSERT_STRING_EQUAL(line, "OK 6.000000");
+	CU_ASSERT_STRING_EQUAL(ask(c, "STREAM max1363 - 4 raw"),
+			       "ERR EACCES max1363: enabling its buffer (buffer/enable) is a write "
+			       "(--allow-write)");
+	srvc_close(c);
+	CU_ASSERT_EQUAL(srvtest_down(&t), 0);
+
+	/* naming a device's buffer/enable lets it capture, on the trigger it has */
+	CU_ASSERT_FATAL(srvtest_up(&t, STREAM_BOARD, en_args));
+	c = srvc_open(t.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT(strncmp(ask(c, "STREAM dummy0 hrt0 4 raw"), "OK ", 3) == 0);
+	CU_ASSERT(strncmp(ask(c, "STREAM max1363 hrt0 4 raw"), "ERR EACCES max1363: enabling", 28)
+		  == 0);
 	srvc_close(c);
 	CU_ASSERT_EQUAL(srvtest_down(&t), 0);
 }

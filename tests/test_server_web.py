@@ -611,7 +611,7 @@ def test_limits(build_dir):
 
 def main():
     d = Daemon(build, demo, "--allow-write", "dummy0:out_voltage*_raw",
-               "--allow-write", "*:trigger/current_trigger")
+               "--allow-write", "*:trigger/current_trigger", "--allow-write", "*:buffer/enable")
     try:
         test_http(d)
         test_protocol(d)

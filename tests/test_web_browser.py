@@ -244,7 +244,7 @@ def test_token():
 def main():
     d = Daemon(build, board, "--allow-write", "dummy0:out_voltage*_raw", "--allow-write",
                "ad7998:events/*", "--allow-write", "*:trigger/current_trigger",
-               "--allow-write", "hrt0:sampling_frequency")
+               "--allow-write", "hrt0:sampling_frequency", "--allow-write", "*:buffer/enable")
     drv = browser()
     try:
         drv.get(d.url("/"))
