@@ -203,6 +203,9 @@ static int iio_trigger_write_freq(struct iio_trigger *trig, const char *text)
 int iio_trigger_attr_write(struct iio_trigger *trig, const char *attr, const char *text,
 			   int64_t now_ns)
 {
+	/* K-53: a rate the kernel's parser would wrap (2^32 + 100 Hz is 100 Hz) is refused */
+	if (strcmp(attr, "sampling_frequency") == 0 && !iio_value_int_part_fits(text))
+		return -ERANGE;
 	if (trig->ops)	/* the kernel polls, at its own time */
 		return trig->ops->attr_write(trig, attr, text);
 	if (strcmp(attr, "name") == 0)

@@ -1020,6 +1020,7 @@ static bool srv_dispatch_token_eq(const char *want, size_t wlen, const char *got
 /* An AUTH answer held back: a wrong token's, or a right one's while its source is on hold. */
 struct srv_authfail {
 	uv_timer_t timer;
+	struct srv_list node;		/* srv->authholds, until its timer is closed */
 	struct srv_session *s;		/* valid while @slot is set */
 	struct srv_slot *slot;
 	struct proto_request req;	/* owned copy */
@@ -1054,7 +1055,27 @@ static void srv_authfail_timer_cb(uv_timer_t *timer)
 			srv_session_flush(s);
 		}
 	}
+	srv_list_del(&af->node);
 	uv_close((uv_handle_t *)timer, srv_authfail_close_cb);
+}
+
+void srv_dispatch_auth_drop_all(struct srv *srv)
+{
+	struct srv_list *pos, *tmp;
+	struct srv_authfail *af;
+
+	srv_list_for_each_safe(pos, tmp, &srv->authholds) {
+		af = srv_container_of(pos, struct srv_authfail, node);
+		srv_list_del(&af->node);
+		uv_timer_stop(&af->timer);
+		if (af->slot) {
+			srv_session_check(af->s, srv_dispatch_error_to(af->s->srv, &af->slot->text,
+								      &af->req, -ESHUTDOWN,
+								      "server stopping"));
+			srv_session_slot_done(af->s, af->slot);
+		}
+		uv_close((uv_handle_t *)&af->timer, srv_authfail_close_cb);
+	}
 }
 
 /*
@@ -1153,6 +1174,7 @@ static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
 		return;
 	}
 	uv_timer_init(&srv->loop, &af->timer);
+	srv_list_init(&af->node);
 	af->s = s;
 	af->ok = ok;
 	af->last = !ok && s->native.auth_failures >= SRV_AUTH_ATTEMPTS_MAX;
@@ -1164,6 +1186,7 @@ static void srv_dispatch_auth(struct srv_session *s, struct proto_request *req)
 		return;
 	}
 	uv_timer_start(&af->timer, srv_authfail_timer_cb, delay, 0);
+	srv_list_add_tail(&srv->authholds, &af->node);
 	if (af->last) {
 		/* no further requests: the answer comes, then the connection ends */
 		srv_session_finish(s);

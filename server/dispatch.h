@@ -70,6 +70,13 @@ extern const struct srv_proto_ops srv_proto_native;
 /* The same requests over a WebSocket (web.c): JSON only, one request per message. */
 extern const struct srv_proto_ops srv_proto_web;
 
+/**
+ * srv_dispatch_auth_drop_all() - shutdown: every AUTH answer held back (up
+ * to SRV_AUTH_PENALTY_MAX_MS) is answered ESHUTDOWN now and its timer goes,
+ * so a stop never waits for a guesser's penalty.
+ */
+void srv_dispatch_auth_drop_all(struct srv *srv);
+
 /** srv_proto_is_native() - does a session of @proto keep struct srv_native_conn? */
 bool srv_proto_is_native(const struct srv_proto_ops *proto);
 

@@ -106,6 +106,7 @@ struct srv_events {
 	struct srv_list devs;
 	struct srv_session **flush;
 	size_t nflush, capflush;
+	bool flushing;			/* srv_events_flush() runs: it takes what is added */
 };
 
 /* Any thread, under a core lock: only wake the loop. */
@@ -152,16 +153,45 @@ static void srv_events_want_flush(struct srv_events *ev, struct srv_session *s)
 	ev->flush[ev->nflush++] = s;
 }
 
-/* After a walk: hand what the walk queued to the sessions' sockets. */
+static bool srv_evsub_flush(struct srv_evsub *sub);
+
+/*
+ * The socket took @s's output: move what its subscriptions hold into it
+ * (their emits put @s on the flush list again). Without this, events held
+ * while the output was full would wait for the next event.
+ */
+static void srv_events_refill(struct srv_session *s)
+{
+	struct srv_list *pos, *tmp;
+
+	if (srv_session_closing(s) || s->slots_head ||
+	    srv_session_queued(s) >= SRV_EVENT_OUT_MAX_BYTES)
+		return;
+	srv_list_for_each_safe(pos, tmp, &s->native.evsubs)
+		srv_evsub_flush(srv_container_of(pos, struct srv_evsub, sess_node));
+}
+
+/*
+ * After a walk: hand what the walk queued to the sessions' sockets, then
+ * refill those the socket emptied, until each is full or has nothing held.
+ * Sessions the refill adds are flushed by the same loop.
+ */
 static void srv_events_flush(struct srv_events *ev)
 {
+	struct srv_session *s;
 	size_t i;
 
+	if (ev->flushing)
+		return;		/* the outer call reaches what was added */
+	ev->flushing = true;
 	for (i = 0; i < ev->nflush; i++) {
-		ev->flush[i]->native.ev_flush = false;
-		srv_session_flush(ev->flush[i]);
+		s = ev->flush[i];
+		s->native.ev_flush = false;
+		srv_session_flush(s);
+		srv_events_refill(s);
 	}
 	ev->nflush = 0;
+	ev->flushing = false;
 }
 
 /* The subscription's share of the daemon-wide bound: the events it holds. */
@@ -200,11 +230,15 @@ static void srv_evsub_emit(struct srv_evsub *sub, const struct proto_ievent *ev)
 	srv_events_want_flush(sub->s->srv->events, sub->s);
 }
 
-/* Move what fits into the connection's output (events.h: the slow-reader rule). */
-static void srv_evsub_flush(struct srv_evsub *sub)
+/*
+ * Move what fits into the connection's output (events.h: the slow-reader
+ * rule). Return: true if anything moved.
+ */
+static bool srv_evsub_flush(struct srv_evsub *sub)
 {
 	struct srv_session *s = sub->s;
 	struct proto_ievent ev = { .device = sub->device };
+	bool moved = false;
 
 	while ((sub->count || sub->lost) && !srv_session_closing(s) && !s->slots_head &&
 	       srv_session_queued(s) < SRV_EVENT_OUT_MAX_BYTES) {
@@ -220,8 +254,10 @@ static void srv_evsub_flush(struct srv_evsub *sub)
 			sub->count--;
 		}
 		srv_evsub_emit(sub, &ev);
+		moved = true;
 	}
 	srv_evsub_account(sub);
+	return moved;
 }
 
 static void srv_evsub_push(struct srv_evsub *sub, const struct iio_event_data *e)

@@ -219,6 +219,7 @@ void srv_stop(struct srv *srv)
 	uv_timer_start(&srv->grace, srv_grace_cb, SRV_SHUTDOWN_GRACE_MS, 0);
 	if (srv->reload_busy)
 		srv_reload_wait_start(srv);
+	srv_dispatch_auth_drop_all(srv);
 	srv_list_for_each_safe(pos, tmp, &srv->sessions) {
 		s = srv_container_of(pos, struct srv_session, node);
 		if (srv_session_closing(s))
@@ -448,6 +449,7 @@ int srv_create(const struct srv_config *cfg, struct srv **out, char *err, size_t
 	srv_list_init(&srv->sessions);
 	srv_list_init(&srv->busqs);
 	srv_list_init(&srv->yielded);
+	srv_list_init(&srv->authholds);
 	srv_queues_init(&srv->queues, cfg->max_queued_bytes ? cfg->max_queued_bytes :
 				      SRV_QUEUED_BYTES_DEFAULT);
 	pthread_mutex_init(&srv->reload_lock, NULL);

@@ -138,6 +138,7 @@ struct srv {
 	uint64_t auth_next_ms;		/* last refusal scheduled, any source */
 	uint64_t auth_log_ms;		/* when the last wrong-AUTH line was logged */
 	unsigned int auth_log_quiet;	/* wrong AUTHs not logged since */
+	struct srv_list authholds;	/* AUTH answers held back (dispatch.c) */
 
 	struct srv_list listeners;
 	struct srv_list sessions;	/* every connection, whatever its protocol */

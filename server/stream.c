@@ -377,10 +377,14 @@ void srv_streams_flush(struct srv_streams *ss)
 			}
 		}
 		for (i = 0; i < n; i++) {
-			if (slots[i])
+			if (slots[i]) {
 				srv_session_slot_done(todo[i], slots[i]);
-			else
-				srv_session_flush(todo[i]);
+				continue;
+			}
+			srv_session_flush(todo[i]);
+			/* the socket took it all: blocks held meanwhile need not wait for the next */
+			if (srv_session_queued(todo[i]) < SRV_STREAM_OUT_BYTES)
+				srv_streams_writable(todo[i]);
 		}
 	} while (n == SRV_STREAM_FLUSH_BATCH);
 }

@@ -18,7 +18,8 @@ chmod 600 "$tmp/token" "$tmp/bad"
 sock=$tmp/sock
 "$daemon" --listen "unix:$sock" --board "$src/maps/stargate2.json" --log-level error \
 	--auth-token-file "$tmp/token" &
-pids="$pids $!"
+dpid=$!
+pids="$pids $dpid"
 shtest_wait_socket "$sock"
 a="$cli -a unix:$sock"
 
@@ -42,4 +43,24 @@ while [ $n -lt 4 ]; do
 	n=$((n + 1))
 done
 if $a --token-file "$tmp/token" version >/dev/null 2>&1; then ok; else bad "right token refused"; fi
+
+# online guessing held answers for a minute (from the 11th wrong token each hold doubles,
+# up to SRV_AUTH_PENALTY_MAX_MS): SIGTERM drops them, each guesser gets ESHUTDOWN, and the
+# daemon is gone within 2 s whatever the holds (it waited for the last of them before)
+n=0
+gpids=""
+while [ $n -lt 14 ]; do
+	$a --token-file "$tmp/bad" version >/dev/null 2>"$tmp/held$n" &
+	gpids="$gpids $!"
+	n=$((n + 1))
+done
+sleep 0.5
+t0=$(date +%s%N)
+kill -TERM "$dpid"
+wait "$dpid"
+st=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ $st -eq 0 ] && [ $ms -lt 2000 ]; then ok; else bad "SIGTERM with held AUTHs: exit $st after $ms ms"; fi
+for p in $gpids; do wait "$p"; done
+if grep -l ESHUTDOWN "$tmp"/held* >/dev/null; then ok; else bad "held guessers: $(cat "$tmp"/held*)"; fi
 shtest_end

@@ -277,6 +277,10 @@ sampling_frequency rw" $a attrs trigger0
 check "... read as the kernel prints them" "100.000000" $a read hrt0 sampling_frequency
 check "... written to the kernel's file" "50.5" sh -c "$a write hrt0 sampling_frequency 50.5 &&
 	cat /sys/bus/iio/devices/trigger0/sampling_frequency"
+check "K-53: a rate the kernel would wrap is ERANGE, the file untouched" \
+	"iiowire: write: ERANGE: hrt0 sampling_frequency: value out of range
+50.5" sh -c "$a write hrt0 sampling_frequency 4294967396 2>&1;
+	cat /sys/bus/iio/devices/trigger0/sampling_frequency"
 check "trigger_now is write-only" "iiowire: read: EACCES: sysfstrig1 trigger_now is write-only" \
 	$a read sysfstrig1 trigger_now
 check "... a write reaches the kernel's file" "1" sh -c "$a write trigger1 trigger_now 1 &&

@@ -618,12 +618,7 @@ int iio_parse_value(const char *str, int fmt, int *val, int *val2)
 	}
 }
 
-/*
- * The integer part of fixed-point text ("[-+]digits[...]") fits in an int:
- * the kernel's parser wraps it unchecked, a WRITE over the network must not
- * (PROTOCOL.md, WRITE).
- */
-static bool iio_value_int_part_fits(const char *str)
+bool iio_value_int_part_fits(const char *str)
 {
 	bool negative = *str == '-';
 	uint64_t i = 0;

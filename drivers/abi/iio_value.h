@@ -66,6 +66,13 @@ int iio_kstrtobool(const char *s, bool *res);
 int iio_kstrtoul10(const char *s, unsigned long *res);
 
 /**
+ * iio_value_int_part_fits() - does the integer part of fixed-point text
+ * ("[-+]digits[...]") fit in an int? The kernel's iio_str_to_fixpoint()
+ * wraps it unchecked; a write over the network must not (K-13, K-53).
+ */
+bool iio_value_int_part_fits(const char *str);
+
+/**
  * iio_parse_value_checked() - iio_parse_value() for a value written from
  * the network: a fixed-point integer part outside int, which the kernel
  * wraps (4294968296 becomes 1000), is refused instead. One of the
