@@ -6,6 +6,8 @@
  * list: that happens only while peers hold more than the cap, and then
  * one walk frees a block or more, not a byte.
  */
+#include <malloc.h>
+
 #include "queues.h"
 
 void srv_queues_init(struct srv_queues *qs, size_t cap)
@@ -15,6 +17,7 @@ void srv_queues_init(struct srv_queues *qs, size_t cap)
 	qs->cap = cap;
 	qs->shed_bytes = 0;
 	qs->sheds = 0;
+	qs->peak = 0;
 }
 
 void srv_queue_init(struct srv_queue *q, const struct srv_queue_ops *ops)
@@ -84,4 +87,15 @@ void srv_queue_set(struct srv_queues *qs, struct srv_queue *q, size_t held)
 	q->held = held;
 	if (qs->held > qs->cap)
 		srv_queues_enforce(qs);
+	if (qs->held > qs->peak)
+		qs->peak = qs->held;
+}
+
+bool srv_queues_trim(struct srv_queues *qs)
+{
+	if (qs->peak - qs->held < SRV_QUEUES_TRIM_BYTES)
+		return false;
+	malloc_trim(0);
+	qs->peak = qs->held;
+	return true;
 }

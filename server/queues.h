@@ -13,6 +13,7 @@
 #ifndef IIOWIRE_SRV_QUEUES_H
 #define IIOWIRE_SRV_QUEUES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,7 @@ struct srv_queues {
 	size_t cap;
 	uint64_t shed_bytes;
 	uint64_t sheds;
+	size_t peak;			/* the most @held since the last srv_queues_trim() */
 };
 
 /** srv_queues_init() - no queue yet, at most @cap bytes in all. */
@@ -72,5 +74,20 @@ void srv_queue_leave(struct srv_queues *qs, struct srv_queue *q);
  * queue that is not joined is not counted.
  */
 void srv_queue_set(struct srv_queues *qs, struct srv_queue *q, size_t held);
+
+/*
+ * Queues that went away leave the allocator's free chunks spread over the
+ * heap, which glibc does not give back by itself (RSS stayed 2-3x what it
+ * was after streams ended): once the total fell this far from its peak,
+ * srv_queues_trim() hands the free pages back.
+ */
+#define SRV_QUEUES_TRIM_BYTES		(8u * 1024 * 1024)
+
+/**
+ * srv_queues_trim() - at a quiet point (the sweep): malloc_trim() if the
+ * queues shrank by SRV_QUEUES_TRIM_BYTES since their peak. Return: true if
+ * it trimmed.
+ */
+bool srv_queues_trim(struct srv_queues *qs);
 
 #endif /* IIOWIRE_SRV_QUEUES_H */

@@ -424,6 +424,7 @@ static void srv_sweep_cb(uv_timer_t *timer)
 
 	srv_list_for_each_safe(pos, tmp, &srv->sessions)
 		srv_session_sweep(srv_container_of(pos, struct srv_session, node), now);
+	srv_queues_trim(&srv->queues);
 	if (srv->reload_busy || srv_reload_retire(srv))
 		return;
 	if (srv->reload_again && !srv->reload_old && !srv->stopping) {
