@@ -496,8 +496,14 @@ void srv_session_slot_done(struct srv_session *s, struct srv_slot *slot)
 		free(head);
 	}
 	srv_session_flush(s);
+	/*
+	 * Input waiting for this reply is taken on the loop's next turn, not
+	 * here: a slot is completed from walks of readers and subscriptions, and
+	 * a request in that input (CLOSE, UNSTREAM) may free what they walk
+	 * (server/README.md, "Who owns what").
+	 */
 	if (s->state != SRV_CONN_CLOSING && ((s->flags & SRV_CONN_PAUSED) || was_waiting))
-		srv_session_resume(s);
+		srv_session_yield(s);
 	/* blocks and events held while a reply was in order before them may follow it now */
 	if (s->state != SRV_CONN_CLOSING && !s->slots_head)
 		srv_streams_writable(s);
