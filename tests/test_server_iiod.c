@@ -972,6 +972,39 @@ static void test_iiod_halfclose_trigger_gone(void)
 TEST_CASE(test_iiod_halfclose_trigger_gone,
 	  "OPEN, READBUF, half-close, remove_trigger: answered and closed, the daemon serves on");
 
+/*
+ * The fuzz target's find: a CLOSE pipelined behind a waiting READBUF. The
+ * capture's end answers the READBUF; the CLOSE behind it must not run
+ * inside that answer (it frees the reader being ended), but on the next turn.
+ */
+static void test_iiod_close_behind_readbuf(void)
+{
+	struct srvc *c, *n = NULL;
+	struct iiodt d;
+	char line[128];
+	long code;
+
+	CU_ASSERT_EQUAL_FATAL(iiodt_start_sysfs(&d, &n), 0);
+	c = srvc_open(d.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	IIODT_SEND(c, "OPEN iio:device0 8 00000001\r\n");
+	CU_ASSERT_EQUAL(iiodt_int(c), 0);
+	IIODT_SEND(c, "READBUF iio:device0 64\r\nCLOSE iio:device0\r\n");
+	srvtest_sleep_ms(srvtest_ms(300));
+	CU_ASSERT(srvc_req(n, "WRITE iio_sysfs_trigger remove_trigger 0", line,
+			   sizeof(line)) > 0 && strcmp(line, "OK") == 0);
+	code = iiodt_int(c);
+	CU_ASSERT(code == -ENODEV || code == -EBADF);
+	CU_ASSERT_EQUAL(iiodt_int(c), -ENXIO);	/* the CLOSE: that reader ended already */
+	CU_ASSERT(iiodt_in_step(c));
+	srvc_close(c);
+	srvc_close(n);
+	iiodt_fresh_in_step(&d);
+	iiodt_stop(&d);
+}
+TEST_CASE(test_iiod_close_behind_readbuf,
+	  "a CLOSE pipelined behind a READBUF the trigger's removal answers: in order, no crash");
+
 /* SRV_STREAM_READERS_MAX OPENs of one device work, one more is -EBUSY, as a STREAM's */
 static void test_iiod_open_limit(void)
 {
