@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,17 @@ static CU_TestInfo *test_table(void)
 		tests[i].pTestFunc = tc->fn;
 	}
 	return tests;
+}
+
+void test_row_got(const char *file, int line, const char *row, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "\n%s:%d: %s: ", file, line, row);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 int test_main(const char *suite, CU_InitializeFunc init, CU_CleanupFunc cleanup)
