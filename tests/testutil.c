@@ -47,7 +47,7 @@ void test_row_got(const char *file, int line, const char *row, const char *fmt, 
 {
 	va_list ap;
 
-	fprintf(stderr, "\n%s:%d: %s: ", file, line, row);
+	fprintf(stderr, "\nFAIL: %s:%d: %s: ", file, line, row);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -70,7 +70,7 @@ int test_main(const char *suite, CU_InitializeFunc init, CU_CleanupFunc cleanup)
 
 /**
  * TEST_ROW_ASSERT_GOT() - TEST_ROW_ASSERT(), and when @cond is false, what
- * the row got: "FILE:LINE: ROW: " and the printf-formatted rest on stderr
+ * the row got: "FAIL: FILE:LINE: ROW: " and the printf-formatted rest on stderr
  * (CUnit's own report names only the row and the line).
  */
 #define TEST_ROW_ASSERT_GOT(cond, rowname, ...)					\
