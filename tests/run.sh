@@ -30,6 +30,11 @@ trap 'rm -rf "$logs"' EXIT
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
+# the suites' temporary files ($TMPDIR) are this run's, and go with it:
+# also what a suite killed at its timeout, or by a sanitizer, left there
+# (test_firstrun.sh's unprivileged user goes through it: not 700)
+chmod 755 "$logs"
+mkdir -m 1777 "$logs/tmp"
 status=0
 
 # VARIANT [CTEST ARGS...]: configure and build build/VARIANT, run its suites
@@ -46,7 +51,8 @@ build_and_test() {
 	fi
 	echo "=== iiowire tests ($variant) ==="
 	# ASan's leak checker needs ptrace-free operation; keep reports terse
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	TMPDIR="$logs/tmp" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --test-dir "$dir" --output-on-failure -j "$jobs" "$@"
 }
 
@@ -140,7 +146,7 @@ if [ -z "$filter" ] && [ -z "$quick" ]; then
 	# the daemon under valgrind memcheck: the live suites again on the release
 	# build, every iiowired they start wrapped; any leak or memory error fails
 	echo "=== iiowire daemon under valgrind (live suites) ==="
-	tier valgrind "$top/tests/valgrind.sh" "$top/build/release"
+	tier valgrind env TMPDIR="$logs/tmp" "$top/tests/valgrind.sh" "$top/build/release"
 	# whole-program checks that need no second run per build variant
 	echo "=== iiowire fuzzing (libFuzzer, ${IIOWIRE_FUZZ_SECONDS:-30} s per target) ==="
 	tier fuzz "$top/tests/fuzz.sh"

@@ -116,7 +116,7 @@ int test_vectors(const char *file, const char *section, int nfields,
  */
 int test_vector_field(char *dst, size_t len, const char *src, const char *const *vars);
 
-/* rm -r of a test's own tree (regular files and directories only); a file is unlinked. */
+/* rm -r of a test's own tree; a file or a symbolic link is unlinked (a link is never followed). */
 void test_rmtree(const char *path);
 
 #endif
