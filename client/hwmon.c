@@ -936,8 +936,9 @@ static void hwmon_usage(FILE *out)
 		"                         nothing there writable by others)\n"
 		"  -i, --interval MS      update period (default %d)\n"
 		"  -1, --once             one update, then exit (the tree stays)\n"
-		"  -p, --print            print a sensors-like listing each update (the\n"
-		"                         default without --sysfs-root)\n"
+		"  -p, --print            print a sensors-like listing each update; without\n"
+		"                         --sysfs-root this is all it does, once, as sensors\n"
+		"                         (every second: watch iiowire-hwmon -c NAME)\n"
 		"  -t, --timeout MS       per-request timeout (default %d)\n"
 		"  -k, --token-file FILE  token for AUTH (default $%s)\n"
 		"  -h, --help             this text\n"
@@ -1042,8 +1043,11 @@ static int hwmon_parse_args(struct hwmon *h, int argc, char **argv)
 		return hwmon_usage_error("unexpected argument '%s'", argv[optind]);
 	if (!h->consumer)
 		return hwmon_usage_error("--consumer is required");
-	if (!h->root)
+	/* no tree to keep up to date: a listing, once, as sensors prints it */
+	if (!h->root) {
 		h->print = true;
+		h->once = true;
+	}
 	return HWMON_PARSED;
 }
 

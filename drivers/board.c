@@ -838,15 +838,16 @@ struct board *board_load(const char *path, char *err, size_t errlen)
 		return board_load_string(BOARD_KERNEL_ONLY, "--kernel", err, errlen);
 	if (!path)
 		return NULL;
+	/* "board file": a name alone ("mylight.json: No such file") does not say which file */
 	f = fopen(path, "re");
 	if (!f) {
 		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			snprintf(err, errlen, "board file %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", path, strerror(EISDIR));
+			snprintf(err, errlen, "board file %s: %s", path, strerror(EISDIR));
 		goto err_close;
 	}
 	/* one byte more than the limit tells "too large" from "exactly the limit" */

@@ -1,7 +1,7 @@
 /*
  * clienttest.h - fixtures of the client-side suites (test_client.c,
  * test_request.c, test_hwmon.c, test_hwmon_tools.c): a real iiowired on a
- * free loopback port with a board file in /tmp, and a scripted fake daemon
+ * free loopback port with a board file in $TMPDIR (default /tmp), and a scripted fake daemon
  * for the cases a real one cannot produce (no answer, late answers, channel
  * types no emulated driver maps). Header-only: tests/CMakeLists.txt builds
  * each test_*.c with testutil.c alone. Everything listens on 127.0.0.1 only.
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -28,6 +29,7 @@
 
 #include "iiowire.h"
 #include "proto.h"
+#include "testutil.h"
 
 #define CT_DAEMON_PATH		IIOWIRE_BINARY_DIR "/server/iiowired"
 #define CT_HWMON_PATH		IIOWIRE_BINARY_DIR "/client/iiowire-hwmon"
@@ -194,10 +196,49 @@ static inline int ct_daemon_spawn(struct ct_daemon *d)
 	if (d->pid < 0)
 		return -errno;
 	if (d->pid == 0) {
+		/* it goes with the suite, however the suite ends */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 	return ct_daemon_wait_ready(d);
+}
+
+/*
+ * The directories of the daemons ct_daemon_stop() has not stopped yet: at
+ * exit they go (a CU_ASSERT_*_FATAL leaves a test before its stop; the
+ * daemon itself gets SIGTERM when the suite ends, PR_SET_PDEATHSIG).
+ */
+#define CT_LEFT_MAX	8
+static char ct_left[CT_LEFT_MAX][64];
+
+static inline void ct_left_remove_all(void)
+{
+	int i;
+
+	for (i = 0; i < CT_LEFT_MAX; i++)
+		if (ct_left[i][0])
+			test_rmtree(ct_left[i]);
+}
+
+/* @dir goes at exit (@add), or no longer needs to (!@add). */
+static inline void ct_left_note(const char *dir, bool add)
+{
+	static bool hooked;
+	int i;
+
+	if (add && !hooked)
+		hooked = atexit(ct_left_remove_all) == 0;
+	for (i = 0; i < CT_LEFT_MAX; i++) {
+		if (add && !ct_left[i][0]) {
+			snprintf(ct_left[i], sizeof(ct_left[i]), "%s", dir);
+			return;
+		}
+		if (!add && !strcmp(ct_left[i], dir)) {
+			ct_left[i][0] = '\0';
+			return;
+		}
+	}
 }
 
 /**
@@ -213,9 +254,12 @@ static inline int ct_daemon_start(struct ct_daemon *d, const char *board_json,
 	memset(d, 0, sizeof(*d));
 	for (i = 0; extra && extra[i] && i < CT_MAX_ARGS - 1; i++)
 		d->extra[i] = extra[i];
-	snprintf(d->dir, sizeof(d->dir), "/tmp/iiowire-ct-XXXXXX");
+	if (snprintf(d->dir, sizeof(d->dir), "%s/iiowire-ct-XXXXXX",
+		     getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") >= (int)sizeof(d->dir))
+		return -ENAMETOOLONG;
 	if (!mkdtemp(d->dir))
 		return -errno;
+	ct_left_note(d->dir, true);
 	snprintf(d->board, sizeof(d->board), "%s/board.json", d->dir);
 	snprintf(d->unix_path, sizeof(d->unix_path), "%s/sock", d->dir);
 	ret = ct_write_file(d->board, board_json, 0644);
@@ -287,14 +331,13 @@ static inline int ct_daemon_reload(struct ct_daemon *d, const char *board_json)
 	return -ETIMEDOUT;
 }
 
-/* Stop the daemon and remove its files. */
+/* Stop the daemon and remove its directory, with what the test put there. */
 static inline void ct_daemon_stop(struct ct_daemon *d)
 {
 	ct_daemon_kill(d);
 	if (d->dir[0]) {
-		unlink(d->board);
-		unlink(d->unix_path);
-		rmdir(d->dir);
+		test_rmtree(d->dir);
+		ct_left_note(d->dir, false);
 	}
 	d->dir[0] = '\0';
 }

@@ -25,8 +25,15 @@ cleanup() {
 	if [ -n "${compose_up:-}" ]; then
 		IIOWIRE_PORT=$port IIOWIRE_EXPORTER_PORT=$eport \
 			podman-compose -p "$project" -f docker/compose.yaml down -v >/dev/null 2>&1
+		compose_up=""
 	fi
+	rm -rf "${kt:-}" "/tmp/$name.build" "/tmp/$name.compose"
 }
+# whatever way it ends (a failed check, a skip, SIGINT, SIGTERM)
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # shellcheck disable=SC1091
 . "$top/tests/container-env.sh"
@@ -92,6 +99,7 @@ for i in $(seq 1 50); do
 done
 podman rm -f -t 1 "$name" >/dev/null 2>&1
 rm -rf "$kt"
+kt=""
 case "$reply" in
 "OK 664"*"ERR EROFS"*) echo "container: a kernel device read through -v SYS:/host/sys:ro (writes: EROFS)";;
 *) fail "kernel devices in the container: got '$reply'";;

@@ -5,6 +5,11 @@
 set -e
 IIOWIRE_BUILD_DEPS="build-essential cmake pkg-config linux-libc-dev libuv1-dev libcjson-dev libcunit1-dev libi2c-dev libsystemd-dev libavahi-client-dev go-md2man file libreadline-dev netcat-openbsd libmosquitto-dev libmicrohttpd-dev libwebsockets-dev libwebsockets-evlib-uv libjs-dygraphs libgpiod-dev"
 IIOWIRE_TEST_DEPS="valgrind clang libclang-rt-14-dev prometheus-node-exporter lm-sensors libiio-utils python3-libiio curl lintian mosquitto mosquitto-clients prometheus iiod python3-websocket python3-selenium chromium chromium-driver"
+# the commands the tests run that a minimal debian:bookworm lacks: ip and ss
+# (iproute2), python3, openssl (MQTT over TLS), man (man-db: test_install's
+# manual pages), systemd-socket-activate (systemd), xmllint (libxml2-utils:
+# the iiod XML against its DTD); without them rows fail or are skipped
+IIOWIRE_TEST_DEPS="$IIOWIRE_TEST_DEPS iproute2 python3 openssl man-db systemd libxml2-utils"
 
 want="$IIOWIRE_BUILD_DEPS"
 [ "${1:-}" = "--build-only" ] || want="$want $IIOWIRE_TEST_DEPS"

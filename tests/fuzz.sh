@@ -31,7 +31,8 @@ for t in $targets; do
 	else
 		status=1
 		tail -40 "$work/$name.log"
-		echo "fuzz $name: FAILED (crash input kept in build/fuzz/)" >&2
+		echo "fuzz $name: FAILED: $(grep -m1 -E 'ERROR:|runtime error:|deadly signal' \
+			"$work/$name.log") (crash input kept in build/fuzz/)" >&2
 		cp "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$dir/" 2>/dev/null || true
 	fi
 done

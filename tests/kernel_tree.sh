@@ -187,7 +187,8 @@ kt_remove() {
 # kt_dev_begin DIR: DIR becomes /dev (in this mount namespace), holding the
 # nodes tools need (null, zero, urandom, random) bound from the real one, so
 # a test can put its stand-in iio:deviceN where iiod, which has no --dev-root,
-# looks for it. kt_dev_end DIR undoes it.
+# looks for it. kt_dev_end DIR undoes it; kt_dev_undo, at a test's exit,
+# too if it is still bound (DIR cannot be removed while it is).
 kt_dev_begin() {
 	mkdir -p "$1"
 	for kt_n in null zero urandom random; do
@@ -195,11 +196,17 @@ kt_dev_begin() {
 		mount --bind "/dev/$kt_n" "$1/$kt_n"
 	done
 	mount --rbind "$1" /dev
+	kt_dev_bound=$1
 }
 
 kt_dev_end() {
 	umount -R /dev
 	for kt_n in null zero urandom random; do umount "$1/$kt_n"; done
+	kt_dev_bound=""
+}
+
+kt_dev_undo() {
+	[ -z "${kt_dev_bound:-}" ] || kt_dev_end "$kt_dev_bound"
 }
 
 # kt_max1363 N: a MAX1363 in monitor mode as max1363.c registers it with an IRQ:

@@ -3,19 +3,35 @@
 # test started (their pids in $pids), the pass/fail count whose last line
 # "N passed, M failed" ends every test, and a wait for a unix socket.
 
-# shtest_begin NAME: $tmp, $pids, the counters, and the exit trap
+# shtest_begin NAME: $tmp (in $TMPDIR, default /tmp), $pids, the counters,
+# and the traps: at exit, and on SIGINT, SIGTERM and SIGHUP too (dash runs
+# the exit trap only on an exit), the cleanup. A test sets $shtest_atexit
+# to a command the cleanup runs once its processes are gone (to undo what
+# it mounted elsewhere from $tmp, e.g. kt_dev_undo)
 shtest_begin() {
-	tmp=$(mktemp -d "/tmp/iiowire-$1-XXXXXX")
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/iiowire-$1-XXXXXX")
 	pids=""
+	shtest_atexit=""
 	passed=0
 	failed=0
 	trap shtest_cleanup EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 }
 
 shtest_cleanup() {
 	for p in $pids; do
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
+	done
+	[ -z "$shtest_atexit" ] || eval "$shtest_atexit"
+	# what a test mounted under $tmp and had not unmounted when it stopped
+	# (test_kernel.sh's bound /dev nodes, its read-only /sys): rm -rf cannot
+	# remove a mount point, and would go into a mounted tree
+	for m in $(awk -v t="$tmp/" 'index($5, t) == 1 { print $5 }' /proc/self/mountinfo |
+		sort -r); do
+		umount -l "$m" 2>/dev/null
 	done
 	rm -rf "$tmp"
 }

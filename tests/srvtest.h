@@ -510,6 +510,19 @@ static inline ssize_t srvc_line(struct srvc *c, char *out, size_t outlen)
 	}
 }
 
+/*
+ * @n, a srvc_line() or srvc_req() result, for a check that prints what it
+ * got: when @n is an error, @out says which ("(no line: ...)") instead of
+ * holding what it held before. Return: @n.
+ */
+static inline ssize_t srvc_got(ssize_t n, char *out, size_t outlen)
+{
+	if (n < 0)
+		snprintf(out, outlen, "(no line: %s)",
+			 n == -EPIPE ? "the daemon closed" : strerror((int)-n));
+	return n;
+}
+
 /* Send @req plus LF and take one line. Return: as srvc_line(). */
 static inline ssize_t srvc_req(struct srvc *c, const char *req, char *out, size_t outlen)
 {

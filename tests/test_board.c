@@ -649,9 +649,9 @@ static void test_file_errors(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tboard_dir));
 
 	CU_ASSERT_PTR_NULL(board_load("/nonexistent/x.json", err, sizeof(err)));
-	CU_ASSERT_STRING_EQUAL(err, "/nonexistent/x.json: No such file or directory");
+	CU_ASSERT_STRING_EQUAL(err, "board file /nonexistent/x.json: No such file or directory");
 	CU_ASSERT_PTR_NULL(board_load(tboard_dir, err, sizeof(err)));
-	snprintf(want, sizeof(want), "%s: Is a directory", tboard_dir);
+	snprintf(want, sizeof(want), "board file %s: Is a directory", tboard_dir);
 	CU_ASSERT_STRING_EQUAL(err, want);
 
 	path = tboard_write("nul.json", "{\"board\":\n \"a\0b\"}", 18);

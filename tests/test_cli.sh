@@ -1,15 +1,17 @@
 #!/bin/sh
 # test_cli.sh - the `iiowire` command line against a live iiowired: values
 # alone on stdout, errors on stderr with their errno name, exit statuses
-# (0 ok, 1 error, 2 usage), --json, watch, shell, tokens.
+# (0 ok, 1 error, 2 usage), --json, watch, shell, tokens, and README's event
+# example as written on the demo board.
 # Usage: test_cli.sh BUILD_DIR SOURCE_DIR (ctest passes both). The daemon
 # listens on a unix socket in a temporary directory only. Each row of the
 # tables below is one check; the last line is "N passed, M failed".
 set -u
 build=$1
+src=$2
 cli=$build/client/iiowire
 daemon=$build/server/iiowired
-tmp=$(mktemp -d /tmp/iiowire-cli-XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/iiowire-cli-XXXXXX")
 pids=""
 passed=0
 failed=0
@@ -19,6 +21,9 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # The board of tests/clienttest.h: dummy0, and a MAX1238 at 1 mV per LSB.
 cat >"$tmp/board.json" <<'EOF'
@@ -35,11 +40,13 @@ cat >"$tmp/board.json" <<'EOF'
    "consumer_channel": "diff"}]}
 EOF
 
-# start_daemon SOCKET [OPTIONS...]: start iiowired and wait until it answers.
+# start_daemon SOCKET [OPTIONS...]: start iiowired on $daemon_board (default
+# the board above) and wait until it answers.
 start_daemon() {
 	sock=$1
 	shift
-	"$daemon" --listen "unix:$sock" --board "$tmp/board.json" --log-level error "$@" &
+	"$daemon" --listen "unix:$sock" --board "${daemon_board:-$tmp/board.json}" \
+		--log-level error "$@" &
 	pids="$pids $!"
 	i=0
 	while [ $i -lt 200 ]; do
@@ -266,6 +273,47 @@ printf 'read max1238 in_voltage0_raw\nread max1238 nope\n' >"$tmp/script2"
 check "shell ends with the last status" 1 "3300" "ENOENT" -- sh -c "$c shell <'$tmp/script2'"
 printf 'write dummy0 out_voltage0_raw "7"\nread dummy0 out_voltage0_raw\nwrite dummy0 out_voltage0_raw 0\n' >"$tmp/script3"
 check "shell quotes" 0 "7" "" -- sh -c "$c shell <'$tmp/script3'"
+
+# ---- README's event example ("The command line, ..."), as written, on the demo board ----
+# readme START: the README line that starts with START, run as written (its
+# comment cut), with -a unix:$dsock after "iiowire"
+readme() {
+	line=$(awk -v p="$1" 'index($0, p) == 1 { sub(/ *#.*/, ""); print; exit }' "$src/README.md")
+	if [ -z "$line" ]; then
+		echo "README has no line '$1'" >&2
+		return 99
+	fi
+	# shellcheck disable=SC2086
+	set -- ${line#iiowire }
+	"$cli" -a "unix:$dsock" "$@"
+}
+dsock=$tmp/dsock
+daemon_board=$src/maps/demo.json
+start_daemon "$dsock"
+daemon_board=""
+check "README: enable dummy0's event" 0 "" "" -- \
+	readme "iiowire write dummy0 events/in_voltage0_thresh_rising_en 1"
+readme "iiowire monitor dummy0" >"$tmp/rmon" 2>&1 &
+rmpid=$!
+pids="$pids $rmpid"
+i=0
+while [ $i -lt 100 ] && ! grep -q 'Found' "$tmp/rmon"; do i=$((i + 1)); sleep 0.05; done
+sleep 0.2
+check "README: poke the event generator" 0 "" "" -- readme "iiowire write iio_evgen poke_ev0 0"
+i=0
+until grep -q '^Event: time: [0-9]*, type: voltage, channel: 0, evtype: thresh, direction: rising$' \
+	"$tmp/rmon" || [ $i -ge 100 ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
+if grep -q '^Event: .*type: voltage, channel: 0' "$tmp/rmon" &&
+	grep -q '^Found IIO device with name dummy0 with device number 0$' "$tmp/rmon"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "FAIL: README's iiowire monitor dummy0 printed: $(cat "$tmp/rmon")"
+fi
+kill $rmpid
 
 # ---- tokens ----
 printf 's3cret, sixteen bytes\n' >"$tmp/token"

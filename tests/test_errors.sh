@@ -3,7 +3,7 @@
 # "errors that mislead"): a unix socket in a directory that does not exist,
 # a listener that fails after another opened (nothing may claim to listen),
 # a trailing comma in a board file, a misspelt board key, a consumer that
-# does not exist.
+# does not exist, a board file that does not exist.
 # Usage: test_errors.sh BUILD_DIR SOURCE_DIR. The last line is "N passed, M failed".
 set -u
 build=$1
@@ -57,6 +57,12 @@ JSON
 expect "misspelt key" 2 "devices[0].adress: unknown key (did you mean \"address\"?)" \
 	"$board" "$tmp/key.json"
 expect "iiowire-board --version" 0 "iiowire-board " "$board" --version
+# a misspelt --board: the message says which file it is
+expect "a board file that is not there" 2 \
+	"iiowired: board file $tmp/mylihgt.json: No such file or directory" \
+	"$daemon" --board "$tmp/mylihgt.json" --listen "unix:$tmp/nb.sock"
+expect "... in iiowire-board too" 2 "board file $tmp/mylihgt.json: No such file or directory" \
+	"$board" "$tmp/mylihgt.json"
 
 # a consumer no map names is not "no channel x of" it
 "$daemon" --board "$src/maps/stargate2.json" --listen "unix:$tmp/d.sock" --log-level warn &

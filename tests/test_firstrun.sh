@@ -12,14 +12,18 @@ shtest_begin firstrun
 chmod 755 "$tmp"
 
 # deps.sh, unprivileged and without sudo, with one package missing (a
-# dpkg-query that knows of no package stands in for a bare machine)
+# dpkg-query that knows of no package stands in for a bare machine). The
+# user runs a copy in $tmp: the checkout may be where it cannot read (a
+# clone under /root, mode 700)
 mkdir "$tmp/bin"
+cp "$src/tests/deps.sh" "$tmp/deps.sh"
+chmod 644 "$tmp/deps.sh"
 for c in sh id grep echo cat; do ln -s "$(command -v $c)" "$tmp/bin/$c"; done
 printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/dpkg-query"
 chmod 755 "$tmp/bin/dpkg-query"
 if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ]; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups env PATH="$tmp/bin" \
-		sh "$src/tests/deps.sh" --build-only >"$tmp/deps.out" 2>&1
+	(cd "$tmp" && setpriv --reuid=65534 --regid=65534 --clear-groups env PATH="$tmp/bin" \
+		sh "$tmp/deps.sh" --build-only) >"$tmp/deps.out" 2>&1
 	rc=$?
 	if [ $rc -eq 1 ] && grep -q "install them as root" "$tmp/deps.out" &&
 		grep -q "missing:.*libuv1-dev" "$tmp/deps.out" && ! grep -q "not found" "$tmp/deps.out"; then

@@ -166,6 +166,25 @@ static void test_hwmon_print_and_names(void)
 }
 TEST_CASE(test_hwmon_print_and_names, "--print and hwmon names");
 
+/* README's "iiowire-hwmon --consumer iio_hwmon.0 --print": one listing and exit, as sensors */
+static void test_hwmon_print_once(void)
+{
+	const char *argv[] = { "/usr/bin/timeout", "10", CT_HWMON_PATH, "-a", hw_daemon.address,
+			       "--consumer", "iio_hwmon.0", "--print", NULL };
+	char out[8192], err[4096];
+	const char *at;
+	int status, listings = 0;
+
+	status = ct_run(argv, out, sizeof(out), err, sizeof(err));
+	for (at = out; (at = strstr(at, "Adapter: ")); at++)
+		listings++;
+	/* (timeout's 124: it was still printing after 10 s) */
+	TEST_ROW_ASSERT_GOT(status == 0 && listings == 1, "--print without --sysfs-root",
+			    "exit status %d, %d listings; stderr: %.200s", status, listings, err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "1.000 V  (testchan1)"));
+}
+TEST_CASE(test_hwmon_print_once, "--print alone lists once and exits (as sensors)");
+
 static void test_hwmon_errors(void)
 {
 	char refused[64];

@@ -97,8 +97,9 @@ static int tree_init(void)
 {
 	char path[1024];
 
-	snprintf(root, sizeof(root), "/tmp/iiowire-kernel-XXXXXX");
-	if (!mkdtemp(root))
+	if (snprintf(root, sizeof(root), "%s/iiowire-kernel-XXXXXX",
+		     getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") >= (int)sizeof(root) ||
+	    !mkdtemp(root))
 		return -1;
 	snprintf(dir, sizeof(dir), "%s/" IIO_KERNEL_BUS_DIR "/iio:device2", root);
 	snprintf(path, sizeof(path), "mkdir -p '%s/scan_elements' '%s/buffer' '%s/events'", dir,
@@ -294,7 +295,7 @@ static void test_register_and_consume(void)
 {
 	struct iio_registry *reg = iio_registry_create();
 	struct iio_channel *ch = NULL;
-	char path[512], err[256];
+	char path[512], moved[128], err[256];
 	int val = 0, val2 = 0;
 
 	CU_ASSERT_EQUAL(iio_kernel_register_all(reg, err, sizeof(err)), 1);
@@ -312,9 +313,10 @@ static void test_register_and_consume(void)
 	CU_ASSERT_EQUAL(val, 97 * 16);
 	/* the file goes: the device reads ENODEV; unregistered: the held channel too */
 	snprintf(path, sizeof(path), "%s/in_voltage0_raw", dir);
-	CU_ASSERT_EQUAL(rename(path, "/tmp/iiowire-kernel-moved"), 0);
+	snprintf(moved, sizeof(moved), "%s/moved", root);	/* in the tree: it goes with it */
+	CU_ASSERT_EQUAL(rename(path, moved), 0);
 	CU_ASSERT_EQUAL(iio_read_channel_raw(ch, &val), -ENODEV);
-	CU_ASSERT_EQUAL(rename("/tmp/iiowire-kernel-moved", path), 0);
+	CU_ASSERT_EQUAL(rename(moved, path), 0);
 	iio_device_unregister(reg, iio_registry_at(reg, 0));
 	CU_ASSERT_EQUAL(iio_read_channel_raw(ch, &val), -ENODEV);
 	iio_channel_release(ch);

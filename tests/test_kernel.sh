@@ -36,6 +36,7 @@ wrap=${IIOWIRE_TEST_WRAPPER:-}
 . "$src/tests/shtest.sh"
 . "$src/tests/kernel_tree.sh"
 shtest_begin kernel
+shtest_atexit=kt_dev_undo
 ip link set lo up
 mount -t tmpfs kerneltest /sys
 kt_all

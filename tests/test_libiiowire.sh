@@ -12,7 +12,7 @@ set -u
 build=$1
 san=""
 case ${3:-OFF} in ON | on | 1 | TRUE | true) san="-fsanitize=address,undefined" ;; esac
-tmp=$(mktemp -d /tmp/iiowire-lib-XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/iiowire-lib-XXXXXX")
 prefix=$tmp/prefix
 passed=0
 failed=0
@@ -23,6 +23,9 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 result() {
 	if [ "$2" = 0 ]; then

@@ -10,8 +10,10 @@
  * simultaneous connects, more clients than --max-clients, and clients that
  * leave with requests in flight on a hung bus. Every row starts its own
  * daemon with the options it is about; a probe thread READs an ADC on
- * another bus every PROBE_GAP_MS on its own connection, and the row fails
- * if any probe READ is wrong or slower than LAT_MAX_MS. The daemon must
+ * another bus every PROBE_GAP_MS on its own connection (the attack starts
+ * after its first answer and ends after one more), and the row fails if
+ * any probe READ is wrong or slower than LAT_MAX_MS. A failing check
+ * prints what it got (TEST_ROW_ASSERT_GOT). The daemon must
  * still answer and exit 0 on SIGTERM after every attack.
  */
 #include <pthread.h>
@@ -50,7 +52,8 @@ struct hard_probe {
 	pthread_t thread;
 	int port;
 	int stop;		/* __atomic */
-	long reads;
+	int done;		/* __atomic: the thread has left its loop */
+	long reads;		/* __atomic: READs answered (right or wrong) */
 	long max_ms;
 	long bad;		/* wrong or missing answers */
 	char first_bad[256];
@@ -73,26 +76,42 @@ static void *hard_probe_main(void *arg)
 	if (!c) {
 		p->bad++;
 		snprintf(p->first_bad, sizeof(p->first_bad), "probe could not connect");
+		__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
 		return NULL;
 	}
 	while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
 		t0 = srvtest_now_ms();
 		n = srvc_req(c, "READ adc in_voltage0_raw", got, sizeof(got));
 		ms = srvtest_now_ms() - t0;
-		p->reads++;
 		if (ms > p->max_ms)
 			p->max_ms = ms;
-		if (n < 0 || strcmp(got, "OK 3300") != 0) {
+		if (srvc_got(n, got, sizeof(got)) < 0 || strcmp(got, "OK 3300") != 0) {
 			if (!p->bad++)
-				snprintf(p->first_bad, sizeof(p->first_bad), "%s",
-					 n < 0 ? strerror((int)-n) : got);
-			if (n < 0)
-				break;
+				snprintf(p->first_bad, sizeof(p->first_bad), "%s", got);
 		}
+		__atomic_add_fetch(&p->reads, 1, __ATOMIC_RELEASE);
+		if (n < 0)
+			break;
 		srvtest_sleep_ms(PROBE_GAP_MS);
 	}
 	srvc_close(c);
+	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/*
+ * Until the probe has answered more than @n READs, or left its loop
+ * (SRVTEST_REPLY_MS at most). A sleep is no such wait: under ASan on a busy
+ * machine the probe's connect and first READ took longer than a short
+ * attack (JSON with wrong types) and the row failed with no READ done.
+ */
+static void hard_probe_wait(struct hard_probe *p, long n)
+{
+	long end = srvtest_now_ms() + SRVTEST_REPLY_MS;
+
+	while (__atomic_load_n(&p->reads, __ATOMIC_ACQUIRE) <= n &&
+	       !__atomic_load_n(&p->done, __ATOMIC_ACQUIRE) && srvtest_now_ms() < end)
+		srvtest_sleep_ms(1);
 }
 
 /* The context a row's attack gets. */
@@ -104,6 +123,56 @@ struct hard_ctx {
 typedef void (*hard_attack_fn)(struct hard_ctx *h);
 
 /* ---- helpers ---- */
+
+/*
+ * The next line on @c (the reply to @req, unless NULL) is @want, or starts
+ * with it when @prefix. @got: what came, or why nothing did.
+ */
+static bool hard_line_is(struct srvc *c, const char *req, const char *want, bool prefix,
+			 char *got, size_t len)
+{
+	ssize_t n = req ? srvc_req(c, req, got, len) : srvc_line(c, got, len);
+
+	if (srvc_got(n, got, len) < 0)
+		return false;
+	return prefix ? strncmp(got, want, strlen(want)) == 0 : strcmp(got, want) == 0;
+}
+
+/* Row @row: as hard_line_is(), printing what came when it fails. */
+#define HARD_EXPECT(c, req, want, prefix, row)					\
+	do {									\
+		char hard_got_[512];						\
+		const char *hard_req_ = (req);					\
+										\
+		TEST_ROW_ASSERT_GOT(hard_line_is((c), hard_req_, (want), (prefix),	\
+						 hard_got_, sizeof(hard_got_)),	\
+				    (row), "%.100s: want '%s', got '%.200s'",	\
+				    hard_req_ ? hard_req_ : "the next line", (want),	\
+				    hard_got_);					\
+	} while (0)
+
+/* Row @row: the daemon closes @c within SRVTEST_REPLY_MS. */
+#define HARD_CLOSED(c, row)							\
+	TEST_ROW_ASSERT_GOT(srvc_closed((c), SRVTEST_REPLY_MS), (row),		\
+			    "the connection still open after %d ms", SRVTEST_REPLY_MS)
+
+/* Row @row: the daemon holds no more descriptors than @fds0. */
+#define HARD_FDS_AT_MOST(h, fds0, row)						\
+	do {									\
+		long hard_fds_ = procstat_fds((h)->t.pid);			\
+										\
+		TEST_ROW_ASSERT_GOT(hard_fds_ <= (fds0), (row),			\
+				    "%ld descriptors open, %ld before", hard_fds_, (long)(fds0));	\
+	} while (0)
+
+/* Row @row: the daemon counts @want clients (the probe is one). */
+#define HARD_CLIENTS(stats, want, row)						\
+	do {									\
+		long hard_n_ = srvc_stat((stats), "clients");			\
+										\
+		TEST_ROW_ASSERT_GOT(hard_n_ == (want), (row), "%ld clients, want %d",	\
+				    hard_n_, (want));				\
+	} while (0)
 
 /* Send what can be sent of @data until the peer closes; the rest is dropped. */
 static void hard_send_some(struct srvc *c, const char *data, size_t len)
@@ -117,22 +186,22 @@ static void attack_long_line(struct hard_ctx *h)
 {
 	enum { LEN = 1 << 20 };
 	struct srvc *c = srvc_open(h->t.port);
-	char *buf = malloc(LEN), got[256];
-	long rss0 = procstat_rss_kb(h->t.pid);
+	char *buf = malloc(LEN);
+	long rss0 = procstat_rss_kb(h->t.pid), rss;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
 	memset(buf, 'x', LEN);
 	hard_send_some(c, buf, LEN);	/* no newline, ever */
-	TEST_ROW_ASSERT(srvc_line(c, got, sizeof(got)) > 0 && strcmp(got, E2BIG_LINE) == 0,
-			h->row);
-	TEST_ROW_ASSERT(srvc_closed(c, SRVTEST_REPLY_MS), h->row);
+	HARD_EXPECT(c, NULL, E2BIG_LINE, false, h->row);
+	HARD_CLOSED(c, h->row);
+	rss = procstat_rss_kb(h->t.pid) - rss0;
 #ifndef __SANITIZE_ADDRESS__
 	/* the splitter kept at most one line's worth, not the megabyte (not under valgrind) */
 	if (!srvtest_slow())
-		TEST_ROW_ASSERT(procstat_rss_kb(h->t.pid) - rss0 < 1024, h->row);
+		TEST_ROW_ASSERT_GOT(rss < 1024, h->row, "RSS grew %ld KiB", rss);
 #endif
-	(void)rss0;
+	(void)rss;
 	srvc_close(c);
 	free(buf);
 }
@@ -164,22 +233,15 @@ static void attack_bad_bytes(struct hard_ctx *h)
 		{ "only NULs", "\0\0\0\0\n", 5, "ERR EINVAL NUL byte at offset 0" },
 	};
 	struct srvc *c = srvc_open(h->t.port);
-	char got[512];
 	size_t i;
-	bool ok;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		srvc_send(c, rows[i].bytes, rows[i].len);
-		ok = srvc_line(c, got, sizeof(got)) > 0 &&
-		     strncmp(got, rows[i].want, strlen(rows[i].want)) == 0;
-		TEST_ROW_ASSERT(ok, rows[i].name);
-		if (!ok)
-			fprintf(stderr, "\n%s: got '%s'\n", rows[i].name, got);
+		HARD_EXPECT(c, NULL, rows[i].want, true, rows[i].name);
 	}
 	/* answered, not dropped: the connection is still in step */
-	TEST_ROW_ASSERT(srvc_req(c, "VERSION", got, sizeof(got)) > 0 &&
-			strcmp(got, VERSION_LINE) == 0, h->row);
+	HARD_EXPECT(c, "VERSION", VERSION_LINE, false, h->row);
 	srvc_close(c);
 }
 
@@ -216,10 +278,9 @@ static void attack_deep_json(struct hard_ctx *h)
 		  JSON_EINVAL("JSON nested deeper than 8 levels"),
 		  false },
 	};
-	char *buf = malloc(2 * 100000 + 16), got[512];
+	char *buf = malloc(2 * 100000 + 16);
 	struct srvc *c;
 	size_t i, len;
-	bool ok;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -227,15 +288,11 @@ static void attack_deep_json(struct hard_ctx *h)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 		len = hard_nested(buf, rows[i].depth, rows[i].open, rows[i].close);
 		hard_send_some(c, buf, len);
-		ok = srvc_line(c, got, sizeof(got)) > 0 && strcmp(got, rows[i].want) == 0;
-		TEST_ROW_ASSERT(ok, rows[i].name);
-		if (!ok)
-			fprintf(stderr, "\n%s: got '%.200s'\n", rows[i].name, got);
+		HARD_EXPECT(c, NULL, rows[i].want, false, rows[i].name);
 		if (rows[i].closes)
-			TEST_ROW_ASSERT(srvc_closed(c, SRVTEST_REPLY_MS), rows[i].name);
+			HARD_CLOSED(c, rows[i].name);
 		else
-			TEST_ROW_ASSERT(srvc_req(c, "VERSION", got, sizeof(got)) > 0 &&
-					strcmp(got, VERSION_LINE) == 0, rows[i].name);
+			HARD_EXPECT(c, "VERSION", VERSION_LINE, false, rows[i].name);
 		srvc_close(c);
 	}
 	free(buf);
@@ -271,21 +328,13 @@ static void attack_wrong_types(struct hard_ctx *h)
 		  "ERR ENOSYS unknown request '\"str\"' (try HELP)" },
 	};
 	struct srvc *c = srvc_open(h->t.port);
-	char got[512];
 	size_t i;
-	bool ok;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		ok = srvc_req(c, rows[i].req, got, sizeof(got)) > 0 &&
-		     strcmp(got, rows[i].want) == 0;
-		TEST_ROW_ASSERT(ok, rows[i].name);
-		if (!ok)
-			fprintf(stderr, "\n%s: got '%s'\n", rows[i].name, got);
-	}
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		HARD_EXPECT(c, rows[i].req, rows[i].want, false, rows[i].name);
 	/* nothing was written by the refused WRITE */
-	TEST_ROW_ASSERT(srvc_req(c, "READ dummy0 out_voltage0_raw", got, sizeof(got)) > 0 &&
-			strcmp(got, "OK 0") == 0, h->row);
+	HARD_EXPECT(c, "READ dummy0 out_voltage0_raw", "OK 0", false, h->row);
 	srvc_close(c);
 }
 
@@ -337,16 +386,17 @@ static void attack_flood(struct hard_ctx *h)
 	}
 	answered = srvc_stat(stats, "requests") - req0;
 	/* most of the flood is sitting in socket buffers, unread */
-	TEST_ROW_ASSERT(sent / 5 >= 100000, h->row);
-	TEST_ROW_ASSERT(answered > 0 && (size_t)answered < sent / 5 / 4, h->row);
+	TEST_ROW_ASSERT_GOT(sent / 5 >= 100000, h->row, "%zu requests sent before the stall",
+			    sent / 5);
+	TEST_ROW_ASSERT_GOT(answered > 0 && (size_t)answered < sent / 5 / 4, h->row,
+			    "%ld of %zu requests answered", answered, sent / 5);
 #ifndef __SANITIZE_ADDRESS__
 	/* (ASan's quarantine and valgrind's keep freed memory resident: RSS says nothing there) */
 	if (!srvtest_slow())
-		TEST_ROW_ASSERT(rss_max - rss0 < RSS_GROWTH_MAX_KB, h->row);
+		TEST_ROW_ASSERT_GOT(rss_max - rss0 < RSS_GROWTH_MAX_KB, h->row,
+				    "RSS %ld -> max %ld KiB", rss0, rss_max);
 #endif
-	if ((size_t)answered >= sent / 5 / 4 || rss_max - rss0 >= RSS_GROWTH_MAX_KB)
-		fprintf(stderr, "\n%s: %ld of %zu requests answered; RSS %ld -> max %ld KiB\n",
-			h->row, answered, sent / 5, rss0, rss_max);
+	(void)rss0;
 	/*
 	 * Paused, not dropped: once the client reads, the daemon takes its
 	 * requests up again, and far more than the output limits (8 MiB queued
@@ -362,15 +412,13 @@ static void attack_flood(struct hard_ctx *h)
 			break;
 		drained += (size_t)n;
 	}
-	TEST_ROW_ASSERT(drained >= DRAIN_BYTES, h->row);
-	if (drained < DRAIN_BYTES)
-		fprintf(stderr, "\n%s: %zu bytes of replies, then %s\n", h->row, drained,
-			n == 0 ? "the daemon closed" : "nothing");
+	TEST_ROW_ASSERT_GOT(drained >= DRAIN_BYTES, h->row, "%zu bytes of replies, then %s",
+			    drained, n == 0 ? "the daemon closed" : "nothing");
 	close(fd);
 	/* its session goes, and with it its memory */
 	for (i = 0; i < 100 && srvc_stat(stats, "clients") > 2; i++)
 		srvtest_sleep_ms(20);
-	TEST_ROW_ASSERT(srvc_stat(stats, "clients") == 2, h->row);
+	HARD_CLIENTS(stats, 2, h->row);
 	srvc_close(stats);
 	free(chunk);
 }
@@ -398,17 +446,16 @@ static void attack_slowloris(struct hard_ctx *h)
 			break;
 	}
 	took = srvtest_now_ms() - t0;
-	TEST_ROW_ASSERT(strcmp(got, "ERR ETIMEDOUT request line not finished within 1500 ms") == 0,
-			h->row);
-	TEST_ROW_ASSERT(srvc_closed(drip, SRVTEST_REPLY_MS), h->row);
+	TEST_ROW_ASSERT_GOT(strcmp(got, "ERR ETIMEDOUT request line not finished within 1500 ms")
+			    == 0, h->row, "after %zu bytes in %ld ms: '%s'", k, took, got);
+	HARD_CLOSED(drip, h->row);
 	/* at the timeout (250 ms sweeps, a second per byte), not at the end of the line */
-	TEST_ROW_ASSERT(took >= 1500 && took < 3500, h->row);
-	if (took < 1500 || took >= 3500)
-		fprintf(stderr, "\n%s: cut off after %ld ms\n", h->row, took);
+	TEST_ROW_ASSERT_GOT(took >= 1500 && took < 3500, h->row, "cut off after %ld ms", took);
 	/* the silent one goes at --idle-timeout-ms 2500 */
-	TEST_ROW_ASSERT(srvc_closed(idle, SRVTEST_REPLY_MS), h->row);
+	HARD_CLOSED(idle, h->row);
 	took = srvtest_now_ms() - t0;
-	TEST_ROW_ASSERT(took >= 2500 && took < 4500, h->row);
+	TEST_ROW_ASSERT_GOT(took >= 2500 && took < 4500, h->row, "the idle one closed after %ld ms",
+			    took);
 	srvc_close(drip);
 	srvc_close(idle);
 }
@@ -436,7 +483,6 @@ static void attack_half_close(struct hard_ctx *h)
 	 * ~1 %, under valgrind (its own timer and scheduler) up to ~20 %
 	 */
 	long cpu_max = srvtest_slow() ? wait_ms / 2 : wait_ms / 10;
-	char got[256];
 	size_t i, j;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -450,16 +496,13 @@ static void attack_half_close(struct hard_ctx *h)
 			srvtest_sleep_ms(wait_ms);
 			ticks = procstat_cpu_ticks(h->t.pid) - ticks;
 			cpu_ms = ticks * 1000 / sysconf(_SC_CLK_TCK);
-			TEST_ROW_ASSERT(ticks >= 0 && cpu_ms <= cpu_max, rows[i].name);
-			if (cpu_ms > cpu_max)
-				fprintf(stderr, "\n%s: %ld ticks of CPU in %ld ms\n", rows[i].name,
-					ticks, wait_ms);
+			TEST_ROW_ASSERT_GOT(ticks >= 0 && cpu_ms <= cpu_max, rows[i].name,
+					    "%ld ticks (%ld ms) of CPU in %ld ms, limit %ld ms", ticks,
+					    cpu_ms, wait_ms, cpu_max);
 		}
 		for (j = 0; rows[i].want[j]; j++)
-			TEST_ROW_ASSERT(srvc_line(c, got, sizeof(got)) > 0 &&
-					strncmp(got, rows[i].want[j], strlen(rows[i].want[j])) == 0,
-					rows[i].name);
-		TEST_ROW_ASSERT(srvc_closed(c, SRVTEST_REPLY_MS), rows[i].name);
+			HARD_EXPECT(c, NULL, rows[i].want[j], true, rows[i].name);
+		HARD_CLOSED(c, rows[i].name);
 		srvc_close(c);
 	}
 }
@@ -471,7 +514,7 @@ static void attack_thousand(struct hard_ctx *h)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct timeval tv = { SRVTEST_REPLY_MS / 1000, 0 };
 	struct rlimit rl;
-	int *fds, i, ok = 0;
+	int *fds, i, ok = 0, err;
 	long t0, took;
 	char got[128];
 	ssize_t n;
@@ -491,9 +534,9 @@ static void attack_thousand(struct hard_ctx *h)
 	for (i = 0; i < N; i++) {
 		fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		CU_ASSERT_FATAL(fds[i] >= 0);
-		if (connect(fds[i], (struct sockaddr *)&sin, sizeof(sin)) < 0 &&
-		    errno != EINPROGRESS)
-			TEST_ROW_ASSERT(false, h->row);
+		err = connect(fds[i], (struct sockaddr *)&sin, sizeof(sin)) < 0 ? errno : 0;
+		TEST_ROW_ASSERT_GOT(err == 0 || err == EINPROGRESS, h->row, "connect %d of %d: %s",
+				    i + 1, N, strerror(err));
 	}
 	for (i = 0; i < N; i++) {
 		struct pollfd pfd = { .fd = fds[i], .events = POLLOUT };
@@ -513,15 +556,15 @@ static void attack_thousand(struct hard_ctx *h)
 		close(fds[i]);
 	}
 	took = srvtest_now_ms() - t0;
-	TEST_ROW_ASSERT(ok == N, h->row);
+	TEST_ROW_ASSERT_GOT(ok == N, h->row, "%d of %d connections answered in %ld ms", ok, N,
+			    took);
 	/*
 	 * At once: a SYN the accept queue had no room for is dropped and sent
 	 * again only after a second (so a short backlog shows here, not as a
 	 * failure).
 	 */
-	TEST_ROW_ASSERT(took < (srvtest_slow() ? 10000 : 900), h->row);
-	if (ok != N || took >= 900)
-		fprintf(stderr, "\n%d of %d connections answered in %ld ms\n", ok, N, took);
+	TEST_ROW_ASSERT_GOT(took < (srvtest_slow() ? 10000 : 900), h->row,
+			    "%d of %d connections answered in %ld ms", ok, N, took);
 	free(fds);
 }
 
@@ -529,42 +572,40 @@ static void attack_thousand(struct hard_ctx *h)
 static void attack_max_clients(struct hard_ctx *h)
 {
 	struct srvc *in[2], *out[4], *again = NULL;
-	char got[256];
+	char got[256] = "(no connection)";
 	long end, fds0;
 	int i;
 
 	for (i = 0; i < 2; i++) {
 		in[i] = srvc_open(h->t.port);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(in[i]);
-		TEST_ROW_ASSERT(srvc_req(in[i], "VERSION", got, sizeof(got)) > 0 &&
-				strcmp(got, VERSION_LINE) == 0, h->row);
+		HARD_EXPECT(in[i], "VERSION", VERSION_LINE, false, h->row);
 	}
 	fds0 = procstat_fds(h->t.pid);
 	for (i = 0; i < 4; i++) {
 		out[i] = srvc_open(h->t.port);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(out[i]);
 		/* the refusal comes unasked */
-		TEST_ROW_ASSERT(srvc_line(out[i], got, sizeof(got)) > 0 &&
-				strcmp(got, "ERR EBUSY too many clients") == 0, h->row);
-		TEST_ROW_ASSERT(srvc_closed(out[i], SRVTEST_REPLY_MS), h->row);
+		HARD_EXPECT(out[i], NULL, "ERR EBUSY too many clients", false, h->row);
+		HARD_CLOSED(out[i], h->row);
 		srvc_close(out[i]);
 	}
 	/* refused connections hold no descriptor */
-	TEST_ROW_ASSERT(procstat_fds(h->t.pid) <= fds0, h->row);
-	TEST_ROW_ASSERT(srvc_req(in[1], "READ dummy0 in_voltage0_raw", got, sizeof(got)) > 0 &&
-			strcmp(got, "OK 73") == 0, h->row);
+	HARD_FDS_AT_MOST(h, fds0, h->row);
+	HARD_EXPECT(in[1], "READ dummy0 in_voltage0_raw", "OK 73", false, h->row);
 	/* one leaves: a newcomer gets in once the daemon saw it go */
 	srvc_close(in[0]);
 	for (end = srvtest_now_ms() + SRVTEST_REPLY_MS; srvtest_now_ms() < end;) {
 		again = srvc_open(h->t.port);
-		if (again && srvc_req(again, "VERSION", got, sizeof(got)) > 0 &&
-		    strcmp(got, VERSION_LINE) == 0)
+		if (again && hard_line_is(again, "VERSION", VERSION_LINE, false, got, sizeof(got)))
 			break;
 		srvc_close(again);
 		again = NULL;
 		srvtest_sleep_ms(20);
 	}
-	TEST_ROW_ASSERT(again != NULL, h->row);
+	TEST_ROW_ASSERT_GOT(again != NULL, h->row,
+			    "no VERSION on a new connection within %d ms of one leaving: '%s'",
+			    SRVTEST_REPLY_MS, got);
 	srvc_close(again);
 	srvc_close(in[1]);
 }
@@ -578,14 +619,14 @@ static void attack_leave_in_flight(struct hard_ctx *h)
 {
 	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
 	struct srvc *c, *check = srvc_open(h->t.port);
-	char reqs[50 * 28 + 1], got[256];
-	long t0, fds0, q = -1;
+	char reqs[50 * 28 + 1];
+	long t0, took, fds0, q = -1;
 	size_t len = 0;
 	int i, k;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(check);
 	/* a round trip first: the daemon has accepted @check when its descriptors are counted */
-	CU_ASSERT(srvc_req(check, "VERSION", got, sizeof(got)) > 0);
+	HARD_EXPECT(check, "VERSION", VERSION_LINE, false, h->row);
 	fds0 = procstat_fds(h->t.pid);
 	for (i = 0; i < 50; i++)
 		len += (size_t)snprintf(reqs + len, sizeof(reqs) - len,
@@ -604,13 +645,14 @@ static void attack_leave_in_flight(struct hard_ctx *h)
 		if (q == 0)
 			break;
 	}
-	TEST_ROW_ASSERT(q == 0, h->row);
-	TEST_ROW_ASSERT(srvc_stat(check, "clients") == 2, h->row);
-	TEST_ROW_ASSERT(procstat_fds(h->t.pid) <= fds0, h->row);
+	TEST_ROW_ASSERT_GOT(q == 0, h->row, "bus.i2c-2.queue %ld after 5 s", q);
+	HARD_CLIENTS(check, 2, h->row);
+	HARD_FDS_AT_MOST(h, fds0, h->row);
 	t0 = srvtest_now_ms();
-	TEST_ROW_ASSERT(srvc_req(check, "READ hung in_voltage0_raw", got, sizeof(got)) > 0 &&
-			strncmp(got, "ERR ETIMEDOUT hung in_voltage0_raw", 34) == 0, h->row);
-	TEST_ROW_ASSERT(srvtest_now_ms() - t0 < 2500, h->row);
+	HARD_EXPECT(check, "READ hung in_voltage0_raw", "ERR ETIMEDOUT hung in_voltage0_raw", true,
+		    h->row);
+	took = srvtest_now_ms() - t0;
+	TEST_ROW_ASSERT_GOT(took < 2500, h->row, "the READ on the drained bus took %ld ms", took);
 	srvc_close(check);
 }
 
@@ -654,24 +696,30 @@ static void hard_run(size_t i)
 	CU_ASSERT_FATAL(ret == 0);
 	probe.port = h.t.port;
 	CU_ASSERT_FATAL(pthread_create(&probe.thread, NULL, hard_probe_main, &probe) == 0);
-	srvtest_sleep_ms(3 * PROBE_GAP_MS);
+	/* the probe is connected and has read once before the attack starts */
+	hard_probe_wait(&probe, 0);
 
 	r->attack(&h);
 
+	/* and reads once more, while or after the attack ended */
+	hard_probe_wait(&probe, __atomic_load_n(&probe.reads, __ATOMIC_ACQUIRE));
 	__atomic_store_n(&probe.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(probe.thread, NULL);
-	TEST_ROW_ASSERT(probe.reads > 0 && probe.bad == 0, r->name);
-	TEST_ROW_ASSERT(probe.max_ms < hard_lat_max(), r->name);
-	if (probe.bad || probe.max_ms >= hard_lat_max())
-		fprintf(stderr, "\n%s: probe: %ld READs, slowest %ld ms, %ld bad (%s)\n", r->name,
-			probe.reads, probe.max_ms, probe.bad, probe.first_bad);
+	TEST_ROW_ASSERT_GOT(probe.reads > 1 && probe.bad == 0, r->name,
+			    "probe: %ld READs, %ld bad (first: '%s')", probe.reads, probe.bad,
+			    probe.first_bad);
+	TEST_ROW_ASSERT_GOT(probe.max_ms < hard_lat_max(), r->name,
+			    "probe: slowest of %ld READs %ld ms, limit %ld ms", probe.reads,
+			    probe.max_ms, hard_lat_max());
 	/* still serving, and a clean exit */
 	c = srvc_open(h.t.port);
-	TEST_ROW_ASSERT(c && srvc_req(c, "VERSION", got, sizeof(got)) > 0 &&
-			strcmp(got, VERSION_LINE) == 0, r->name);
+	snprintf(got, sizeof(got), "(no connection)");
+	TEST_ROW_ASSERT_GOT(c && srvc_got(srvc_req(c, "VERSION", got, sizeof(got)), got,
+					  sizeof(got)) > 0 && strcmp(got, VERSION_LINE) == 0,
+			    r->name, "after the attack, VERSION: '%s'", got);
 	srvc_close(c);
 	ret = srvtest_stop(&h.t);
-	TEST_ROW_ASSERT(ret == 0, r->name);
+	TEST_ROW_ASSERT_GOT(ret == 0, r->name, "iiowired's exit after SIGTERM: %d (log below)", ret);
 	srvtest_fini(&h.t, ret != 0);
 }
 

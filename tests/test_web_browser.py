@@ -69,6 +69,11 @@ def cards(drv):
     return drv.find_elements(By.CSS_SELECTOR, ".card")
 
 
+# maps/demo.json's cards: 8 devices (the last iio_evgen), then iio_sysfs_trigger,
+# trigger0 (hrt0) and trigger1 (adis16400-dev6)
+DEMO_CARDS = 11
+
+
 def card(drv, dev):
     return drv.find_element(By.CSS_SELECTOR, '.card[data-device="%s"]' % dev)
 
@@ -76,8 +81,7 @@ def card(drv, dev):
 def test_devices(drv, d):
     devs = d.tcp({"op": "devices"})["devices"]
     wait_for("the device cards", lambda: len(cards(drv)) == len(devs))
-    # 7 devices, then iio_sysfs_trigger, trigger0 (hrt0), trigger1 (adis16400-dev6)
-    check(len(cards(drv)) == len(devs) == 10, "%d cards for %d devices" %
+    check(len(cards(drv)) == len(devs) == DEMO_CARDS, "%d cards for %d devices" %
           (len(cards(drv)), len(devs)))
     for dev in devs:
         try:
@@ -197,8 +201,9 @@ def test_reload(drv, d):
     d.proc.send_signal(signal.SIGHUP)
     gone = wait_for("the imu card to go", lambda: not drv.find_elements(
         By.CSS_SELECTOR, '.card[data-name="adis16400"]'))
-    # the imu goes, and its data-ready trigger with it: 6 devices and 2 triggers left
-    check(gone and len(cards(drv)) == 8, "a device removed on reload: %d cards" % len(cards(drv)))
+    # the imu goes, and its data-ready trigger with it
+    check(gone and len(cards(drv)) == DEMO_CARDS - 2,
+          "a device removed on reload: %d cards" % len(cards(drv)))
 
 
 def test_restart(drv, d):
@@ -210,7 +215,8 @@ def test_restart(drv, d):
     ok = wait_for("reconnect", lambda: st.get_attribute("data-state") == "open", timeout=15)
     note = drv.find_element(By.ID, "notice").text
     check(ok and "reconnected" in note, "reconnected after a restart: %r" % note)
-    check(wait_for("cards after restart", lambda: len(cards(drv)) == 8), "cards after restart")
+    check(wait_for("cards after restart", lambda: len(cards(drv)) == DEMO_CARDS - 2),
+          "cards after restart")
 
 
 def test_token():
@@ -234,7 +240,7 @@ def test_token():
         drv.find_element(By.ID, "token").clear()
         drv.find_element(By.ID, "token").send_keys("browser-test-token-0123")
         drv.find_element(By.ID, "token-send").click()
-        check(wait_for("cards after AUTH", lambda: len(cards(drv)) == 10, timeout=10),
+        check(wait_for("cards after AUTH", lambda: len(cards(drv)) == DEMO_CARDS, timeout=10),
               "devices load once the token is given")
     finally:
         drv.quit()

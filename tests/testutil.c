@@ -5,11 +5,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "testutil.h"
 
 static struct test_case *test_cases;
@@ -40,6 +42,17 @@ static CU_TestInfo *test_table(void)
 		tests[i].pTestFunc = tc->fn;
 	}
 	return tests;
+}
+
+void test_row_got(const char *file, int line, const char *row, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "\nFAIL: %s:%d: %s: ", file, line, row);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 int test_main(const char *suite, CU_InitializeFunc init, CU_CleanupFunc cleanup)
@@ -191,8 +204,13 @@ void test_rmtree(const char *path)
 {
 	char sub[512];
 	struct dirent *de;
-	DIR *d = opendir(path);
+	struct stat st;
+	DIR *d;
 
+	/* a link goes, not what it points at (tests plant links to directories) */
+	if (lstat(path, &st) < 0)
+		return;
+	d = S_ISDIR(st.st_mode) ? opendir(path) : NULL;
 	if (!d) {
 		unlink(path);
 		return;

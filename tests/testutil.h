@@ -68,6 +68,24 @@ int test_main(const char *suite, CU_InitializeFunc init, CU_CleanupFunc cleanup)
 #define TEST_ROW_ASSERT(cond, rowname)						\
 	CU_assertImplementation((cond), __LINE__, (rowname), __FILE__, "", CU_FALSE)
 
+/**
+ * TEST_ROW_ASSERT_GOT() - TEST_ROW_ASSERT(), and when @cond is false, what
+ * the row got: "FAIL: FILE:LINE: ROW: " and the printf-formatted rest on stderr
+ * (CUnit's own report names only the row and the line).
+ */
+#define TEST_ROW_ASSERT_GOT(cond, rowname, ...)					\
+	do {									\
+		int test_row_ok_ = !!(cond);					\
+										\
+		TEST_ROW_ASSERT(test_row_ok_, rowname);				\
+		if (!test_row_ok_)						\
+			test_row_got(__FILE__, __LINE__, (rowname), __VA_ARGS__);	\
+	} while (0)
+
+/* What TEST_ROW_ASSERT_GOT() prints for a failing row. */
+void test_row_got(const char *file, int line, const char *row, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* Path of a file in the source tree, e.g. test_path("maps/demo.json"). */
 const char *test_path(const char *rel);
 
@@ -98,7 +116,7 @@ int test_vectors(const char *file, const char *section, int nfields,
  */
 int test_vector_field(char *dst, size_t len, const char *src, const char *const *vars);
 
-/* rm -r of a test's own tree (regular files and directories only); a file is unlinked. */
+/* rm -r of a test's own tree; a file or a symbolic link is unlinked (a link is never followed). */
 void test_rmtree(const char *path);
 
 #endif
