@@ -35,6 +35,7 @@
 #include "stream.h"
 #include "iio_buffer.h"
 #include "web.h"
+#include "web_host.h"
 
 #define SRV_MAIN_EXIT_USAGE	2
 /* descriptors kept for listeners, logs, bus devices and libuv's own use */
@@ -74,6 +75,10 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "                            most %d); off by default\n"
 "      --http-origin ORIGIN  a page origin (http://host:port, or *) that may open the\n"
 "                            WebSocket besides the page's own; repeatable (at most %d)\n"
+"      --http-host NAME      a Host header (name or address, or * for any) the HTTP\n"
+"                            face answers besides localhost, this host's names and the\n"
+"                            listener's addresses (others get 403: DNS rebinding);\n"
+"                            repeatable (at most %d)\n"
 "      --list-drivers        print every chip name a board file may use, and exit\n"
 "  -V, --version             print the version and exit\n"
 "  -h, --help                print this help and exit\n"
@@ -102,7 +107,7 @@ static void srv_main_usage(FILE *out, const char *default_board)
 		SRV_MAIN_FD_RESERVE, SRV_AUTH_TOKEN_MIN_BYTES, SRV_DEFAULT_IO_TIMEOUT_MS,
 		SRV_DEFAULT_LINE_TIMEOUT_MS,
 		SRV_DEFAULT_IDLE_TIMEOUT_MS, iio_kernel_sysfs_root(), IIO_KERNEL_BUS_DIR,
-		SRV_HTTP_LISTEN_MAX, SRV_HTTP_ORIGIN_MAX,
+		SRV_HTTP_LISTEN_MAX, SRV_HTTP_ORIGIN_MAX, SRV_HTTP_HOST_MAX,
 		PROTO_LINE_MAX_BYTES, SRV_OUT_PAUSE_BYTES,
 		SRV_OUT_SOFT_BYTES, SRV_OUT_SOFT_MS, SRV_OUT_HARD_BYTES, SRV_SESSION_INFLIGHT_MAX,
 		SRV_BUSQ_DEPTH_MAX, SRV_LISTEN_BACKLOG, SRV_AUTH_ATTEMPTS_MAX, SRV_AUTH_FAIL_DELAY_MS,
@@ -199,6 +204,22 @@ static int srv_main_set_http_origin(struct srv_config *cfg, const char *arg)
 		return -EINVAL;
 	}
 	cfg->http_origin[cfg->nhttp_origin++] = arg;
+	return 0;
+}
+
+static int srv_main_set_http_host(struct srv_config *cfg, const char *arg)
+{
+	char err[256];
+
+	if (cfg->nhttp_host == SRV_HTTP_HOST_MAX) {
+		fprintf(stderr, "iiowired: at most %d --http-host options\n", SRV_HTTP_HOST_MAX);
+		return -EINVAL;
+	}
+	if (srv_web_host_check(arg, err, sizeof(err))) {
+		fprintf(stderr, "iiowired: %s\n", err);
+		return -EINVAL;
+	}
+	cfg->http_host[cfg->nhttp_host++] = arg;
 	return 0;
 }
 
@@ -332,6 +353,7 @@ static const struct srv_main_opt srv_main_opts[] = {
 	{ "dev-root", required_argument, 0, srv_main_set_dev_root },
 	{ "http-listen", required_argument, 0, srv_main_set_http_listen },
 	{ "http-origin", required_argument, 0, srv_main_set_http_origin },
+	{ "http-host", required_argument, 0, srv_main_set_http_host },
 	{ "list-drivers", no_argument, 'L', NULL },
 	{ "version", no_argument, 'V', NULL },
 	{ "help", no_argument, 'h', NULL },

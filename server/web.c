@@ -37,6 +37,7 @@
 #include "session.h"
 #include "srv.h"
 #include "web.h"
+#include "web_host.h"
 
 /* The record header's flag: the message passed SRV_WEB_MESSAGE_MAX_BYTES (no payload). */
 #define SRV_WEB_REC_TOO_LONG	0x80000000u
@@ -50,7 +51,11 @@ struct srv_web {
 	bool closed;
 	unsigned char *tx;		/* one outgoing message, LWS_PRE bytes in front */
 	size_t txcap;
+	char self[SRV_WEB_HOST_NAME_MAX];	/* gethostname(), for the Host check */
 };
+
+/* A connection's opaque tag: it came through a listener bound to any address. */
+static const char srv_web_wildcard_tag;
 
 /*
  * struct srv_web_conn - libwebsockets' memory for one connection (its
@@ -450,6 +455,33 @@ static bool srv_web_origin_ok(struct srv_web *web, struct lws *wsi)
 	return !strcmp(origin, same);
 }
 
+/*
+ * Is the request's Host one this daemon answers (web_host.h)? If not: 403,
+ * and a log line that says how to allow it. A request without Host is no
+ * browser's (they all send it): AUTH guards it as on TCP.
+ * Return: true when refused (the 403 is queued).
+ */
+static bool srv_web_host_refused(struct srv_web *web, struct lws *wsi)
+{
+	char host[SRV_WEB_HOST_NAME_MAX], name[SRV_WEB_HOST_NAME_MAX], peer[64];
+	bool wildcard = lws_get_opaque_user_data(wsi) == &srv_web_wildcard_tag;
+
+	if (lws_hdr_total_length(wsi, WSI_TOKEN_HOST) <= 0)
+		return false;
+	if (lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HOST) <= 0)
+		snprintf(name, sizeof(name), "(over %zu bytes)", sizeof(host) - 1);
+	else if (srv_web_host_allowed(&web->srv->cfg, web->self, host, lws_get_socket_fd(wsi),
+				      wildcard, name, sizeof(name)))
+		return false;
+	srv_web_peer(wsi, peer, sizeof(peer));
+	srv_info(&web->srv->log, "web %s: Host '%.80s' refused (DNS rebinding guard); if the "
+		 "daemon is reached by that name, allow it with --http-host %.80s", peer, name,
+		 name);
+	lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN,
+			       "Host not allowed (see --http-host in iiowired(8))");
+	return true;
+}
+
 /* Only GET /ws, from an allowed origin, while the daemon is not stopping. */
 static int srv_web_filter(struct srv_web *web, struct lws *wsi)
 {
@@ -508,6 +540,8 @@ static int srv_web_http(struct srv_web *web, struct srv_web_conn *c, struct lws 
 	int n;
 
 	memset(c, 0, sizeof(*c));
+	if (srv_web_host_refused(web, wsi))
+		return lws_http_transaction_completed(wsi) ? -1 : 0;
 	if (!head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
 		lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL);
 		return lws_http_transaction_completed(wsi) ? -1 : 0;
@@ -568,6 +602,9 @@ static int srv_web_callback(struct lws *wsi, enum lws_callback_reasons reason, v
 		return srv_web_http(srv_web_of(wsi), c, wsi, in);
 	case LWS_CALLBACK_HTTP_WRITEABLE:
 		return srv_web_http_writable(srv_web_of(wsi), c, wsi);
+	case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+		/* >0: refused with our own 403, before the handshake is answered */
+		return srv_web_host_refused(srv_web_of(wsi), wsi) ? 1 : 0;
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
 		return srv_web_filter(srv_web_of(wsi), wsi);
 	case LWS_CALLBACK_ESTABLISHED:
@@ -635,6 +672,9 @@ int srv_web_start(struct srv *srv, char *err, size_t errlen)
 		return -ENOPKG;
 	}
 	web->vh = lws_get_vhost_by_name(web->ctx, "default");
+	if (gethostname(web->self, sizeof(web->self)) < 0)
+		web->self[0] = '\0';
+	web->self[sizeof(web->self) - 1] = '\0';
 	return 0;
 }
 
@@ -647,7 +687,8 @@ void srv_web_accept(struct srv_listener *l)
 {
 	struct srv_web *web = l->srv->web;
 	uv_tcp_t *t;
-	uv_os_fd_t fd;
+	uv_os_fd_t fd, lfd;
+	struct lws *wsi;
 	int nfd = -1;
 
 	t = malloc(sizeof(*t));
@@ -664,10 +705,14 @@ void srv_web_accept(struct srv_listener *l)
 	uv_close((uv_handle_t *)t, srv_web_handle_free);
 	if (nfd < 0)
 		return;
-	if (!web || web->stopping || !lws_adopt_socket_vhost(web->vh, nfd)) {
+	if (!web || web->stopping || !(wsi = lws_adopt_socket_vhost(web->vh, nfd))) {
 		srv_debug(&l->srv->log, "web: connection on %s not taken", l->name);
 		close(nfd);
+		return;
 	}
+	/* a tag, not the listener: a connection may outlive its listener at shutdown */
+	if (uv_fileno(&l->h.handle, &lfd) == 0 && srv_web_host_wildcard(lfd))
+		lws_set_opaque_user_data(wsi, (void *)&srv_web_wildcard_tag);
 }
 
 void srv_web_stop(struct srv *srv)
