@@ -166,15 +166,81 @@ wait_port $dt
 curl -s "$url/probe?target=127.0.0.1:$dt" | grep -q '^iiowire_up{.*} 0$' &&
 	grep -q "127.0.0.1:$dt: EACCES" "$tmp/exporter.err"
 check "a daemon wanting a token, none given: iiowire_up 0, EACCES logged" $?
+# --- the token goes to configured targets only: an attacker's listener named in
+# /probe?target= must never receive it (nor, with --probe-target, a connection) ---
+atk=$(shtest_free_port 11)
+python3 - "$atk" "$tmp/attacker.bytes" <<'EOF' &
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(16)
+s.settimeout(0.05)
+out = open(sys.argv[2], "ab", buffering=0)
+conns = []
+while True:  # every connection's bytes, as they come; killed at the end
+    try:
+        c, _ = s.accept()
+        out.write(b"<connection>\n")
+        c.setblocking(False)
+        conns.append(c)
+    except socket.timeout:
+        pass
+    for c in conns:
+        try:
+            out.write(c.recv(65536))
+        except BlockingIOError:
+            pass
+EOF
+apid=$!
+pids="$pids $apid"
+wait_port $atk
+: >"$tmp/attacker.bytes"
+# probe_attacker PORT: /probe the attacker through the exporter on PORT; $st its HTTP status
+probe_attacker() {
+	st=$(curl -s -m 10 -o "$tmp/b" -w '%{http_code}' "http://127.0.0.1:$1/probe?target=127.0.0.1:$atk")
+	sleep 0.5
+}
 xk=$(shtest_free_port 9)
-$wrap "$exporter" --listen 127.0.0.1:$xk -k "$tmp/token" 2>"$tmp/exporter-k.err" &
+$wrap "$exporter" --listen 127.0.0.1:$xk -a 127.0.0.1:$dt -k "$tmp/token" --timeout 1000 \
+	2>"$tmp/exporter-k.err" &
+kpid=$!
+pids="$pids $kpid"
+wait_port $xk
+probe_attacker $xk
+[ "$st" = 200 ] && grep -q '^<connection>' "$tmp/attacker.bytes" &&
+	! grep -q 'auth\|fleet-token' "$tmp/attacker.bytes"
+check "-k, no --probe-target: the attacker's target is probed without the token ($st)" $?
+curl -s "http://127.0.0.1:$xk/probe?target=127.0.0.1:$dt" | grep -q '^iiowire_up{.*} 0$'
+check "  ...and so is the real daemon (iiowire_up 0: no --probe-target names it)" $?
+curl -s "http://127.0.0.1:$xk/metrics" | grep -q '^iiowire_up{.*} 1$'
+check "  ...while -a's daemon gets the token (/metrics iiowire_up 1)" $?
+shtest_clean_exit $kpid "$tmp/exporter-k.err"
+check "token exporter: clean exit" $?
+: >"$tmp/attacker.bytes"
+xk=$(shtest_free_port 12)
+IIOWIRE_TOKEN_FILE=$tmp/token $wrap "$exporter" --listen 127.0.0.1:$xk --timeout 1000 \
+	--probe-target "127.0.0.*:$dt" 2>"$tmp/exporter-k.err" &
 kpid=$!
 pids="$pids $kpid"
 wait_port $xk
 curl -s "http://127.0.0.1:$xk/probe?target=127.0.0.1:$dt" | grep -q '^iiowire_up{.*} 1$'
-check "--token-file: the daemon answers (iiowire_up 1)" $?
+check "\$IIOWIRE_TOKEN_FILE, --probe-target '127.0.0.*:PORT': that daemon answers (iiowire_up 1)" $?
+probe_attacker $xk
+[ "$st" = 403 ] && grep -q "probe-target" "$tmp/b" && [ ! -s "$tmp/attacker.bytes" ]
+check "  ...the attacker's target is refused (403), not even connected to ($st)" $?
+for t in "127.0.0.1.attacker.example:$dt" "127.0.0.1:$dt.1" "127.0.0.1:${dt}0"; do
+	st=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$xk/probe?target=$t")
+	[ "$st" = 403 ]
+	check "  ...a '*' spans no dot or colon: $t is refused ($st)" $?
+done
 shtest_clean_exit $kpid "$tmp/exporter-k.err"
-check "token exporter: clean exit" $?
+check "--probe-target exporter: clean exit" $?
+kill $apid 2>/dev/null
+wait $apid 2>/dev/null
+"$exporter" --probe-target unix:/x >/dev/null 2>&1
+[ $? -eq 2 ]
+check "--probe-target unix:/x: usage error" $?
 
 # --- the HTTP connection limit (64) at N and N+1: idle clients hold connections,
 # each time on a fresh exporter (one that has counted no connection yet) ---
