@@ -35,7 +35,7 @@
 #include "stream.h"
 #include "iio_buffer.h"
 #include "web.h"
-#include "web_host.h"
+#include "web_guard.h"
 
 #define SRV_MAIN_EXIT_USAGE	2
 /* descriptors kept for listeners, logs, bus devices and libuv's own use */

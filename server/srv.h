@@ -42,7 +42,7 @@ struct srv_events;
 /* --http-listen and --http-origin options one daemon takes (web.h) */
 #define SRV_HTTP_LISTEN_MAX		8
 #define SRV_HTTP_ORIGIN_MAX		16
-/* --http-host options one daemon takes (web_host.h) */
+/* --http-host options one daemon takes (web_guard.h) */
 #define SRV_HTTP_HOST_MAX		16
 /* --allow-write options one daemon takes */
 #define SRV_ALLOW_WRITE_MAX		64
@@ -107,7 +107,7 @@ struct srv_config {
 	int nhttp_listen;		/* 0: no HTTP/WebSocket face */
 	const char *http_origin[SRV_HTTP_ORIGIN_MAX];	/* --http-origin; none: same-origin */
 	int nhttp_origin;
-	const char *http_host[SRV_HTTP_HOST_MAX];	/* --http-host: more Host names (web_host.h) */
+	const char *http_host[SRV_HTTP_HOST_MAX];	/* --http-host: more Host names (web_guard.h) */
 	int nhttp_host;
 };
 

@@ -9,7 +9,8 @@ reading loses blocks, counted, and nobody else does), the page's files and
 served, and each bad input (non-JSON, a line break, messages and frames at
 SRV_WEB_MESSAGE_MAX_BYTES and one byte more, a cross-origin page, pipelined
 garbage, huge headers, too many clients, an unfinished message, 1,000 idle
-WebSockets) gets its answer while the daemon goes on serving others; a Host
+WebSockets, connections of one address in HTTP at N and N+1, 100 slow-header
+sockets beside real clients, a request trickled past its deadline) gets its answer while the daemon goes on serving others; a Host
 that is not the daemon's (a DNS-rebinding page) gets 403 on the page, /healthz
 and the handshake, with a log line naming --http-host, unless --http-host lists it.
 Usage: test_server_web.py BUILD_DIR SOURCE_DIR. Last line: "N passed, M failed"."""
@@ -29,6 +30,7 @@ import urllib.request
 import websocket
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from slowloris import Flood  # noqa: E402
 from webtest import Daemon, check, end, free_port, http_raw, wrapped  # noqa: E402
 
 MESSAGE_MAX = 4096  # SRV_WEB_MESSAGE_MAX_BYTES (= PROTO_LINE_MAX_BYTES)
@@ -559,6 +561,99 @@ def test_host_list(build_dir):
           [x for x in text.splitlines() if "Host" in x][:2])
 
 
+WEB_PER_ADDR = 8      # SRV_WEB_HTTP_PER_ADDR_MAX
+HTTP_TIMEOUT_S = 10   # SRV_WEB_HTTP_TIMEOUT_S
+
+
+def unfinished(port, src):
+    """A socket from @src that sent a request line and one header, not the end."""
+    s = socket.socket()
+    s.bind((src, 0))
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    return s
+
+
+def server_closed(s, wait):
+    """Did the server close @s within @wait seconds?"""
+    s.settimeout(wait)
+    try:
+        return s.recv(4096) == b""
+    except socket.timeout:
+        return False
+    except OSError:
+        return True
+
+
+def test_per_address(d):
+    """SRV_WEB_HTTP_PER_ADDR_MAX connections of one address in HTTP are held, one more
+    is closed at once; a slot comes back when one ends; WebSockets do not count."""
+    socks = [unfinished(d.hport, "127.0.0.3") for _ in range(WEB_PER_ADDR)]
+    time.sleep(0.3)
+    extra = unfinished(d.hport, "127.0.0.3")
+    check(server_closed(extra, 2), "connection %d of 127.0.0.3 in HTTP: closed" %
+          (WEB_PER_ADDR + 1))
+    check(not any(server_closed(s, 0.1) for s in socks), "the first %d stay" % WEB_PER_ADDR)
+    socks[0].close()
+    time.sleep(0.3)
+    socks[0] = unfinished(d.hport, "127.0.0.3")
+    check(not server_closed(socks[0], 0.5), "one closed: a new one of 127.0.0.3 is taken")
+    for s in socks:
+        s.close()
+    time.sleep(0.3)
+    ws = []
+    for _ in range(WEB_PER_ADDR + 2):
+        w = websocket.create_connection(d.ws_url(), timeout=5)
+        w.sock.close()  # the daemon still holds it; only the handshake's slot mattered
+        ws.append(w)
+    socks = [unfinished(d.hport, "127.0.0.3") for _ in range(WEB_PER_ADDR)]
+    time.sleep(0.3)
+    check(not any(server_closed(s, 0.1) for s in socks),
+          "after %d WebSockets, %d in HTTP are taken again" % (len(ws), WEB_PER_ADDR))
+    for s in socks:
+        s.close()
+
+
+def test_slow_headers(build_dir):
+    """100 reconnecting slow-header sockets from one address (a header line every 5 s)
+    while real clients from another get their page, /healthz and WebSocket; one
+    trickling a header line a second is closed at SRV_WEB_HTTP_TIMEOUT_S, not kept."""
+    d = Daemon(build_dir, demo)
+    try:
+        test_per_address(d)
+        flood = Flood(d.hport, "127.0.0.2", 100, 5).start()
+        time.sleep(1)
+        trickle = unfinished(d.hport, "127.0.0.4")
+        t0 = time.time()
+        ok = tries = 0
+        worst = 0.0
+        closed_at = None
+        while closed_at is None and time.time() - t0 < HTTP_TIMEOUT_S + 5:
+            t = time.time()
+            tries += 1
+            ok += status_with_host(d.hport, "127.0.0.1") == 200 and d.ws_ok()
+            worst = max(worst, time.time() - t)
+            try:
+                trickle.send(b"X-Trickle: 1\r\n")
+            except OSError:
+                pass
+            if server_closed(trickle, max(0.0, 1 - (time.time() - t))):
+                closed_at = time.time() - t0
+        flood.stop()
+        print("web: 100 slow-header sockets from one address: %d of %d /healthz + WebSocket "
+              "rounds served, slowest %.2f s; %d opened, %d closed by the daemon; a trickling "
+              "request closed after %s s" % (ok, tries, worst, flood.opened, flood.closed,
+                                              "%.1f" % closed_at if closed_at else "never"),
+              flush=True)
+        check(tries >= 4 and ok == tries, "real clients beside the flood: %d of %d" % (ok, tries))
+        check(flood.closed >= 100 - WEB_PER_ADDR, "the flood's sockets past %d closed: %d" %
+              (WEB_PER_ADDR, flood.closed))
+        check(closed_at is not None and HTTP_TIMEOUT_S - 1 <= closed_at <= HTTP_TIMEOUT_S + 3,
+              "a request trickled a header a second: closed after %s s" % closed_at)
+    finally:
+        check(d.stop() == 0, "the slow-header daemon stops cleanly")
+
+
 def test_idle(d, n):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -640,6 +735,7 @@ def main():
         check(d.stop() == 0, "SIGTERM with a watching WebSocket: exit 0")
     test_limits(build)
     test_host_list(build)
+    test_slow_headers(build)
     test_event_board(build)
     end()
 

@@ -1,29 +1,32 @@
 /*
- * web_host.c - the Host header check of the HTTP face, the guard against DNS
- * rebinding (see web_host.h for the rule and why).
+ * web_guard.c - who may use the HTTP face: the Host header check, the guard
+ * against DNS rebinding, and the per-address count of connections in HTTP,
+ * the guard against slow headers from one address (see web_guard.h).
  *
  * Only names are compared as text (case-insensitively, a trailing dot
  * ignored, as DNS does); addresses are compared as addresses, so "127.1" or
  * "[::0001]" spellings cannot slip past a text comparison, and a name that
  * looks like neither is never resolved here (resolving the attacker's name
- * is exactly what rebinding abuses). Loop thread only; no state.
+ * is exactly what rebinding abuses). Loop thread only; the only state is
+ * the caller's struct srv_web_peers.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
 
 #include "srv.h"
-#include "web_host.h"
+#include "web_guard.h"
 
-/* An address parsed from a Host header or taken from a socket. */
-struct srv_web_addr {
-	int family;			/* AF_INET, AF_INET6, or 0: not an address */
-	unsigned char a[16];
+/* One address's count (struct srv_web_peers). */
+struct srv_web_peer_count {
+	struct srv_web_addr addr;
+	unsigned int n;
 };
 
 /* @s as an address (IPv4 dotted quad, or IPv6 without brackets). */
@@ -38,7 +41,7 @@ static struct srv_web_addr srv_web_addr_parse(const char *s)
 	return r;
 }
 
-static struct srv_web_addr srv_web_addr_of(const struct sockaddr *sa)
+struct srv_web_addr srv_web_addr_of(const struct sockaddr *sa)
 {
 	struct srv_web_addr r = { 0 };
 
@@ -211,4 +214,57 @@ bool srv_web_host_wildcard(int fd)
 		return ((struct sockaddr_in *)&ss)->sin_addr.s_addr == htonl(INADDR_ANY);
 	return ss.ss_family == AF_INET6 &&
 	       !memcmp(&((struct sockaddr_in6 *)&ss)->sin6_addr, &any6, sizeof(any6));
+}
+
+/* ---- connections in HTTP, per address ---- */
+
+static struct srv_web_peer_count *srv_web_peers_find(const struct srv_web_peers *t,
+						     const struct srv_web_addr *a)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (srv_web_addr_eq(&t->v[i].addr, a))
+			return &t->v[i];
+	return NULL;
+}
+
+int srv_web_peers_take(struct srv_web_peers *t, const struct srv_web_addr *a, unsigned int max)
+{
+	struct srv_web_peer_count *c = srv_web_peers_find(t, a), *v;
+
+	if (c) {
+		if (c->n >= max)
+			return -EBUSY;
+		c->n++;
+		return 0;
+	}
+	if (t->n == t->cap) {
+		v = realloc(t->v, (t->cap ? 2 * t->cap : 16) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->v = v;
+		t->cap = t->cap ? 2 * t->cap : 16;
+	}
+	t->v[t->n++] = (struct srv_web_peer_count){ .addr = *a, .n = 1 };
+	return 0;
+}
+
+void srv_web_peers_put(struct srv_web_peers *t, const struct srv_web_addr *a)
+{
+	struct srv_web_peer_count *c = srv_web_peers_find(t, a);
+
+	if (!c || --c->n)
+		return;
+	/* an address without connections is forgotten: the table is as long as it is busy */
+	*c = t->v[--t->n];
+	if (!t->n)
+		srv_web_peers_free(t);
+}
+
+void srv_web_peers_free(struct srv_web_peers *t)
+{
+	free(t->v);
+	t->v = NULL;
+	t->n = t->cap = 0;
 }
