@@ -576,10 +576,10 @@ def unfinished(port, src):
 
 def server_closed(s, wait):
     """Did the server close @s within @wait seconds?"""
-    s.settimeout(wait)
+    s.settimeout(max(wait, 0.01))
     try:
         return s.recv(4096) == b""
-    except socket.timeout:
+    except (socket.timeout, BlockingIOError):
         return False
     except OSError:
         return True
