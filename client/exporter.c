@@ -39,6 +39,7 @@
 
 #include <microhttpd.h>
 
+#include "exporter_deadline.h"
 #include "fleet.h"
 #include "iiowire.h"
 #include "iiowire_tool.h"
@@ -50,7 +51,14 @@
 #define EXP_DEFAULT_LISTEN	"127.0.0.1:9433"
 /* HTTP connections served at once (one thread each). */
 #define EXP_CONNECTIONS_MAX	64
-/* An HTTP client silent this long is dropped (s). */
+/*
+ * ...of them from one address: more are closed at once. A quarter, so that
+ * one address sending slow headers leaves the rest to others; Prometheus
+ * scrapes each target on its own connection, so a server probing more than
+ * this many targets at the same moment needs a second address (or exporter).
+ */
+#define EXP_CONNECTIONS_PER_ADDR_MAX	16
+/* An HTTP client silent this long is dropped (s); EXP_DEADLINE_S bounds a request. */
 #define EXP_HTTP_TIMEOUT_S	30
 /* Longest /probe target and board parameter. */
 #define EXP_TARGET_MAX_BYTES	IIOWIRE_ADDRESS_MAX_BYTES
@@ -63,6 +71,7 @@ static const char exp_ctype_text[] = "text/plain; version=0.0.4; charset=utf-8";
 static const char exp_ctype_om[] = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 struct exp {
+	struct exp_deadline *deadline;	/* the request deadline's watchdog */
 	const char *address;		/* -a: the daemon of /metrics */
 	const char *token_file;
 	int timeout_ms;
@@ -421,6 +430,7 @@ static enum MHD_Result exp_handle(void *data, struct MHD_Connection *conn, const
 	(void)upload;
 	(void)upload_size;
 	(void)state;
+	exp_deadline_headers_done(e->deadline, conn);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return exp_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET\n");
 	if (strcmp(url, "/metrics") == 0) {
@@ -491,11 +501,14 @@ static void exp_usage(FILE *out)
 		"  -h, --help               this text\n"
 		"  -V, --version            the version\n"
 		"\n"
-		"At most %d HTTP connections at once. Exit status: 0 after SIGINT/SIGTERM, 1\n"
-		"if the address cannot be listened on, 2 on a usage error.\n",
+		"At most %d HTTP connections at once, %d from one address (more are closed);\n"
+		"a request's headers within %d s of the connection's start or the previous\n"
+		"answer, else closed; a client silent for %d s is closed. Exit status: 0\n"
+		"after SIGINT/SIGTERM, 1 if the address cannot be listened on, 2 on a usage\n"
+		"error.\n",
 		EXP_DEFAULT_LISTEN, IIOWIRE_ADDRESS_ENV, IIOWIRE_DEFAULT_ADDRESS, FLEET_CONSUMERS_MAX,
 		IIOWIRE_DEFAULT_TIMEOUT_MS, IIOWIRE_TOKEN_FILE_ENV, EXP_PROBE_TARGETS_MAX,
-		EXP_CONNECTIONS_MAX);
+		EXP_CONNECTIONS_MAX, EXP_CONNECTIONS_PER_ADDR_MAX, EXP_DEADLINE_S, EXP_HTTP_TIMEOUT_S);
 }
 
 #define exp_usage_error(...)	tool_usage_error("iiowire-exporter", __VA_ARGS__)
@@ -618,20 +631,28 @@ static int exp_serve(struct exp *e)
 		exp_log("signalfd: %s", strerror(-pfd.fd));
 		return EXP_EXIT_ERROR;
 	}
-	d = MHD_start_daemon(flags, 0, NULL, NULL, exp_handle, e,
+	e->deadline = exp_deadline_start();
+	d = !e->deadline ? NULL :
+	    MHD_start_daemon(flags, 0, NULL, NULL, exp_handle, e,
 			     MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)EXP_CONNECTIONS_MAX,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+			     (unsigned int)EXP_CONNECTIONS_PER_ADDR_MAX,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)EXP_HTTP_TIMEOUT_S,
+			     MHD_OPTION_NOTIFY_CONNECTION, exp_deadline_notify, e->deadline,
+			     MHD_OPTION_NOTIFY_COMPLETED, exp_deadline_completed, e->deadline,
 			     MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (!d) {
 		exp_log("--listen %s: cannot listen there (%s)", e->listen, strerror(errno));
+		exp_deadline_stop(e->deadline);
 		tool_signalfd_close(pfd.fd, &old);
 		return EXP_EXIT_ERROR;
 	}
 	while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
 		;
 	MHD_stop_daemon(d);
+	exp_deadline_stop(e->deadline);
 	tool_signalfd_close(pfd.fd, &old);
 	return EXP_EXIT_OK;
 }

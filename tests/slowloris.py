@@ -4,9 +4,11 @@ the HTTP listeners' limits (test_server_web.py, test_exporter.sh): COUNT sockets
 from the loopback address SRC (127.0.0.2, ...: another address than the real
 clients' 127.0.0.1), each sending a request line and then one header line
 every INTERVAL seconds, never the blank line that ends the headers; a socket
-the server closes is opened again (after 50 ms, so a refusing server is not
-hammered). As a module: Flood(...).start() / .stop(); as a command:
-slowloris.py PORT SRC COUNT INTERVAL SECONDS, then prints "opened N closed M"."""
+the server closes is opened again (within 50 ms). As a module: Flood, held(),
+trickle(), unfinished(), server_closed(); as a command:
+  slowloris.py flood PORT SRC COUNT INTERVAL SECONDS  -> "opened N closed M"
+  slowloris.py held PORT SRC N      (N unfinished requests at once) -> "kept K closed C"
+  slowloris.py trickle PORT SRC MAX (a header line a second) -> "closed after T s"."""
 import socket
 import sys
 import threading
@@ -83,8 +85,65 @@ class Flood:
         self.thread.join()
 
 
+def unfinished(port, src):
+    """A socket from @src that sent a request line and one header, not the end."""
+    s = socket.socket()
+    s.bind((src, 0))
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    return s
+
+
+def server_closed(s, wait):
+    """Did the server close @s within @wait seconds?"""
+    s.settimeout(max(wait, 0.01))
+    try:
+        return s.recv(4096) == b""
+    except (socket.timeout, BlockingIOError):
+        return False
+    except OSError:
+        return True
+
+
+def held(port, src, n):
+    """Open @n unfinished requests from @src, one after the other. Return: how many
+    the server still holds after a moment, how many it closed."""
+    socks = [unfinished(port, src) for _ in range(n)]
+    time.sleep(0.3)
+    closed = sum(server_closed(s, 0.3) for s in socks)
+    for s in socks:
+        s.close()
+    return n - closed, closed
+
+
+def trickle(port, src, limit):
+    """One request from @src, a header line a second. Return: the seconds until the
+    server closed it, or None if it did not within @limit."""
+    s = unfinished(port, src)
+    t0 = time.time()
+    while time.time() - t0 < limit:
+        if server_closed(s, 1):
+            return time.time() - t0
+        try:
+            s.send(b"X-Trickle: 1\r\n")
+        except OSError:
+            return time.time() - t0
+    return None
+
+
+def main(argv):
+    port, src = int(argv[2]), argv[3]
+    if argv[1] == "held":
+        print("kept %d closed %d" % held(port, src, int(argv[4])), flush=True)
+    elif argv[1] == "trickle":
+        t = trickle(port, src, float(argv[4]))
+        print("closed after %s s" % ("%.1f" % t if t is not None else "never"), flush=True)
+    else:
+        f = Flood(port, src, int(argv[4]), float(argv[5])).start()
+        time.sleep(float(argv[6]))
+        f.stop()
+        print("opened %d closed %d" % (f.opened, f.closed), flush=True)
+
+
 if __name__ == "__main__":
-    f = Flood(int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4])).start()
-    time.sleep(float(sys.argv[5]))
-    f.stop()
-    print("opened %d closed %d" % (f.opened, f.closed), flush=True)
+    main(sys.argv)

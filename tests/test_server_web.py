@@ -30,7 +30,7 @@ import urllib.request
 import websocket
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from slowloris import Flood  # noqa: E402
+from slowloris import Flood, server_closed, unfinished  # noqa: E402
 from webtest import Daemon, check, end, free_port, http_raw, wrapped  # noqa: E402
 
 MESSAGE_MAX = 4096  # SRV_WEB_MESSAGE_MAX_BYTES (= PROTO_LINE_MAX_BYTES)
@@ -563,26 +563,6 @@ def test_host_list(build_dir):
 
 WEB_PER_ADDR = 8      # SRV_WEB_HTTP_PER_ADDR_MAX
 HTTP_TIMEOUT_S = 10   # SRV_WEB_HTTP_TIMEOUT_S
-
-
-def unfinished(port, src):
-    """A socket from @src that sent a request line and one header, not the end."""
-    s = socket.socket()
-    s.bind((src, 0))
-    s.connect(("127.0.0.1", port))
-    s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-    return s
-
-
-def server_closed(s, wait):
-    """Did the server close @s within @wait seconds?"""
-    s.settimeout(max(wait, 0.01))
-    try:
-        return s.recv(4096) == b""
-    except (socket.timeout, BlockingIOError):
-        return False
-    except OSError:
-        return True
 
 
 def test_per_address(d):
