@@ -95,7 +95,8 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "are dropped, counted); a trigger drives %d devices.\n"
 "WebSocket (--http-listen): a message %d bytes (E2BIG, then close), frames taken %d\n"
 "bytes at a time; HTTP headers %d bytes in all, %d connections reading headers at once,\n"
-"%d s for an HTTP request.\n"
+"%d from one address in HTTP (more are closed at once), %d s for a whole HTTP request\n"
+"(its headers, however slowly they come).\n"
 "IIO events (SUBSCRIBE): %d devices per client; %d events held per subscription while\n"
 "the client has %d bytes unsent (then its oldest are dropped, counted); %d per device.\n"
 "Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board\n"
@@ -118,7 +119,7 @@ static void srv_main_usage(FILE *out, const char *default_board)
 		PROTO_STREAM_SCANS_MAX, SRV_STREAM_OUT_BYTES, SRV_STREAM_QUEUE_BYTES,
 		IIO_TRIGGER_CONSUMERS_MAX,
 		SRV_WEB_MESSAGE_MAX_BYTES, SRV_WEB_RX_CHUNK_BYTES, SRV_WEB_HEADER_MAX_BYTES,
-		SRV_WEB_HEADER_POOL, SRV_WEB_HTTP_TIMEOUT_S, SRV_EVENT_SUBS_MAX_PER_SESSION,
+		SRV_WEB_HEADER_POOL, SRV_WEB_HTTP_PER_ADDR_MAX, SRV_WEB_HTTP_TIMEOUT_S, SRV_EVENT_SUBS_MAX_PER_SESSION,
 		SRV_EVENT_QUEUE_MAX, SRV_EVENT_OUT_MAX_BYTES, IIO_EVENT_QUEUE_LEN);
 }
 
