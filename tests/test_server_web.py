@@ -21,6 +21,7 @@ import resource
 import signal
 import socket
 import struct
+import subprocess
 import sys
 import tempfile
 import time
@@ -535,6 +536,14 @@ def test_host(d):
 def test_host_list(build_dir):
     """--http-host NAME lets a name in; a wildcard listener also answers the host's
     interface addresses, not others; a refusal's log line names --http-host."""
+    exe = os.path.join(build_dir, "server", "iiowired")
+    for bad in ("http://x.example", "x.example:80", "a b", "*.example", "x.example.", ""):
+        r = subprocess.run([exe, "--http-host", bad, "--list-drivers"], capture_output=True)
+        check(r.returncode == 2 and b"--http-host" in r.stderr,
+              "--http-host %r: exit %d %r" % (bad, r.returncode, r.stderr[:80]))
+    for good in ("x.example", "192.0.2.1", "::1", "[::1]", "*"):
+        r = subprocess.run([exe, "--http-host", good, "--list-drivers"], capture_output=True)
+        check(r.returncode == 0, "--http-host %r taken: exit %d" % (good, r.returncode))
     log = tempfile.TemporaryFile()
     wild = free_port()
     d = Daemon(build_dir, demo, "--http-host", REBIND, "--http-listen", "0.0.0.0:%d" % wild,
