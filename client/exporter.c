@@ -661,17 +661,23 @@ int main(int argc, char **argv)
 {
 	struct exp e = { .timeout_ms = IIOWIRE_DEFAULT_TIMEOUT_MS, .listen = EXP_DEFAULT_LISTEN };
 	int ret = exp_parse_args(&e, argc, argv);
+	char *token = NULL;
 
 	if (ret != EXP_PARSED)
 		return ret;
 	/* -k's default; then gone, so libiiowire's connect cannot send it to a /probe target */
 	if (!e.token_file && getenv(IIOWIRE_TOKEN_FILE_ENV) && *getenv(IIOWIRE_TOKEN_FILE_ENV))
 		e.token_file = getenv(IIOWIRE_TOKEN_FILE_ENV);
-	if (e.token_file)
-		e.token_file = strdup(e.token_file);
+	if (e.token_file && !(token = strdup(e.token_file))) {
+		exp_log("out of memory");
+		return EXP_EXIT_ERROR;
+	}
+	e.token_file = token;
 	unsetenv(IIOWIRE_TOKEN_FILE_ENV);
 	if (!e.board[0] && gethostname(e.board, sizeof(e.board)) < 0)
 		snprintf(e.board, sizeof(e.board), "localhost");
 	e.board[sizeof(e.board) - 1] = '\0';
-	return exp_serve(&e);
+	ret = exp_serve(&e);
+	free(token);
+	return ret;
 }
