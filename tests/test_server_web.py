@@ -610,6 +610,10 @@ def test_slow_headers(build_dir):
     d = Daemon(build_dir, demo)
     try:
         test_per_address(d)
+        if wrapped():
+            # the deadline and the real clients' 5 s are wall-clock figures valgrind stretches
+            print("web: the slow-header flood is skipped under valgrind", flush=True)
+            return
         flood = Flood(d.hport, "127.0.0.2", 100, 5).start()
         time.sleep(1)
         trickle = unfinished(d.hport, "127.0.0.4")
