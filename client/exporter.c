@@ -14,9 +14,18 @@
  * read fails has iiowire_channel_up 0 and no value (never a stale one). It
  * keeps no state between scrapes, probes host:port targets only (never a
  * unix socket named by an HTTP client) and never writes to a daemon.
+ *
+ * The AUTH token is a credential, and /probe's target is whatever an HTTP
+ * client asks: so the token goes to the -a daemon and to /probe targets
+ * matching a --probe-target pattern, never to others. With patterns, any
+ * other target is refused (403) without a connection; without any, every
+ * target is probed, without the token. $IIOWIRE_TOKEN_FILE is taken into
+ * -k's place and removed from the environment at start, so that libiiowire
+ * (which honours it on every connect) cannot send it anywhere else.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -30,6 +39,7 @@
 
 #include <microhttpd.h>
 
+#include "exporter_deadline.h"
 #include "fleet.h"
 #include "iiowire.h"
 #include "iiowire_tool.h"
@@ -41,10 +51,19 @@
 #define EXP_DEFAULT_LISTEN	"127.0.0.1:9433"
 /* HTTP connections served at once (one thread each). */
 #define EXP_CONNECTIONS_MAX	64
-/* An HTTP client silent this long is dropped (s). */
+/*
+ * ...of them from one address: more are closed at once. A quarter, so that
+ * one address sending slow headers leaves the rest to others; Prometheus
+ * scrapes each target on its own connection, so a server probing more than
+ * this many targets at the same moment needs a second address (or exporter).
+ */
+#define EXP_CONNECTIONS_PER_ADDR_MAX	16
+/* An HTTP client silent this long is dropped (s); EXP_DEADLINE_S bounds a request. */
 #define EXP_HTTP_TIMEOUT_S	30
 /* Longest /probe target and board parameter. */
 #define EXP_TARGET_MAX_BYTES	IIOWIRE_ADDRESS_MAX_BYTES
+/* --probe-target patterns one exporter takes. */
+#define EXP_PROBE_TARGETS_MAX	64
 /* What is taken off Prometheus's scrape timeout, so the answer is in before it (ms). */
 #define EXP_TIMEOUT_MARGIN_MS	500
 
@@ -52,6 +71,7 @@ static const char exp_ctype_text[] = "text/plain; version=0.0.4; charset=utf-8";
 static const char exp_ctype_om[] = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 struct exp {
+	struct exp_deadline *deadline;	/* the request deadline's watchdog */
 	const char *address;		/* -a: the daemon of /metrics */
 	const char *token_file;
 	int timeout_ms;
@@ -59,6 +79,8 @@ struct exp {
 	char board[FLEET_NAME_MAX_BYTES];
 	const char *consumers[FLEET_CONSUMERS_MAX];
 	int nconsumers;
+	const char *probe_targets[EXP_PROBE_TARGETS_MAX];	/* --probe-target */
+	int nprobe_targets;		/* 0: every target probed, none with the token */
 };
 
 /* One scrape: where, how, and what came back. */
@@ -66,6 +88,7 @@ struct exp_scrape {
 	const struct exp *e;
 	const char *target;
 	const char *board;
+	const char *token_file;		/* NULL: this target does not get the token */
 	int timeout_ms;
 	bool om;			/* OpenMetrics */
 	FILE *out;			/* open_memstream */
@@ -208,7 +231,7 @@ static struct iiowire *exp_read(struct exp_scrape *s)
 	struct iiowire *w;
 	int i, ret;
 
-	w = tool_connect(s->target, s->timeout_ms, s->e->token_file, msg, sizeof(msg));
+	w = tool_connect(s->target, s->timeout_ms, s->token_file, msg, sizeof(msg));
 	ret = w ? iiowire_server_version(w, &v) : -errno;
 	if (w && ret < 0)
 		snprintf(msg, sizeof(msg), "not an iiowired: %s", iiowire_errmsg(w));
@@ -345,6 +368,54 @@ static const char *exp_target_refusal(const char *t)
 	return NULL;
 }
 
+/*
+ * Does @target match @pattern piece by piece? Both are cut at '.' and ':' and
+ * each piece is matched with fnmatch() (case-insensitive, as host names are),
+ * so a '*' never spans a dot or a colon: "10.0.0.*:30432" matches
+ * 10.0.0.7:30432, not 10.0.0.7.attacker.example:30432 nor 10.0.0.7:31337.
+ */
+static bool exp_target_match(const char *pattern, const char *target)
+{
+	char p[EXP_TARGET_MAX_BYTES + 1], t[EXP_TARGET_MAX_BYTES + 1];
+	size_t pn, tn;
+
+	for (;;) {
+		pn = strcspn(pattern, ".:");
+		tn = strcspn(target, ".:");
+		if (pn >= sizeof(p) || tn >= sizeof(t))
+			return false;
+		snprintf(p, sizeof(p), "%.*s", (int)pn, pattern);
+		snprintf(t, sizeof(t), "%.*s", (int)tn, target);
+		if (fnmatch(p, t, FNM_CASEFOLD) != 0 || pattern[pn] != target[tn])
+			return false;
+		if (!pattern[pn])
+			return true;
+		pattern += pn + 1;
+		target += tn + 1;
+	}
+}
+
+/*
+ * May /probe read @s->target, and with the token? Sets s->token_file.
+ * Return: NULL if it may, else why not (403).
+ */
+static const char *exp_probe_allowed(struct exp_scrape *s)
+{
+	const struct exp *e = s->e;
+	int i;
+
+	s->token_file = NULL;
+	if (!e->nprobe_targets)
+		return NULL;
+	for (i = 0; i < e->nprobe_targets; i++) {
+		if (exp_target_match(e->probe_targets[i], s->target)) {
+			s->token_file = e->token_file;
+			return NULL;
+		}
+	}
+	return "not a target this exporter probes (--probe-target)";
+}
+
 static enum MHD_Result exp_handle(void *data, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version,
 				  const char *upload, size_t *upload_size, void **state)
@@ -359,10 +430,12 @@ static enum MHD_Result exp_handle(void *data, struct MHD_Connection *conn, const
 	(void)upload;
 	(void)upload_size;
 	(void)state;
+	exp_deadline_headers_done(e->deadline, conn);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return exp_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET\n");
 	if (strcmp(url, "/metrics") == 0) {
 		s.target = e->address;
+		s.token_file = e->token_file;
 	} else if (strcmp(url, "/probe") == 0) {
 		s.target = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "target");
 		if (!s.target)
@@ -370,6 +443,9 @@ static enum MHD_Result exp_handle(void *data, struct MHD_Connection *conn, const
 		why = exp_target_refusal(s.target);
 		if (why)
 			return exp_text(conn, MHD_HTTP_BAD_REQUEST, "target: %s\n", why);
+		why = exp_probe_allowed(&s);
+		if (why)
+			return exp_text(conn, MHD_HTTP_FORBIDDEN, "target: %s\n", why);
 		s.board = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "board");
 		if (!s.board || exp_target_refusal(s.board))
 			s.board = s.target;
@@ -394,6 +470,7 @@ static void exp_usage(FILE *out)
 	fprintf(out,
 		"usage: iiowire-exporter [--listen ADDR] [-a DAEMON] [--board NAME]\n"
 		"                        [--consumer NAME]... [--timeout MS] [--token-file FILE]\n"
+		"                        [--probe-target PATTERN]...\n"
 		"\n"
 		"A Prometheus exporter for iiowired. GET /metrics reads the daemon of -a;\n"
 		"GET /probe?target=HOST:PORT[&board=NAME] reads any daemon (the blackbox and\n"
@@ -414,14 +491,24 @@ static void exp_usage(FILE *out)
 		"                           default: every consumer the maps name)\n"
 		"  -t, --timeout MS         per-request timeout of a scrape (default %d; less\n"
 		"                           when Prometheus's scrape timeout is shorter)\n"
-		"  -k, --token-file FILE    token for AUTH, for every daemon (default $%s)\n"
+		"  -k, --token-file FILE    token for AUTH, sent to the daemon of -a and to the\n"
+		"                           --probe-target ones only (default $%s)\n"
+		"  -p, --probe-target PATTERN  a /probe target (HOST:PORT) to read with the token;\n"
+		"                           globs matched piece by piece between dots and colons\n"
+		"                           ('10.0.0.*:30432'); repeatable (up to %d). With any,\n"
+		"                           other targets are refused (403); with none, every\n"
+		"                           target is read, without the token\n"
 		"  -h, --help               this text\n"
 		"  -V, --version            the version\n"
 		"\n"
-		"At most %d HTTP connections at once. Exit status: 0 after SIGINT/SIGTERM, 1\n"
-		"if the address cannot be listened on, 2 on a usage error.\n",
+		"At most %d HTTP connections at once, %d from one address (more are closed);\n"
+		"a request's headers within %d s of the connection's start or the previous\n"
+		"answer, else closed; a client silent for %d s is closed. Exit status: 0\n"
+		"after SIGINT/SIGTERM, 1 if the address cannot be listened on, 2 on a usage\n"
+		"error.\n",
 		EXP_DEFAULT_LISTEN, IIOWIRE_ADDRESS_ENV, IIOWIRE_DEFAULT_ADDRESS, FLEET_CONSUMERS_MAX,
-		IIOWIRE_DEFAULT_TIMEOUT_MS, IIOWIRE_TOKEN_FILE_ENV, EXP_CONNECTIONS_MAX);
+		IIOWIRE_DEFAULT_TIMEOUT_MS, IIOWIRE_TOKEN_FILE_ENV, EXP_PROBE_TARGETS_MAX,
+		EXP_CONNECTIONS_MAX, EXP_CONNECTIONS_PER_ADDR_MAX, EXP_DEADLINE_S, EXP_HTTP_TIMEOUT_S);
 }
 
 #define exp_usage_error(...)	tool_usage_error("iiowire-exporter", __VA_ARGS__)
@@ -435,12 +522,13 @@ static int exp_parse_args(struct exp *e, int argc, char **argv)
 		{ "listen", required_argument, NULL, 'l' },
 		{ "board", required_argument, NULL, 'n' },
 		{ "consumer", required_argument, NULL, 'c' },
+		{ "probe-target", required_argument, NULL, 'p' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "a:t:k:hl:n:c:V", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "a:t:k:hl:n:c:p:V", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
 			e->address = optarg;
@@ -467,6 +555,15 @@ static int exp_parse_args(struct exp *e, int argc, char **argv)
 				return exp_usage_error("more than %d --consumer",
 						       FLEET_CONSUMERS_MAX);
 			e->consumers[e->nconsumers++] = optarg;
+			break;
+		case 'p':
+			if (e->nprobe_targets == EXP_PROBE_TARGETS_MAX)
+				return exp_usage_error("more than %d --probe-target",
+						       EXP_PROBE_TARGETS_MAX);
+			if (exp_target_refusal(optarg) || !strchr(optarg, ':'))
+				return exp_usage_error("--probe-target '%s': not a HOST:PORT "
+						       "pattern", optarg);
+			e->probe_targets[e->nprobe_targets++] = optarg;
 			break;
 		case 'h':
 			exp_usage(stdout);
@@ -534,20 +631,28 @@ static int exp_serve(struct exp *e)
 		exp_log("signalfd: %s", strerror(-pfd.fd));
 		return EXP_EXIT_ERROR;
 	}
-	d = MHD_start_daemon(flags, 0, NULL, NULL, exp_handle, e,
+	e->deadline = exp_deadline_start();
+	d = !e->deadline ? NULL :
+	    MHD_start_daemon(flags, 0, NULL, NULL, exp_handle, e,
 			     MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)EXP_CONNECTIONS_MAX,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+			     (unsigned int)EXP_CONNECTIONS_PER_ADDR_MAX,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)EXP_HTTP_TIMEOUT_S,
+			     MHD_OPTION_NOTIFY_CONNECTION, exp_deadline_notify, e->deadline,
+			     MHD_OPTION_NOTIFY_COMPLETED, exp_deadline_completed, e->deadline,
 			     MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (!d) {
 		exp_log("--listen %s: cannot listen there (%s)", e->listen, strerror(errno));
+		exp_deadline_stop(e->deadline);
 		tool_signalfd_close(pfd.fd, &old);
 		return EXP_EXIT_ERROR;
 	}
 	while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
 		;
 	MHD_stop_daemon(d);
+	exp_deadline_stop(e->deadline);
 	tool_signalfd_close(pfd.fd, &old);
 	return EXP_EXIT_OK;
 }
@@ -556,11 +661,23 @@ int main(int argc, char **argv)
 {
 	struct exp e = { .timeout_ms = IIOWIRE_DEFAULT_TIMEOUT_MS, .listen = EXP_DEFAULT_LISTEN };
 	int ret = exp_parse_args(&e, argc, argv);
+	char *token = NULL;
 
 	if (ret != EXP_PARSED)
 		return ret;
+	/* -k's default; then gone, so libiiowire's connect cannot send it to a /probe target */
+	if (!e.token_file && getenv(IIOWIRE_TOKEN_FILE_ENV) && *getenv(IIOWIRE_TOKEN_FILE_ENV))
+		e.token_file = getenv(IIOWIRE_TOKEN_FILE_ENV);
+	if (e.token_file && !(token = strdup(e.token_file))) {
+		exp_log("out of memory");
+		return EXP_EXIT_ERROR;
+	}
+	e.token_file = token;
+	unsetenv(IIOWIRE_TOKEN_FILE_ENV);
 	if (!e.board[0] && gethostname(e.board, sizeof(e.board)) < 0)
 		snprintf(e.board, sizeof(e.board), "localhost");
 	e.board[sizeof(e.board) - 1] = '\0';
-	return exp_serve(&e);
+	ret = exp_serve(&e);
+	free(token);
+	return ret;
 }

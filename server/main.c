@@ -35,10 +35,50 @@
 #include "stream.h"
 #include "iio_buffer.h"
 #include "web.h"
+#include "web_guard.h"
 
 #define SRV_MAIN_EXIT_USAGE	2
 /* descriptors kept for listeners, logs, bus devices and libuv's own use */
 #define SRV_MAIN_FD_RESERVE	64
+
+/* The limits and the rest of --help, after the options. */
+static void srv_main_usage_limits(FILE *out)
+{
+	fprintf(out,
+"\n"
+"Limits: request line %d bytes (E2BIG, then close); output queued per client: reading\n"
+"stops at %d bytes, closed above %d bytes for %d ms or above %d bytes; %d requests per\n"
+"client waiting on a bus; %d queued per bus; listen backlog %d; wrong AUTH: %d per\n"
+"connection, answered after %d ms, %d ms apart in all; each holds its address (Unix\n"
+"sockets: one) %d ms, from the %dth on twice as long each time, at most %d ms.\n"
+"kernel devices: at most %d, each with at most %d files, %d channels and %d events;\n"
+"kernel triggers: at most %d files each, %d triggers.\n"
+"Streams: %d per connection, %d readers per device, %d scans per block; a reader's blocks\n"
+"wait while the client has %d bytes unsent, %d bytes of them at most (then the oldest\n"
+"are dropped, counted); a trigger drives %d devices.\n"
+"WebSocket (--http-listen): a message %d bytes (E2BIG, then close), frames taken %d\n"
+"bytes at a time; HTTP headers %d bytes in all, %d connections reading headers at once,\n"
+"%d per address in HTTP (more are closed), %d s for a whole HTTP request.\n"
+"IIO events (SUBSCRIBE): %d devices per client; %d events held per subscription while\n"
+"the client has %d bytes unsent (then its oldest are dropped, counted); %d per device.\n"
+"Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board\n"
+"(and rescans the kernel's devices; a kernel uevent does too).\n"
+"systemd: sockets it passes (iiowired.socket; FileDescriptorName=iiod for libiio's)\n"
+"replace the default listeners; readiness is notified (Type=notify).\n",
+		PROTO_LINE_MAX_BYTES, SRV_OUT_PAUSE_BYTES,
+		SRV_OUT_SOFT_BYTES, SRV_OUT_SOFT_MS, SRV_OUT_HARD_BYTES, SRV_SESSION_INFLIGHT_MAX,
+		SRV_BUSQ_DEPTH_MAX, SRV_LISTEN_BACKLOG, SRV_AUTH_ATTEMPTS_MAX, SRV_AUTH_FAIL_DELAY_MS,
+		SRV_AUTH_FAIL_GLOBAL_MS, SRV_AUTH_FAIL_DELAY_MS, SRV_AUTH_PENALTY_FREE + 1,
+		SRV_AUTH_PENALTY_MAX_MS, IIO_KERNEL_DEVICES_MAX, IIO_KERNEL_FILES_MAX,
+		IIO_KERNEL_CHANNELS_MAX, IIO_KERNEL_EVENTS_MAX, IIO_KERNEL_TRIGGER_FILES_MAX,
+		IIO_TRIGGERS_MAX, SRV_STREAM_MAX_PER_SESSION, SRV_STREAM_READERS_MAX,
+		PROTO_STREAM_SCANS_MAX, SRV_STREAM_OUT_BYTES, SRV_STREAM_QUEUE_BYTES,
+		IIO_TRIGGER_CONSUMERS_MAX,
+		SRV_WEB_MESSAGE_MAX_BYTES, SRV_WEB_RX_CHUNK_BYTES, SRV_WEB_HEADER_MAX_BYTES,
+		SRV_WEB_HEADER_POOL, SRV_WEB_HTTP_PER_ADDR_MAX, SRV_WEB_HTTP_TIMEOUT_S,
+		SRV_EVENT_SUBS_MAX_PER_SESSION,
+		SRV_EVENT_QUEUE_MAX, SRV_EVENT_OUT_MAX_BYTES, IIO_EVENT_QUEUE_LEN);
+}
 
 static void srv_main_usage(FILE *out, const char *default_board)
 {
@@ -78,48 +118,19 @@ static void srv_main_usage(FILE *out, const char *default_board)
 "                            most %d); off by default\n"
 "      --http-origin ORIGIN  a page origin (http://host:port, or *) that may open the\n"
 "                            WebSocket besides the page's own; repeatable (at most %d)\n"
+"      --http-host NAME      a Host (name, address; * for any) the HTTP face answers besides\n"
+"                            localhost and its own names and addresses (others get 403:\n"
+"                            DNS rebinding); repeatable (at most %d)\n"
 "      --list-drivers        print every chip name a board file may use, and exit\n"
 "  -V, --version             print the version and exit\n"
-"  -h, --help                print this help and exit\n"
-"\n"
-"Limits: request line %d bytes (E2BIG, then close); output queued per client: reading\n"
-"stops at %d bytes, closed above %d bytes for %d ms or above %d bytes; %d requests per\n"
-"client waiting on a bus; %d queued per bus; listen backlog %d; wrong AUTH: %d per\n"
-"connection, answered after %d ms, %d ms apart in all; each holds its address (Unix\n"
-"sockets: one) %d ms, from the %dth on twice as long each time, at most %d ms.\n"
-"kernel devices: at most %d, each with at most %d files, %d channels and %d events;\n"
-"kernel triggers: at most %d files each, %d triggers.\n"
-"Streams: %d per connection, %d readers per device, %d scans per block; a reader's blocks\n"
-"wait while the client has %d bytes unsent, %d bytes of them at most (then the oldest\n"
-"are dropped, counted); a trigger drives %d devices.\n"
-"WebSocket (--http-listen): a message %d bytes (E2BIG, then close), frames taken %d\n"
-"bytes at a time; HTTP headers %d bytes in all, %d connections reading headers at once,\n"
-"%d s for an HTTP request.\n"
-"IIO events (SUBSCRIBE): %d devices per client; %d events held per subscription while\n"
-"the client has %d bytes unsent (then its oldest are dropped, counted); %d per device.\n"
-"Signals: SIGTERM/SIGINT finish in-flight replies and exit 0; SIGHUP reloads the board\n"
-"(and rescans the kernel's devices; a kernel uevent does too).\n"
-"systemd: sockets it passes (iiowired.socket; FileDescriptorName=iiod for libiio's)\n"
-"replace the default listeners; readiness is notified (Type=notify).\n",
+"  -h, --help                print this help and exit\n",
 		SRV_DEFAULT_PORT, SRV_DEFAULT_PORT, default_board, SRV_ALLOW_WRITE_MAX,
 		SRV_DEFAULT_MAX_CLIENTS,
 		SRV_MAIN_FD_RESERVE, SRV_AUTH_TOKEN_MIN_BYTES, SRV_DEFAULT_IO_TIMEOUT_MS,
 		SRV_DEFAULT_LINE_TIMEOUT_MS,
 		SRV_DEFAULT_IDLE_TIMEOUT_MS, SRV_QUEUED_BYTES_DEFAULT, iio_kernel_sysfs_root(),
-		IIO_KERNEL_BUS_DIR,
-		SRV_HTTP_LISTEN_MAX, SRV_HTTP_ORIGIN_MAX,
-		PROTO_LINE_MAX_BYTES, SRV_OUT_PAUSE_BYTES,
-		SRV_OUT_SOFT_BYTES, SRV_OUT_SOFT_MS, SRV_OUT_HARD_BYTES, SRV_SESSION_INFLIGHT_MAX,
-		SRV_BUSQ_DEPTH_MAX, SRV_LISTEN_BACKLOG, SRV_AUTH_ATTEMPTS_MAX, SRV_AUTH_FAIL_DELAY_MS,
-		SRV_AUTH_FAIL_GLOBAL_MS, SRV_AUTH_FAIL_DELAY_MS, SRV_AUTH_PENALTY_FREE + 1,
-		SRV_AUTH_PENALTY_MAX_MS, IIO_KERNEL_DEVICES_MAX, IIO_KERNEL_FILES_MAX,
-		IIO_KERNEL_CHANNELS_MAX, IIO_KERNEL_EVENTS_MAX, IIO_KERNEL_TRIGGER_FILES_MAX,
-		IIO_TRIGGERS_MAX, SRV_STREAM_MAX_PER_SESSION, SRV_STREAM_READERS_MAX,
-		PROTO_STREAM_SCANS_MAX, SRV_STREAM_OUT_BYTES, SRV_STREAM_QUEUE_BYTES,
-		IIO_TRIGGER_CONSUMERS_MAX,
-		SRV_WEB_MESSAGE_MAX_BYTES, SRV_WEB_RX_CHUNK_BYTES, SRV_WEB_HEADER_MAX_BYTES,
-		SRV_WEB_HEADER_POOL, SRV_WEB_HTTP_TIMEOUT_S, SRV_EVENT_SUBS_MAX_PER_SESSION,
-		SRV_EVENT_QUEUE_MAX, SRV_EVENT_OUT_MAX_BYTES, IIO_EVENT_QUEUE_LEN);
+		IIO_KERNEL_BUS_DIR, SRV_HTTP_LISTEN_MAX, SRV_HTTP_ORIGIN_MAX, SRV_HTTP_HOST_MAX);
+	srv_main_usage_limits(out);
 }
 
 /* Parse a whole decimal number in [@min, @max]. Return: 0 or -EINVAL. */
@@ -204,6 +215,22 @@ static int srv_main_set_http_origin(struct srv_config *cfg, const char *arg)
 		return -EINVAL;
 	}
 	cfg->http_origin[cfg->nhttp_origin++] = arg;
+	return 0;
+}
+
+static int srv_main_set_http_host(struct srv_config *cfg, const char *arg)
+{
+	char err[256];
+
+	if (cfg->nhttp_host == SRV_HTTP_HOST_MAX) {
+		fprintf(stderr, "iiowired: at most %d --http-host options\n", SRV_HTTP_HOST_MAX);
+		return -EINVAL;
+	}
+	if (srv_web_host_check(arg, err, sizeof(err))) {
+		fprintf(stderr, "iiowired: %s\n", err);
+		return -EINVAL;
+	}
+	cfg->http_host[cfg->nhttp_host++] = arg;
 	return 0;
 }
 
@@ -338,6 +365,7 @@ static const struct srv_main_opt srv_main_opts[] = {
 	{ "dev-root", required_argument, 0, srv_main_set_dev_root },
 	{ "http-listen", required_argument, 0, srv_main_set_http_listen },
 	{ "http-origin", required_argument, 0, srv_main_set_http_origin },
+	{ "http-host", required_argument, 0, srv_main_set_http_host },
 	{ "list-drivers", no_argument, 'L', NULL },
 	{ "version", no_argument, 'V', NULL },
 	{ "help", no_argument, 'h', NULL },

@@ -43,6 +43,8 @@ struct srv_events;
 /* --http-listen and --http-origin options one daemon takes (web.h) */
 #define SRV_HTTP_LISTEN_MAX		8
 #define SRV_HTTP_ORIGIN_MAX		16
+/* --http-host options one daemon takes (web_guard.h) */
+#define SRV_HTTP_HOST_MAX		16
 /* --allow-write options one daemon takes */
 #define SRV_ALLOW_WRITE_MAX		64
 #define SRV_DEFAULT_MAX_CLIENTS		4096
@@ -107,6 +109,8 @@ struct srv_config {
 	const char *http_origin[SRV_HTTP_ORIGIN_MAX];	/* --http-origin; none: same-origin */
 	int nhttp_origin;
 	unsigned int max_queued_bytes;	/* all stream and event queues together (queues.h) */
+	const char *http_host[SRV_HTTP_HOST_MAX];	/* --http-host: more Host names (web_guard.h) */
+	int nhttp_host;
 };
 
 /** struct srv_stats - counters for STATS; loop thread only. */

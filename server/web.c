@@ -37,6 +37,7 @@
 #include "session.h"
 #include "srv.h"
 #include "web.h"
+#include "web_guard.h"
 
 /* The record header's flag: the message passed SRV_WEB_MESSAGE_MAX_BYTES (no payload). */
 #define SRV_WEB_REC_TOO_LONG	0x80000000u
@@ -50,6 +51,19 @@ struct srv_web {
 	bool closed;
 	unsigned char *tx;		/* one outgoing message, LWS_PRE bytes in front */
 	size_t txcap;
+	char self[SRV_WEB_HOST_NAME_MAX];	/* gethostname(), for the Host check */
+	struct srv_web_peers peers;	/* connections in HTTP, per address */
+};
+
+/*
+ * struct srv_web_tag - what the daemon keeps of a connection from accept to
+ * libwebsockets' LWS_CALLBACK_WSI_DESTROY (its opaque user data): the per-session
+ * data is libwebsockets' and is cleared at each request, this is not.
+ */
+struct srv_web_tag {
+	struct srv_web_addr peer;
+	bool counted;			/* in web->peers: still HTTP, not a WebSocket */
+	bool wildcard;			/* came through a listener bound to any address */
 };
 
 /*
@@ -265,10 +279,29 @@ static void srv_web_peer(struct lws *wsi, char *buf, size_t len)
 		srv_sockaddr_name((struct sockaddr *)&ss, buf, len);
 }
 
+/* The connection leaves HTTP (a WebSocket now, or gone): it no longer counts for its address. */
+static void srv_web_uncount(struct srv_web *web, struct lws *wsi)
+{
+	struct srv_web_tag *tag = lws_get_opaque_user_data(wsi);
+
+	if (tag && tag->counted) {
+		tag->counted = false;
+		srv_web_peers_put(&web->peers, &tag->peer);
+	}
+}
+
+static void srv_web_destroyed(struct srv_web *web, struct lws *wsi)
+{
+	srv_web_uncount(web, wsi);
+	free(lws_get_opaque_user_data(wsi));
+	lws_set_opaque_user_data(wsi, NULL);
+}
+
 static void srv_web_established(struct srv_web *web, struct srv_web_conn *c, struct lws *wsi)
 {
 	char peer[64];
 
+	srv_web_uncount(web, wsi);
 	memset(c, 0, sizeof(*c));
 	c->wsi = wsi;
 	proto_buf_init(&c->msg);
@@ -450,6 +483,34 @@ static bool srv_web_origin_ok(struct srv_web *web, struct lws *wsi)
 	return !strcmp(origin, same);
 }
 
+/*
+ * Is the request's Host one this daemon answers (web_guard.h)? If not: 403,
+ * and a log line that says how to allow it. A request without Host is no
+ * browser's (they all send it): AUTH guards it as on TCP.
+ * Return: true when refused (the 403 is queued).
+ */
+static bool srv_web_host_refused(struct srv_web *web, struct lws *wsi)
+{
+	char host[SRV_WEB_HOST_NAME_MAX], name[SRV_WEB_HOST_NAME_MAX], peer[64];
+	const struct srv_web_tag *tag = lws_get_opaque_user_data(wsi);
+	bool wildcard = tag && tag->wildcard;
+
+	if (lws_hdr_total_length(wsi, WSI_TOKEN_HOST) <= 0)
+		return false;
+	if (lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HOST) <= 0)
+		snprintf(name, sizeof(name), "(over %zu bytes)", sizeof(host) - 1);
+	else if (srv_web_host_allowed(&web->srv->cfg, web->self, host, lws_get_socket_fd(wsi),
+				      wildcard, name, sizeof(name)))
+		return false;
+	srv_web_peer(wsi, peer, sizeof(peer));
+	srv_info(&web->srv->log, "web %s: Host '%.80s' refused (DNS rebinding guard); if the "
+		 "daemon is reached by that name, allow it with --http-host %.80s", peer, name,
+		 name);
+	lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN,
+			       "Host not allowed (see --http-host in iiowired(8))");
+	return true;
+}
+
 /* Only GET /ws, from an allowed origin, while the daemon is not stopping. */
 static int srv_web_filter(struct srv_web *web, struct lws *wsi)
 {
@@ -508,6 +569,8 @@ static int srv_web_http(struct srv_web *web, struct srv_web_conn *c, struct lws 
 	int n;
 
 	memset(c, 0, sizeof(*c));
+	if (srv_web_host_refused(web, wsi))
+		return lws_http_transaction_completed(wsi) ? -1 : 0;
 	if (!head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
 		lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL);
 		return lws_http_transaction_completed(wsi) ? -1 : 0;
@@ -568,6 +631,9 @@ static int srv_web_callback(struct lws *wsi, enum lws_callback_reasons reason, v
 		return srv_web_http(srv_web_of(wsi), c, wsi, in);
 	case LWS_CALLBACK_HTTP_WRITEABLE:
 		return srv_web_http_writable(srv_web_of(wsi), c, wsi);
+	case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+		/* >0: refused with our own 403, before the handshake is answered */
+		return srv_web_host_refused(srv_web_of(wsi), wsi) ? 1 : 0;
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
 		return srv_web_filter(srv_web_of(wsi), wsi);
 	case LWS_CALLBACK_ESTABLISHED:
@@ -581,6 +647,9 @@ static int srv_web_callback(struct lws *wsi, enum lws_callback_reasons reason, v
 		return srv_web_writable(web, c);
 	case LWS_CALLBACK_CLOSED:
 		srv_web_closed(c);
+		return 0;
+	case LWS_CALLBACK_WSI_DESTROY:
+		srv_web_destroyed(srv_web_of(wsi), wsi);
 		return 0;
 	default:
 		return lws_callback_http_dummy(wsi, reason, user, in, len);
@@ -635,6 +704,9 @@ int srv_web_start(struct srv *srv, char *err, size_t errlen)
 		return -ENOPKG;
 	}
 	web->vh = lws_get_vhost_by_name(web->ctx, "default");
+	if (gethostname(web->self, sizeof(web->self)) < 0)
+		web->self[0] = '\0';
+	web->self[sizeof(web->self) - 1] = '\0';
 	return 0;
 }
 
@@ -643,9 +715,37 @@ static void srv_web_handle_free(uv_handle_t *handle)
 	free(handle);
 }
 
-void srv_web_accept(struct srv_listener *l)
+/*
+ * A tag for the connection @fd from @l, counted for its address.
+ * Return: the tag, or NULL (the address has SRV_WEB_HTTP_PER_ADDR_MAX, no memory).
+ */
+static struct srv_web_tag *srv_web_tag_new(struct srv_web *web, struct srv_listener *l, int fd)
 {
-	struct srv_web *web = l->srv->web;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	struct srv_web_tag *tag;
+	uv_os_fd_t lfd;
+
+	tag = calloc(1, sizeof(*tag));
+	if (!tag || getpeername(fd, (struct sockaddr *)&ss, &sl) < 0) {
+		free(tag);
+		return NULL;
+	}
+	tag->peer = srv_web_addr_of((struct sockaddr *)&ss);
+	if (srv_web_peers_take(&web->peers, &tag->peer, SRV_WEB_HTTP_PER_ADDR_MAX)) {
+		srv_debug(&web->srv->log, "web: connection on %s closed: its address has %d "
+			  "in HTTP", l->name, SRV_WEB_HTTP_PER_ADDR_MAX);
+		free(tag);
+		return NULL;
+	}
+	tag->counted = true;
+	tag->wildcard = uv_fileno(&l->h.handle, &lfd) == 0 && srv_web_host_wildcard(lfd);
+	return tag;
+}
+
+/* libuv accepted it; libwebsockets gets its own descriptor of the socket. */
+static int srv_web_accept_fd(struct srv_listener *l)
+{
 	uv_tcp_t *t;
 	uv_os_fd_t fd;
 	int nfd = -1;
@@ -653,21 +753,41 @@ void srv_web_accept(struct srv_listener *l)
 	t = malloc(sizeof(*t));
 	if (!t || uv_tcp_init(&l->srv->loop, t) < 0) {
 		free(t);
-		return;
+		return -1;
 	}
-	/* libuv accepted it; libwebsockets gets its own descriptor of the socket */
 	if (uv_accept(&l->h.stream, (uv_stream_t *)t) == 0 &&
 	    uv_fileno((uv_handle_t *)t, &fd) == 0) {
 		uv_tcp_nodelay(t, 1);
 		nfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	}
 	uv_close((uv_handle_t *)t, srv_web_handle_free);
+	return nfd;
+}
+
+void srv_web_accept(struct srv_listener *l)
+{
+	struct srv_web *web = l->srv->web;
+	struct srv_web_tag *tag;
+	struct lws *wsi;
+	int nfd = srv_web_accept_fd(l);
+
 	if (nfd < 0)
 		return;
-	if (!web || web->stopping || !lws_adopt_socket_vhost(web->vh, nfd)) {
+	if (!web || web->stopping || !(tag = srv_web_tag_new(web, l, nfd))) {
 		srv_debug(&l->srv->log, "web: connection on %s not taken", l->name);
 		close(nfd);
+		return;
 	}
+	/* on failure libwebsockets has closed the descriptor itself */
+	wsi = lws_adopt_socket_vhost(web->vh, nfd);
+	if (!wsi) {
+		srv_debug(&l->srv->log, "web: connection on %s not taken", l->name);
+		srv_web_peers_put(&web->peers, &tag->peer);
+		free(tag);
+		return;
+	}
+	/* set once adopted: a wsi that fails within the adoption has no tag to free */
+	lws_set_opaque_user_data(wsi, tag);
 }
 
 void srv_web_stop(struct srv *srv)
@@ -697,6 +817,7 @@ void srv_web_free(struct srv *srv)
 	if (web->ctx)
 		lws_context_destroy(web->ctx);
 	free(web->tx);
+	srv_web_peers_free(&web->peers);
 	free(web);
 	srv->web = NULL;
 }

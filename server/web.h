@@ -36,6 +36,15 @@ struct srv_listener;
 #define SRV_WEB_HEADER_POOL		32
 /* an HTTP request (headers, handshake) must be complete within this time */
 #define SRV_WEB_HTTP_TIMEOUT_S		10
+/*
+ * connections one address may have in HTTP (reading headers, or served the
+ * page; a WebSocket is a session and counts under --max-clients instead):
+ * more are closed at once. Below SRV_WEB_HEADER_POOL, so that one address
+ * sending slow headers never holds every header buffer; above a browser's
+ * 6 connections per host. (libwebsockets' own ip_limit_ah needs
+ * LWS_WITH_PEER_LIMITS, which Debian's build leaves out.)
+ */
+#define SRV_WEB_HTTP_PER_ADDR_MAX	8
 /* a page file goes out in pieces of this size */
 #define SRV_WEB_HTTP_CHUNK_BYTES	16384
 

@@ -4,7 +4,9 @@
 # checked through Prometheus's query API; then /metrics, OpenMetrics on
 # Accept, a channel whose read fails (iiowire_channel_up 0, no value), and
 # bad targets: nothing listening, not a daemon, a unix socket, none given;
-# the exporter keeps serving after each.
+# the exporter keeps serving after each; the token only to configured
+# targets (an attacker's listener as /probe target); the connection limits,
+# per address, and the request deadline against slow headers.
 # Usage: test_exporter.sh BUILD_DIR SOURCE_DIR. Skips (exit 77) without prometheus.
 set -u
 build=$1
@@ -166,21 +168,87 @@ wait_port $dt
 curl -s "$url/probe?target=127.0.0.1:$dt" | grep -q '^iiowire_up{.*} 0$' &&
 	grep -q "127.0.0.1:$dt: EACCES" "$tmp/exporter.err"
 check "a daemon wanting a token, none given: iiowire_up 0, EACCES logged" $?
+# --- the token goes to configured targets only: an attacker's listener named in
+# /probe?target= must never receive it (nor, with --probe-target, a connection) ---
+atk=$(shtest_free_port 11)
+python3 - "$atk" "$tmp/attacker.bytes" <<'EOF' &
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(16)
+s.settimeout(0.05)
+out = open(sys.argv[2], "ab", buffering=0)
+conns = []
+while True:  # every connection's bytes, as they come; killed at the end
+    try:
+        c, _ = s.accept()
+        out.write(b"<connection>\n")
+        c.setblocking(False)
+        conns.append(c)
+    except socket.timeout:
+        pass
+    for c in conns:
+        try:
+            out.write(c.recv(65536))
+        except BlockingIOError:
+            pass
+EOF
+apid=$!
+pids="$pids $apid"
+wait_port $atk
+: >"$tmp/attacker.bytes"
+# probe_attacker PORT: /probe the attacker through the exporter on PORT; $st its HTTP status
+probe_attacker() {
+	st=$(curl -s -m 10 -o "$tmp/b" -w '%{http_code}' "http://127.0.0.1:$1/probe?target=127.0.0.1:$atk")
+	sleep 0.5
+}
 xk=$(shtest_free_port 9)
-$wrap "$exporter" --listen 127.0.0.1:$xk -k "$tmp/token" 2>"$tmp/exporter-k.err" &
+$wrap "$exporter" --listen 127.0.0.1:$xk -a 127.0.0.1:$dt -k "$tmp/token" --timeout 1000 \
+	2>"$tmp/exporter-k.err" &
+kpid=$!
+pids="$pids $kpid"
+wait_port $xk
+probe_attacker $xk
+[ "$st" = 200 ] && grep -q '^<connection>' "$tmp/attacker.bytes" &&
+	! grep -q 'auth\|fleet-token' "$tmp/attacker.bytes"
+check "-k, no --probe-target: the attacker's target is probed without the token ($st)" $?
+curl -s "http://127.0.0.1:$xk/probe?target=127.0.0.1:$dt" | grep -q '^iiowire_up{.*} 0$'
+check "  ...and so is the real daemon (iiowire_up 0: no --probe-target names it)" $?
+curl -s "http://127.0.0.1:$xk/metrics" | grep -q '^iiowire_up{.*} 1$'
+check "  ...while -a's daemon gets the token (/metrics iiowire_up 1)" $?
+shtest_clean_exit $kpid "$tmp/exporter-k.err"
+check "token exporter: clean exit" $?
+: >"$tmp/attacker.bytes"
+xk=$(shtest_free_port 12)
+IIOWIRE_TOKEN_FILE=$tmp/token $wrap "$exporter" --listen 127.0.0.1:$xk --timeout 1000 \
+	--probe-target "127.0.0.*:$dt" 2>"$tmp/exporter-k.err" &
 kpid=$!
 pids="$pids $kpid"
 wait_port $xk
 curl -s "http://127.0.0.1:$xk/probe?target=127.0.0.1:$dt" | grep -q '^iiowire_up{.*} 1$'
-check "--token-file: the daemon answers (iiowire_up 1)" $?
+check "\$IIOWIRE_TOKEN_FILE, --probe-target '127.0.0.*:PORT': that daemon answers (iiowire_up 1)" $?
+probe_attacker $xk
+[ "$st" = 403 ] && grep -q "probe-target" "$tmp/b" && [ ! -s "$tmp/attacker.bytes" ]
+check "  ...the attacker's target is refused (403), not even connected to ($st)" $?
+for t in "127.0.0.1.attacker.example:$dt" "127.0.0.1:$dt.1" "127.0.0.1:${dt}0"; do
+	st=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$xk/probe?target=$t")
+	[ "$st" = 403 ]
+	check "  ...a '*' spans no dot or colon: $t is refused ($st)" $?
+done
 shtest_clean_exit $kpid "$tmp/exporter-k.err"
-check "token exporter: clean exit" $?
+check "--probe-target exporter: clean exit" $?
+kill $apid 2>/dev/null
+wait $apid 2>/dev/null
+"$exporter" --probe-target unix:/x >/dev/null 2>&1
+[ $? -eq 2 ]
+check "--probe-target unix:/x: usage error" $?
 
 # --- the HTTP connection limit (64) at N and N+1: idle clients hold connections,
 # each time on a fresh exporter (one that has counted no connection yet) ---
 if command -v ss >/dev/null; then
 	# limit_run HOLD: a fresh exporter, HOLD idle connections it has accepted, then
-	# one GET; $st is its HTTP status (000: closed unanswered); the exporter stays
+	# one GET (3 s); $st is its HTTP status (000: none); the exporter stays
 	# up for the next step as $lpid on $lp, the holders as $hpids
 	limit_run() {
 		lp=$(shtest_free_port 10)
@@ -193,13 +261,19 @@ if command -v ss >/dev/null; then
 		base=$(ls /proc/$lpid/task | wc -l)
 		hpids=""
 		i=0
-		while [ $i -lt $1 ]; do nc -d 127.0.0.1 $lp & hpids="$hpids $!"; i=$((i + 1)); done
+		# from 127.0.1.1, .2, ...: 16 per address, as many as one may hold; the
+		# rows end before the 10 s request deadline closes these silent holders
+		while [ $i -lt $1 ]; do
+			nc -d -s 127.0.1.$((i / 16 + 1)) 127.0.0.1 $lp &
+			hpids="$hpids $!"
+			i=$((i + 1))
+		done
 		i=0
 		while [ "$(ls /proc/$lpid/task | wc -l)" -lt $((base + $1)) ] && [ $i -lt 400 ]; do
 			i=$((i + 1))
 			sleep 0.05
 		done
-		st=$(curl -s -m 10 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$lp/")
+		st=$(curl -s -m 3 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$lp/")
 	}
 	limit_end() {
 		kill $hpids 2>/dev/null
@@ -212,8 +286,10 @@ if command -v ss >/dev/null; then
 	limit_end
 	check "  ...and that exporter exits cleanly" $?
 	limit_run 64
-	[ "$st" = 000 ] && grep -q "connection limit" "$tmp/limit.err"
-	check "64 connections held: the 65th is closed unanswered ($st), and logged" $?
+	# with a per-address limit set, libmicrohttpd 0.9.75 leaves the 65th in the
+	# listen backlog (unanswered, not logged) until a connection ends
+	[ "$st" = 000 ]
+	check "64 connections held: the 65th is not answered while they are ($st)" $?
 	kill $hpids 2>/dev/null
 	wait $hpids 2>/dev/null
 	i=0
@@ -226,6 +302,48 @@ if command -v ss >/dev/null; then
 else
 	echo "test_exporter: connection-limit rows skipped: no ss"
 fi
+
+# --- slow headers: 16 connections per address (EXP_CONNECTIONS_PER_ADDR_MAX) at N and
+# N+1, a request's headers within 10 s (EXP_DEADLINE_S) however slowly they trickle,
+# and /metrics served beside 100 reconnecting slow-header sockets of one address ---
+slowloris="python3 $2/tests/slowloris.py"
+xs=$(shtest_free_port 13)
+$wrap "$exporter" --listen 127.0.0.1:$xs -a 127.0.0.1:$d1 2>"$tmp/slow.err" &
+spid=$!
+pids="$pids $spid"
+wait_port $xs
+out=$($slowloris held $xs 127.0.0.6 16)
+[ "$out" = "kept 16 closed 0" ]
+check "16 unfinished requests from one address are held ($out)" $?
+out=$($slowloris held $xs 127.0.0.7 17)
+[ "$out" = "kept 16 closed 1" ]
+check "17 from one address: the 17th is closed at once ($out)" $?
+# (wall-clock figures: not under valgrind, which stretches them)
+[ -z "$wrap" ] && {
+$slowloris flood $xs 127.0.0.2 100 5 14 >"$tmp/flood.out" &
+fpid=$!
+sleep 1
+$slowloris trickle $xs 127.0.0.3 20 >"$tmp/trickle.out" &
+tpid=$!
+ok=0
+n=0
+while [ $n -lt 8 ]; do
+	n=$((n + 1))
+	curl -s -m 5 "http://127.0.0.1:$xs/metrics" | grep -q '^iiowire_up{.*} 1$' && ok=$((ok + 1))
+	sleep 1
+done
+wait $tpid
+wait $fpid
+echo "test_exporter: 100 slow-header sockets of one address: /metrics $ok of $n;" \
+	"flood $(cat "$tmp/flood.out"); trickle $(cat "$tmp/trickle.out")"
+[ $ok -eq $n ]
+check "beside 100 slow-header sockets of one address, /metrics answers $ok of $n" $?
+t=$(sed -n 's/^closed after \([0-9]*\)\..*/\1/p' "$tmp/trickle.out")
+[ -n "$t" ] && [ "$t" -ge 10 ] && [ "$t" -le 11 ]
+check "a request trickling a header line a second is closed at 10 s ($(cat "$tmp/trickle.out"))" $?
+}
+shtest_clean_exit $spid "$tmp/slow.err"
+check "slow-header exporter: clean exit" $?
 
 # --- options ---
 "$exporter" --listen nonsense >/dev/null 2>&1

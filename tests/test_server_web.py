@@ -9,14 +9,19 @@ reading loses blocks, counted, and nobody else does), the page's files and
 served, and each bad input (non-JSON, a line break, messages and frames at
 SRV_WEB_MESSAGE_MAX_BYTES and one byte more, a cross-origin page, pipelined
 garbage, huge headers, too many clients, an unfinished message, 1,000 idle
-WebSockets) gets its answer while the daemon goes on serving others.
+WebSockets, connections of one address in HTTP at N and N+1, 100 slow-header
+sockets beside real clients, a request trickled past its deadline) gets its answer while the daemon goes on serving others; a Host
+that is not the daemon's (a DNS-rebinding page) gets 403 on the page, /healthz
+and the handshake, with a log line naming --http-host, unless --http-host lists it.
 Usage: test_server_web.py BUILD_DIR SOURCE_DIR. Last line: "N passed, M failed"."""
+import fcntl
 import json
 import os
 import resource
 import signal
 import socket
 import struct
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,7 +31,8 @@ import urllib.request
 import websocket
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from webtest import Daemon, check, end, http_raw, wrapped  # noqa: E402
+from slowloris import Flood, server_closed, unfinished  # noqa: E402
+from webtest import Daemon, check, end, free_port, http_raw, wrapped  # noqa: E402
 
 MESSAGE_MAX = 4096  # SRV_WEB_MESSAGE_MAX_BYTES (= PROTO_LINE_MAX_BYTES)
 HEADER_MAX = 4096   # SRV_WEB_HEADER_MAX_BYTES
@@ -530,24 +536,204 @@ def test_origin(d, allowed, alive=True):
 
 
 def test_smuggling(d):
-    out = http_raw(d.hport, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    out = http_raw(d.hport, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
                    b"\x00\xff\xfeGARBAGE \x01\x02\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n")
     check(out.startswith(b"HTTP/1.1 200") and out.count(b"HTTP/1.1 200") == 1,
           "pipelined garbage after a GET: %r" % out[:200])
-    out = http_raw(d.hport, b"POST /ws HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
+    out = http_raw(d.hport, b"POST /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\n"
                    b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n")
     check(b"ok 8 devices" not in out, "a smuggled GET behind CL+TE answered: %r" % out[:300])
-    big = b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (HEADER_MAX + 1) + b"\r\n\r\n"
+    big = b"GET / HTTP/1.1
+Host: 127.0.0.1
+X-Big: " + b"a" * (HEADER_MAX + 1) + b"
+
+"
     out = http_raw(d.hport, big)
     check(not out.startswith(b"HTTP/1.1 200"), "headers over %d bytes: %r" % (HEADER_MAX, out[:80]))
-    many = b"GET / HTTP/1.1\r\nHost: x\r\n" + b"X-A: b\r\n" * 2000 + b"\r\n"
+    many = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X-A: b\r\n" * 2000 + b"\r\n"
     out = http_raw(d.hport, many)
     check(not out.startswith(b"HTTP/1.1 200"), "2000 headers: %r" % out[:80])
     ok = HEADER_MAX // 2
-    out = http_raw(d.hport, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * ok +
+    out = http_raw(d.hport, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * ok +
                    b"\r\nConnection: close\r\n\r\n")
     check(out.startswith(b"HTTP/1.1 200"), "headers of %d bytes taken: %r" % (ok, out[:80]))
     check(d.ws_ok(), "serving others after smuggling attempts")
+
+REBIND = "rebind.attacker.example"
+
+
+def status_with_host(port, host, path="/healthz"):
+    """The HTTP status of GET @path with Host: @host (None: no Host, HTTP/1.0)."""
+    if host is None:
+        req = b"GET %s HTTP/1.0\r\n\r\n" % path.encode()
+    else:
+        req = b"GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % (
+            path.encode(), host.encode())
+    out = http_raw(port, req)
+    return int(out.split(b" ")[1]) if out.startswith(b"HTTP/1.") else 0
+
+
+def ws_as(port, host):
+    """A rebinding page's WebSocket: Host and Origin both @host. Return: the WRITE's
+    reply, or the handshake's HTTP status (an int) when refused."""
+    try:
+        w = websocket.create_connection("ws://127.0.0.1:%d/ws" % port, timeout=10,
+                                        host=host, origin="http://" + host)
+    except websocket.WebSocketBadStatusException as e:
+        return e.status_code
+    r = ws_req(w, {"id": 1, "op": "write", "device": "dummy0", "attr": "out_voltage0_raw",
+                   "value": "4095"})
+    w.close()
+    return r
+
+
+def interface_address():
+    """An IPv4 address of this host's that is not loopback (None if there is none)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        for _, name in socket.if_nameindex():
+            try:
+                req = struct.pack("256s", name.encode()[:15])
+                addr = socket.inet_ntoa(fcntl.ioctl(s.fileno(), 0x8915, req)[20:24])
+            except OSError:
+                continue  # SIOCGIFADDR: no IPv4 address on it
+            if not addr.startswith("127."):
+                return addr
+    finally:
+        s.close()
+    return None
+
+
+def test_host(d):
+    """DNS rebinding: on a 127.0.0.1 listener only its address, localhost and this host's
+    names are answered; a rebinding page's handshake and its WRITE are refused."""
+    p = d.hport
+    r = ws_as(p, "%s:%d" % (REBIND, p))
+    check(r == 403, "a rebinding page's WebSocket (Host = Origin = %s): %r" % (REBIND, r))
+    for host, want in (("%s:%d" % (REBIND, p), 403), (REBIND, 403), ("127.0.0.2:%d" % p, 403),
+                       ("[::1]:%d" % p, 403), ("127.1", 403), ("a:b:c", 403),
+                       ("127.0.0.1:%d" % p, 200), ("localhost:%d" % p, 200),
+                       ("LocalHost.", 200), (socket.gethostname(), 200), (None, 200)):
+        for path in ("/healthz", "/"):
+            got = status_with_host(p, host, path)
+            check(got == want, "Host %r on %s: %d, not %d" % (host, path, got, want))
+    r = ws_as(p, "127.0.0.1:%d" % p)
+    check(isinstance(r, dict) and r.get("ok") is True, "the page's own Host: %r" % r)
+    check(d.ws_ok(), "serving others after refused Hosts")
+
+
+def test_host_list(build_dir):
+    """--http-host NAME lets a name in; a wildcard listener also answers the host's
+    interface addresses, not others; a refusal's log line names --http-host."""
+    exe = os.path.join(build_dir, "server", "iiowired")
+    for bad in ("http://x.example", "x.example:80", "a b", "*.example", "x.example.", ""):
+        r = subprocess.run([exe, "--http-host", bad, "--list-drivers"], capture_output=True)
+        check(r.returncode == 2 and b"--http-host" in r.stderr,
+              "--http-host %r: exit %d %r" % (bad, r.returncode, r.stderr[:80]))
+    for good in ("x.example", "192.0.2.1", "::1", "[::1]", "*"):
+        r = subprocess.run([exe, "--http-host", good, "--list-drivers"], capture_output=True)
+        check(r.returncode == 0, "--http-host %r taken: exit %d" % (good, r.returncode))
+    log = tempfile.TemporaryFile()
+    wild = free_port()
+    d = Daemon(build_dir, demo, "--http-host", REBIND, "--http-listen", "0.0.0.0:%d" % wild,
+               "--log-level", "info", stderr=log)
+    try:
+        r = ws_as(d.hport, "%s:%d" % (REBIND, d.hport))
+        check(isinstance(r, dict) and r.get("ok") is True, "--http-host %s: %r" % (REBIND, r))
+        check(status_with_host(d.hport, "other.attacker.example") == 403,
+              "a name not listed is still refused")
+        addr = interface_address()
+        for host, bound, wildcard in ((addr, 403, 200), ("192.0.2.1", 403, 403),
+                                      ("127.0.0.1", 200, 200)):
+            if host is None:
+                continue
+            got = (status_with_host(d.hport, host), status_with_host(wild, host))
+            check(got == (bound, wildcard), "Host %s on 127.0.0.1 and 0.0.0.0: %r, not %r" %
+                  (host, got, (bound, wildcard)))
+    finally:
+        check(d.stop() == 0, "the --http-host daemon stops cleanly")
+    log.seek(0)
+    text = log.read().decode(errors="replace")
+    check("Host 'other.attacker.example' refused" in text and
+          "--http-host other.attacker.example" in text, "the refusal's log line: %r" %
+          [x for x in text.splitlines() if "Host" in x][:2])
+
+
+WEB_PER_ADDR = 8      # SRV_WEB_HTTP_PER_ADDR_MAX
+HTTP_TIMEOUT_S = 10   # SRV_WEB_HTTP_TIMEOUT_S
+
+
+def test_per_address(d):
+    """SRV_WEB_HTTP_PER_ADDR_MAX connections of one address in HTTP are held, one more
+    is closed at once; a slot comes back when one ends; WebSockets do not count."""
+    socks = [unfinished(d.hport, "127.0.0.3") for _ in range(WEB_PER_ADDR)]
+    time.sleep(0.3)
+    extra = unfinished(d.hport, "127.0.0.3")
+    check(server_closed(extra, 2), "connection %d of 127.0.0.3 in HTTP: closed" %
+          (WEB_PER_ADDR + 1))
+    check(not any(server_closed(s, 0.1) for s in socks), "the first %d stay" % WEB_PER_ADDR)
+    socks[0].close()
+    time.sleep(0.3)
+    socks[0] = unfinished(d.hport, "127.0.0.3")
+    check(not server_closed(socks[0], 0.5), "one closed: a new one of 127.0.0.3 is taken")
+    for s in socks:
+        s.close()
+    time.sleep(0.3)
+    ws = []
+    for _ in range(WEB_PER_ADDR + 2):
+        w = websocket.create_connection(d.ws_url(), timeout=5)
+        w.sock.close()  # the daemon still holds it; only the handshake's slot mattered
+        ws.append(w)
+    socks = [unfinished(d.hport, "127.0.0.3") for _ in range(WEB_PER_ADDR)]
+    time.sleep(0.3)
+    check(not any(server_closed(s, 0.1) for s in socks),
+          "after %d WebSockets, %d in HTTP are taken again" % (len(ws), WEB_PER_ADDR))
+    for s in socks:
+        s.close()
+
+
+def test_slow_headers(build_dir):
+    """100 reconnecting slow-header sockets from one address (a header line every 5 s)
+    while real clients from another get their page, /healthz and WebSocket; one
+    trickling a header line a second is closed at SRV_WEB_HTTP_TIMEOUT_S, not kept."""
+    d = Daemon(build_dir, demo)
+    try:
+        test_per_address(d)
+        if wrapped():
+            # the deadline and the real clients' 5 s are wall-clock figures valgrind stretches
+            print("web: the slow-header flood is skipped under valgrind", flush=True)
+            return
+        flood = Flood(d.hport, "127.0.0.2", 100, 5).start()
+        time.sleep(1)
+        trickle = unfinished(d.hport, "127.0.0.4")
+        t0 = time.time()
+        ok = tries = 0
+        worst = 0.0
+        closed_at = None
+        while closed_at is None and time.time() - t0 < HTTP_TIMEOUT_S + 5:
+            t = time.time()
+            tries += 1
+            ok += status_with_host(d.hport, "127.0.0.1") == 200 and d.ws_ok()
+            worst = max(worst, time.time() - t)
+            try:
+                trickle.send(b"X-Trickle: 1\r\n")
+            except OSError:
+                pass
+            if server_closed(trickle, max(0.0, 1 - (time.time() - t))):
+                closed_at = time.time() - t0
+        flood.stop()
+        print("web: 100 slow-header sockets from one address: %d of %d /healthz + WebSocket "
+              "rounds served, slowest %.2f s; %d opened, %d closed by the daemon; a trickling "
+              "request closed after %s s" % (ok, tries, worst, flood.opened, flood.closed,
+                                              "%.1f" % closed_at if closed_at else "never"),
+              flush=True)
+        check(tries >= 4 and ok == tries, "real clients beside the flood: %d of %d" % (ok, tries))
+        check(flood.closed >= 100 - WEB_PER_ADDR, "the flood's sockets past %d closed: %d" %
+              (WEB_PER_ADDR, flood.closed))
+        check(closed_at is not None and HTTP_TIMEOUT_S - 1 <= closed_at <= HTTP_TIMEOUT_S + 3,
+              "a request trickled a header a second: closed after %s s" % closed_at)
+    finally:
+        check(d.stop() == 0, "the slow-header daemon stops cleanly")
 
 
 def test_idle(d, n):
@@ -620,6 +806,7 @@ def main():
         test_huge_frame(d)
         test_origin(d, None)
         test_smuggling(d)
+        test_host(d)
         # 1,000 as for TCP idle connections; under valgrind the handshakes take minutes
         test_idle(d, 50 if wrapped() else 1000)
         w = d.ws()
@@ -629,6 +816,8 @@ def main():
     finally:
         check(d.stop() == 0, "SIGTERM with a watching WebSocket: exit 0")
     test_limits(build)
+    test_host_list(build)
+    test_slow_headers(build)
     test_event_board(build)
     end()
 

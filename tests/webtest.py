@@ -54,7 +54,8 @@ def wrapped():
 class Daemon:
     """One iiowired on the given board with --http-listen; stop() checks its exit status."""
 
-    def __init__(self, build, board, *extra, port=None, hport=None):
+    def __init__(self, build, board, *extra, port=None, hport=None, stderr=None):
+        self.stderr = stderr  # a file for the daemon's log (None: the test's stderr)
         self.port = port or free_port()
         self.hport = hport or free_port()
         self.build = build
@@ -68,7 +69,7 @@ class Daemon:
                 "--listen", "127.0.0.1:%d" % self.port,
                 "--http-listen", "127.0.0.1:%d" % self.hport, "--no-announce",
                 "--log-level", "warn"] + self.extra
-        self.proc = subprocess.Popen(cmd)
+        self.proc = subprocess.Popen(cmd, stderr=self.stderr)
         deadline = time.time() + (60 if wrapped() else 10)
         while time.time() < deadline:
             try:
