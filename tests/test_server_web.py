@@ -543,11 +543,7 @@ def test_smuggling(d):
     out = http_raw(d.hport, b"POST /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\n"
                    b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n")
     check(b"ok 8 devices" not in out, "a smuggled GET behind CL+TE answered: %r" % out[:300])
-    big = b"GET / HTTP/1.1
-Host: 127.0.0.1
-X-Big: " + b"a" * (HEADER_MAX + 1) + b"
-
-"
+    big = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * (HEADER_MAX + 1) + b"\r\n\r\n"
     out = http_raw(d.hport, big)
     check(not out.startswith(b"HTTP/1.1 200"), "headers over %d bytes: %r" % (HEADER_MAX, out[:80]))
     many = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X-A: b\r\n" * 2000 + b"\r\n"
