@@ -27,6 +27,9 @@ import threading
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
+from netutil import free_port  # noqa: E402
+
 BUILD = sys.argv[1] if len(sys.argv) > 1 else "build/release"
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 50
 SECONDS = int(sys.argv[3]) if len(sys.argv) > 3 else 30
@@ -52,14 +55,6 @@ BOARD = """{"board": "fleet", "buses": {"i2c-0": {"type": "i2c", "backend": "emu
   {"adc_dev_name": "0-0035", "adc_channel_label": "AIN3", "consumer_dev_name": "bench",
    "consumer_channel": "a3"}]}
 """
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def wait_port(port, seconds=10):

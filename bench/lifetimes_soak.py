@@ -23,6 +23,8 @@ import time
 import websocket  # python3-websocket
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "tests"))
+from netutil import free_port, rss_kib  # noqa: E402
 SECS = int(sys.argv[1]) if len(sys.argv) > 1 else 600
 BUILD = sys.argv[2] if len(sys.argv) > 2 else os.path.join(TOP, "build", "asan")
 BOARD = {"board": "soak", "buses": {"i2c-0": {"type": "i2c", "backend": "emulated"}},
@@ -40,14 +42,6 @@ errors = []
 def count(kind, n=1):
     with ops_lock:
         ops[kind] = ops.get(kind, 0) + n
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 PORT, IPORT, HPORT = free_port(), free_port(), free_port()
@@ -161,14 +155,6 @@ def reloader(d):
     while not stop.wait(10):
         d.send_signal(signal.SIGHUP)
         count("reloads")
-
-
-def rss_kib(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return -1
 
 
 def start_daemon(board):

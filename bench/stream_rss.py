@@ -15,25 +15,16 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
+from netutil import free_port, rss_kib  # noqa: E402
+
 ROUNDS, CONNS, STREAMS = 4, 80, 16
 BOARD = {"board": "rss", "devices": [{"driver": "iio_dummy", "name": "dummy0"}],
          "triggers": [{"type": "hrtimer", "name": "fast", "sampling_frequency": 20000}]}
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def rss_mib(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024.0
-    return -1.0
+    return rss_kib(pid) / 1024.0
 
 
 def stat(port, name):

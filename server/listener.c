@@ -318,7 +318,7 @@ static bool srv_sockaddr_loopback(const struct sockaddr *sa)
 	       IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)sa)->sin6_addr);
 }
 
-int srv_listener_public_port(struct srv *srv, const struct srv_proto_ops *proto)
+int srv_listener_port(struct srv *srv, const struct srv_proto_ops *proto, bool public_only)
 {
 	struct sockaddr_storage ss;
 	struct srv_listener *l;
@@ -330,7 +330,7 @@ int srv_listener_public_port(struct srv *srv, const struct srv_proto_ops *proto)
 		len = sizeof(ss);
 		if (l->proto != proto || l->is_unix ||
 		    uv_tcp_getsockname(&l->h.tcp, (struct sockaddr *)&ss, &len) < 0 ||
-		    srv_sockaddr_loopback((struct sockaddr *)&ss))
+		    (public_only && srv_sockaddr_loopback((struct sockaddr *)&ss)))
 			continue;
 		if (ss.ss_family == AF_INET)
 			return ntohs(((struct sockaddr_in *)&ss)->sin_port);

@@ -93,11 +93,12 @@ int srv_listener_adopt(struct srv *srv, const struct srv_proto_ops *proto, int f
 		       char *err, size_t errlen);
 
 /**
- * srv_listener_public_port() - the TCP port of the first listener of
- * @proto that other hosts can reach (bound to an address that is not
- * loopback), for DNS-SD. Return: the port, or 0 when there is none.
+ * srv_listener_port() - the TCP port of the first listener of @proto, or
+ * with @public_only of the first that other hosts can reach (bound to an
+ * address that is not loopback: DNS-SD's). Return: the port, or 0 when
+ * there is none.
  */
-int srv_listener_public_port(struct srv *srv, const struct srv_proto_ops *proto);
+int srv_listener_port(struct srv *srv, const struct srv_proto_ops *proto, bool public_only);
 
 /**
  * srv_listener_announce_all() - log "listening on ..." for every listener:

@@ -592,10 +592,10 @@ static void srv_announce(struct srv *srv)
 
 	if (srv->cfg.no_announce)
 		return;
-	port = srv_listener_public_port(srv, &srv_proto_native);
+	port = srv_listener_port(srv, &srv_proto_native, true);
 	if (port)
 		svc[n++] = (struct srv_mdns_service){ "_iiowire._tcp", (uint16_t)port };
-	port = srv_listener_public_port(srv, &srv_proto_iiod);
+	port = srv_listener_port(srv, &srv_proto_iiod, true);
 	if (port)
 		svc[n++] = (struct srv_mdns_service){ "_iio._tcp", (uint16_t)port };
 	if (!n) {

@@ -23,15 +23,21 @@ pids="$pids $dpid"
 shtest_wait_socket "$sock"
 a="$cli -a unix:$sock"
 
-# four guessers at once, each on its own connection: at 1 s apart, at most
-# two answers can have come 2.5 s after they started (unthrottled: all four)
-n=0
-gpids=""
-while [ $n -lt 4 ]; do
-	$a --token-file "$tmp/bad" version >/dev/null 2>"$tmp/err$n" &
-	gpids="$gpids $!"
-	n=$((n + 1))
-done
+# guessers N NAME: N clients at once, each on its own connection with the wrong
+# token, stderr in $tmp/NAME0...; their pids in $gpids
+guessers() {
+	n=0
+	gpids=""
+	while [ $n -lt "$1" ]; do
+		$a --token-file "$tmp/bad" version >/dev/null 2>"$tmp/$2$n" &
+		gpids="$gpids $!"
+		n=$((n + 1))
+	done
+}
+
+# four guessers at once: at 1 s apart, at most two answers can have come 2.5 s
+# after they started (unthrottled: all four)
+guessers 4 err
 sleep 2.5
 done_n=0
 for p in $gpids; do kill -0 "$p" 2>/dev/null || done_n=$((done_n + 1)); done
@@ -47,13 +53,7 @@ if $a --token-file "$tmp/token" version >/dev/null 2>&1; then ok; else bad "righ
 # online guessing held answers for a minute (from the 11th wrong token each hold doubles,
 # up to SRV_AUTH_PENALTY_MAX_MS): SIGTERM drops them, each guesser gets ESHUTDOWN, and the
 # daemon is gone within 2 s whatever the holds (it waited for the last of them before)
-n=0
-gpids=""
-while [ $n -lt 14 ]; do
-	$a --token-file "$tmp/bad" version >/dev/null 2>"$tmp/held$n" &
-	gpids="$gpids $!"
-	n=$((n + 1))
-done
+guessers 14 held
 sleep 0.5
 t0=$(date +%s%N)
 kill -TERM "$dpid"

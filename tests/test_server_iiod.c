@@ -941,6 +941,28 @@ static int iiodt_start_sysfs(struct iiodt *d, struct srvc **n)
  * when its trigger is removed. Its answer completes the last reply, which
  * closes the session in the middle of ending the capture's readers.
  */
+/*
+ * On @d (iiodt_start_sysfs(), @n its native client): @c OPENs dummy0 and
+ * sends @then (a READBUF, and what follows it), half-closing after it if
+ * @half; then the trigger goes. Return: the READBUF's answer, which the
+ * capture's end gives (-ENODEV; -EBADF had the READBUF come after it).
+ */
+static long iiodt_readbuf_trigger_gone(struct srvc *c, struct srvc *n, const char *then,
+				       bool half)
+{
+	char line[128];
+
+	IIODT_SEND(c, "OPEN iio:device0 8 00000001\r\n");
+	CU_ASSERT_EQUAL(iiodt_int(c), 0);
+	srvc_sends(c, then);
+	if (half)
+		shutdown(c->fd, SHUT_WR);
+	srvtest_sleep_ms(srvtest_ms(300));	/* the READBUF waits, what follows is seen */
+	CU_ASSERT(srvc_req(n, "WRITE iio_sysfs_trigger remove_trigger 0", line,
+			   sizeof(line)) > 0 && strcmp(line, "OK") == 0);
+	return iiodt_int(c);
+}
+
 static void test_iiod_halfclose_trigger_gone(void)
 {
 	struct srvc *c, *n = NULL;
@@ -951,15 +973,7 @@ static void test_iiod_halfclose_trigger_gone(void)
 	CU_ASSERT_EQUAL_FATAL(iiodt_start_sysfs(&d, &n), 0);
 	c = srvc_open(d.port);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	IIODT_SEND(c, "OPEN iio:device0 8 00000001\r\n");
-	CU_ASSERT_EQUAL(iiodt_int(c), 0);
-	IIODT_SEND(c, "READBUF iio:device0 64\r\n");
-	shutdown(c->fd, SHUT_WR);
-	srvtest_sleep_ms(srvtest_ms(300));	/* the READBUF waits, the end of input is seen */
-	CU_ASSERT(srvc_req(n, "WRITE iio_sysfs_trigger remove_trigger 0", line,
-			   sizeof(line)) > 0 && strcmp(line, "OK") == 0);
-	/* the capture's end answers the waiting READBUF (or, had it come later, -EBADF) */
-	code = iiodt_int(c);
+	code = iiodt_readbuf_trigger_gone(c, n, "READBUF iio:device0 64\r\n", true);
 	CU_ASSERT(code == -ENODEV || code == -EBADF);
 	CU_ASSERT(srvc_closed(c, 2000));
 	CU_ASSERT(srvc_req(n, "VERSION", line, sizeof(line)) > 0 &&
@@ -981,19 +995,13 @@ static void test_iiod_close_behind_readbuf(void)
 {
 	struct srvc *c, *n = NULL;
 	struct iiodt d;
-	char line[128];
 	long code;
 
 	CU_ASSERT_EQUAL_FATAL(iiodt_start_sysfs(&d, &n), 0);
 	c = srvc_open(d.port);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	IIODT_SEND(c, "OPEN iio:device0 8 00000001\r\n");
-	CU_ASSERT_EQUAL(iiodt_int(c), 0);
-	IIODT_SEND(c, "READBUF iio:device0 64\r\nCLOSE iio:device0\r\n");
-	srvtest_sleep_ms(srvtest_ms(300));
-	CU_ASSERT(srvc_req(n, "WRITE iio_sysfs_trigger remove_trigger 0", line,
-			   sizeof(line)) > 0 && strcmp(line, "OK") == 0);
-	code = iiodt_int(c);
+	code = iiodt_readbuf_trigger_gone(c, n, "READBUF iio:device0 64\r\nCLOSE iio:device0\r\n",
+					  false);
 	CU_ASSERT(code == -ENODEV || code == -EBADF);
 	CU_ASSERT_EQUAL(iiodt_int(c), -ENXIO);	/* the CLOSE: that reader ended already */
 	CU_ASSERT(iiodt_in_step(c));

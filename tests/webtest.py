@@ -13,6 +13,8 @@ import sys
 import time
 import urllib.request
 
+from netutil import free_port, rss_kib  # noqa: F401 (free_port: for the tests)
+
 try:
     import websocket  # python3-websocket (websocket-client)
 except ImportError:
@@ -36,14 +38,6 @@ def check(cond, what):
 def end():
     print("%d passed, %d failed" % (passed, failed), flush=True)
     sys.exit(1 if failed else 0)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def wrapped():
@@ -99,11 +93,7 @@ class Daemon:
 
     def rss_kib(self):
         """The daemon's resident memory (VmRSS)."""
-        with open("/proc/%d/status" % self.proc.pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        return -1
+        return rss_kib(self.proc.pid)
 
     def tcp(self, obj):
         """One JSON request on a fresh TCP connection; Return: the decoded reply."""

@@ -46,24 +46,6 @@ static const char fuzz_board[] =
 static struct srv *fuzz_srv;
 static int fuzz_port[2];	/* native, iiod */
 
-/* The TCP port @proto's listener was given (bound to port 0). */
-static int fuzz_listener_port(const struct srv_proto_ops *proto)
-{
-	struct sockaddr_in sin;
-	struct srv_listener *l;
-	struct srv_list *pos, *tmp;
-	int len;
-
-	srv_list_for_each_safe(pos, tmp, &fuzz_srv->listeners) {
-		l = srv_container_of(pos, struct srv_listener, node);
-		len = sizeof(sin);
-		if (l->proto == proto && !l->is_unix &&
-		    uv_tcp_getsockname(&l->h.tcp, (struct sockaddr *)&sin, &len) == 0)
-			return ntohs(sin.sin_port);
-	}
-	abort();
-}
-
 static void fuzz_start(void)
 {
 	static char board_path[64];
@@ -88,8 +70,10 @@ static void fuzz_start(void)
 		abort();
 	}
 	unlink(board_path);
-	fuzz_port[0] = fuzz_listener_port(&srv_proto_native);
-	fuzz_port[1] = fuzz_listener_port(&srv_proto_iiod);
+	fuzz_port[0] = srv_listener_port(fuzz_srv, &srv_proto_native, false);
+	fuzz_port[1] = srv_listener_port(fuzz_srv, &srv_proto_iiod, false);
+	if (!fuzz_port[0] || !fuzz_port[1])
+		abort();
 }
 
 static void fuzz_turns(int n)
