@@ -615,18 +615,21 @@ int srv_start(struct srv *srv)
 	size_t i;
 	int ret;
 
-	ret = srv_start_listeners(srv, err, sizeof(err));
-	if (ret < 0) {
-		srv_err(&srv->log, "listen: %s", err);
-		srv_listener_close_all(srv);
-		return ret;
-	}
-	srv_listener_announce_all(srv);
+	/* before the sockets: a SIGHUP sent once a client can connect must reload */
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		uv_signal_init(&srv->loop, handles[i]);
 		handles[i]->data = srv;
 		uv_signal_start(handles[i], srv_signal_cb, sigs[i]);
 	}
+	ret = srv_start_listeners(srv, err, sizeof(err));
+	if (ret < 0) {
+		srv_err(&srv->log, "listen: %s", err);
+		srv_listener_close_all(srv);
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			uv_close((uv_handle_t *)handles[i], srv_handle_close_noop);
+		return ret;
+	}
+	srv_listener_announce_all(srv);
 	uv_timer_init(&srv->loop, &srv->sweep);
 	uv_timer_init(&srv->loop, &srv->grace);
 	uv_timer_init(&srv->loop, &srv->reload_wait);

@@ -952,7 +952,9 @@ static long iiodt_readbuf_trigger_gone(struct srvc *c, struct srvc *n, const cha
 {
 	char line[128];
 
-	IIODT_SEND(c, "OPEN iio:device0 8 00000001\r\n");
+	/* the READBUF outlasts the wait below, however slow the daemon (valgrind) */
+	IIODT_SEND(c, "TIMEOUT 600000\r\nOPEN iio:device0 8 00000001\r\n");
+	CU_ASSERT_EQUAL(iiodt_int(c), 0);
 	CU_ASSERT_EQUAL(iiodt_int(c), 0);
 	srvc_sends(c, then);
 	if (half)
