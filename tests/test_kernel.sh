@@ -512,7 +512,13 @@ stop_daemon
 start_daemon --io-timeout-ms 300
 # iiod's SETTRIG writes current_trigger on the device's worker (the kernel's store waits for
 # the device's mlock): a store that hangs times out there, and the loop serves on
-printf 'SETTRIG iio:device1\r\n' | timeout 5 nc -q 2 127.0.0.1 "$iport" >"$tmp/settrig" &
+# (the client stays until the answer came, up to 10 s: valgrind's daemon can take over 2 s)
+: >"$tmp/settrig"
+{
+	printf 'SETTRIG iio:device1\r\n'
+	si=0
+	while [ ! -s "$tmp/settrig" ] && [ $si -lt 100 ]; do sleep 0.1; si=$((si + 1)); done
+} | timeout 15 nc -q 0 127.0.0.1 "$iport" >"$tmp/settrig" &
 stpid=$!
 sleep 0.1
 check "iiod SETTRIG waiting on a hanging current_trigger: another device answers" "1000" \
