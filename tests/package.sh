@@ -13,6 +13,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 name=iiowire-pkgtest-$$
 fail() { echo "package: FAIL: $*" >&2; podman rm -f -t 1 "$name" >/dev/null 2>&1; exit 1; }
+# the commands, build log and lintian report go with the run, passed or not
+trap 'rm -f "/tmp/$name.cmds" "/tmp/$name.build" "/tmp/$name.lintian"' EXIT
 command -v podman >/dev/null || { echo "package: SKIPPED: no podman" >&2; exit 0; }
 
 # the README's block: the lines of the first ```sh fence after "### Debian packages"
