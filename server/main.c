@@ -184,6 +184,24 @@ static int srv_main_listen(const struct srv_listen_opt *opt, const char **list, 
 	return 0;
 }
 
+/* Append @arg to @list (at most @max, counted in *@n) once @check takes it; @opt for errors. */
+static int srv_main_append(const char *opt, const char **list, int *n, int max, const char *arg,
+			   int (*check)(const char *arg, char *err, size_t errlen))
+{
+	char err[256];
+
+	if (*n == max) {
+		fprintf(stderr, "iiowired: at most %d %s options\n", max, opt);
+		return -EINVAL;
+	}
+	if (check(arg, err, sizeof(err))) {
+		fprintf(stderr, "iiowired: %s\n", err);
+		return -EINVAL;
+	}
+	list[(*n)++] = arg;
+	return 0;
+}
+
 static int srv_main_set_listen(struct srv_config *cfg, const char *arg)
 {
 	return srv_main_listen(&srv_listen_native, cfg->listen, &cfg->nlisten, SRV_LISTEN_MAX, arg);
@@ -220,18 +238,8 @@ static int srv_main_set_http_origin(struct srv_config *cfg, const char *arg)
 
 static int srv_main_set_http_host(struct srv_config *cfg, const char *arg)
 {
-	char err[256];
-
-	if (cfg->nhttp_host == SRV_HTTP_HOST_MAX) {
-		fprintf(stderr, "iiowired: at most %d --http-host options\n", SRV_HTTP_HOST_MAX);
-		return -EINVAL;
-	}
-	if (srv_web_host_check(arg, err, sizeof(err))) {
-		fprintf(stderr, "iiowired: %s\n", err);
-		return -EINVAL;
-	}
-	cfg->http_host[cfg->nhttp_host++] = arg;
-	return 0;
+	return srv_main_append("--http-host", cfg->http_host, &cfg->nhttp_host, SRV_HTTP_HOST_MAX,
+			       arg, srv_web_host_check);
 }
 
 static int srv_main_set_iiod_listen(struct srv_config *cfg, const char *arg)
@@ -255,19 +263,8 @@ static int srv_main_set_read_only(struct srv_config *cfg, const char *arg)
 
 static int srv_main_set_allow_write(struct srv_config *cfg, const char *arg)
 {
-	char err[256];
-
-	if (cfg->nallow_write == SRV_ALLOW_WRITE_MAX) {
-		fprintf(stderr, "iiowired: at most %d --allow-write options\n",
-			SRV_ALLOW_WRITE_MAX);
-		return -EINVAL;
-	}
-	if (srv_acl_check(arg, err, sizeof(err))) {
-		fprintf(stderr, "iiowired: %s\n", err);
-		return -EINVAL;
-	}
-	cfg->allow_write[cfg->nallow_write++] = arg;
-	return 0;
+	return srv_main_append("--allow-write", cfg->allow_write, &cfg->nallow_write,
+			       SRV_ALLOW_WRITE_MAX, arg, srv_acl_check);
 }
 
 static int srv_main_set_log_level(struct srv_config *cfg, const char *arg)
