@@ -522,7 +522,7 @@ static int board_add_kernel_all(struct board_ctx *ctx)
 		return 0;
 	ret = iio_kernel_triggers_register(ctx->bp->b.reg, why, sizeof(why));
 	if (ret >= 0)
-		ret = iio_kernel_ctl_mirror(&ctx->bp->b.kernel_sysfs_trigger, why, sizeof(why));
+		ret = iio_kernel_ctl_install(ctx->bp->b.reg, why, sizeof(why));
 	if (ret >= 0)
 		ret = iio_kernel_register_all(ctx->bp->b.reg, why, sizeof(why));
 	if (ret < 0)
@@ -687,8 +687,7 @@ static int board_add_trigger(struct board_ctx *ctx, const cJSON *obj, const char
 		ret = board_get_int(ctx, obj, path, "number", true, 0, 1000000, &k);
 		if (ret)
 			return ret;
-		snprintf(num, sizeof(num), "%ld", k);
-		ret = iio_sysfs_trigger_add(ctx->bp->b.reg, num);
+		ret = iio_sysfs_trigger_create(ctx->bp->b.reg, (int)k);
 		return ret ? board_err(ctx, path, "sysfstrig%ld: already declared", k) : 0;
 	}
 	if (strcmp(type, "hrtimer") != 0)
@@ -696,7 +695,7 @@ static int board_add_trigger(struct board_ctx *ctx, const cJSON *obj, const char
 	ret = board_get_string(ctx, obj, path, "name", true, IIO_TRIGGER_NAME_MAX - 1, &name);
 	if (ret)
 		return ret;
-	ret = iio_trigger_create(ctx->bp->b.reg, name, IIO_TRIGGER_HRTIMER, &trig);
+	ret = iio_hrtimer_trigger_create(ctx->bp->b.reg, name, &trig);
 	if (ret == -EEXIST)
 		return board_err(ctx, path, "trigger %s: duplicate trigger name", name);
 	if (ret)
@@ -722,7 +721,9 @@ static int board_add_triggers(struct board_ctx *ctx, const cJSON *root)
 		return 0;
 	if (ret)
 		return ret;
-	ctx->bp->b.sysfs_trigger = true;	/* as if iio-trig-sysfs were loaded */
+	/* as if iio-trig-sysfs were loaded; a host kernel's, mirrored already, stays */
+	if (!iio_trigger_ctl_present(ctx->bp->b.reg))
+		iio_sysfs_trigger_install(ctx->bp->b.reg);
 	cJSON_ArrayForEach(it, trigs) {
 		board_path_index(path, sizeof(path), "triggers", i++);
 		ret = board_add_trigger(ctx, it, path);
@@ -906,7 +907,6 @@ void board_destroy(struct board *b)
 	for (i = 0; held && i < n; i++)
 		held[i] = iio_device_get(bp->devs[i].dev);
 	iio_registry_destroy(b->reg);
-	iio_kernel_ctl_free(b->kernel_sysfs_trigger);
 	for (i = 0; i < n; i++) {
 		struct iio_dev *dev = bp->devs[i].dev;
 

@@ -24,8 +24,6 @@ struct bus;
  * struct board - a loaded board: the registry and the buses it opened.
  * Make with board_load()/board_load_string(), end with board_destroy().
  */
-struct iio_kernel_ctl;
-
 struct board {
 	char name[64];
 	char description[256];
@@ -33,9 +31,6 @@ struct board {
 	struct bus **buses;
 	char **bus_names;
 	int nbuses;
-	bool sysfs_trigger;	/* the file has "triggers": iio_sysfs_trigger exists (K-46) */
-	/* --kernel and the kernel has iio_sysfs_trigger: that one (kernel/iio_kernel.h), or NULL */
-	struct iio_kernel_ctl *kernel_sysfs_trigger;
 };
 
 /**

@@ -182,6 +182,7 @@ void iio_device_buffer_free(struct iio_dev *indio_dev)
 
 	if (!bs)
 		return;
+	iio_trigger_put(bs->trig);
 	pthread_mutex_destroy(&bs->list_lock);
 	pthread_mutex_destroy(&bs->notify_lock);
 	free(bs->ring);
@@ -222,14 +223,10 @@ int iio_device_buffer_register(struct iio_registry *reg, struct iio_dev *indio_d
 	if (!bs->dr_period)
 		return 0;
 	snprintf(name, sizeof(name), "%s-dev%d", indio_dev->name, iio_device_id(indio_dev));
-	ret = iio_trigger_create(reg, name, IIO_TRIGGER_DATA_READY, &bs->own_trig);
-	if (ret) {
+	ret = iio_dready_trigger_create(reg, name, indio_dev, bs->dr_period, &bs->own_trig);
+	if (ret)
 		iio_core_seterr(err, errlen, "cannot add trigger %s: %s", name, strerror(-ret));
-		return ret;
-	}
-	bs->own_trig->owner = indio_dev;
-	bs->own_trig->owner_period = bs->dr_period;
-	return 0;
+	return ret;
 }
 
 void iio_device_buffer_unregister(struct iio_registry *reg, struct iio_dev *indio_dev)
@@ -242,6 +239,10 @@ void iio_device_buffer_unregister(struct iio_registry *reg, struct iio_dev *indi
 	if (bs->own_trig)
 		iio_trigger_destroy(reg, bs->own_trig);
 	bs->own_trig = NULL;
+	iio_device_lock(indio_dev);
+	iio_trigger_put(bs->trig);	/* current_trigger's reference */
+	bs->trig = NULL;
+	iio_device_unlock(indio_dev);
 	bs->reg = NULL;
 }
 
@@ -777,24 +778,35 @@ int iio_device_trigger_handle(struct iio_dev *indio_dev, int64_t ts)
 	return ret;
 }
 
+int iio_buffer_set_trigger_locked(struct iio_dev *indio_dev, struct iio_dev_buffer *bs,
+				  struct iio_trigger *trig)
+{
+	int ret = 0;
+
+	if (bs->nbuffers)
+		return trig == bs->trig ? 0 : -EBUSY;
+	if (trig)
+		ret = iio_trigger_validate_device(trig, indio_dev, bs->setup->self_timed);
+	if (!ret && trig && bs->setup->validate_trigger)
+		ret = bs->setup->validate_trigger(indio_dev, trig);
+	if (!ret && bs->setup->set_trigger)
+		ret = bs->setup->set_trigger(indio_dev, trig);
+	if (ret)
+		return ret;
+	iio_trigger_put(bs->trig);
+	bs->trig = iio_trigger_get(trig);
+	return 0;
+}
+
 int iio_device_set_trigger(struct iio_dev *indio_dev, struct iio_trigger *trig)
 {
 	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
-	int ret = 0;
+	int ret;
 
-	iio_device_lock(indio_dev);
 	if (!bs)
-		ret = -ENOENT;
-	else if (bs->nbuffers)
-		ret = trig == bs->trig ? 0 : -EBUSY;
-	else if (trig && (trig->kind == IIO_TRIGGER_KERNEL) != bs->setup->self_timed)
-		ret = -EINVAL;	/* a kernel trigger drives kernel devices only, and only it does */
-	else if (trig && bs->setup->validate_trigger)
-		ret = bs->setup->validate_trigger(indio_dev, trig);
-	if (!ret && bs && !bs->nbuffers && bs->setup->set_trigger)
-		ret = bs->setup->set_trigger(indio_dev, trig);
-	if (!ret && bs)
-		bs->trig = trig;
+		return -ENOENT;
+	iio_device_lock(indio_dev);
+	ret = iio_buffer_set_trigger_locked(indio_dev, bs, trig);
 	iio_device_unlock(indio_dev);
 	return ret;
 }
@@ -802,12 +814,24 @@ int iio_device_set_trigger(struct iio_dev *indio_dev, struct iio_trigger *trig)
 void iio_device_buffer_trigger_gone(struct iio_dev *indio_dev, struct iio_trigger *trig)
 {
 	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+	bool match, capturing;
 
-	if (bs && bs->trig == trig) {
-		if (bs->nbuffers)
-			iio_buffers_end(indio_dev, -ENODEV);
-		iio_device_lock(indio_dev);
+	if (!bs)
+		return;
+	/* under the lock: a store that passed validation before @trig went is done by now */
+	iio_device_lock(indio_dev);
+	match = bs->trig == trig;
+	capturing = match && bs->nbuffers;
+	iio_device_unlock(indio_dev);
+	if (capturing)
+		iio_buffers_end(indio_dev, -ENODEV);
+	if (!match)
+		return;
+	iio_device_lock(indio_dev);
+	match = bs->trig == trig;
+	if (match)
 		bs->trig = NULL;
-		iio_device_unlock(indio_dev);
-	}
+	iio_device_unlock(indio_dev);
+	if (match)
+		iio_trigger_put(trig);
 }

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "iio.h"
+#include "iio_trigger.h"
 
 /* Scan indices must be below this: masks are one 64-bit word. */
 #define IIO_SCAN_INDEX_MAX		64
@@ -44,16 +45,6 @@
 #define IIO_SCAN_RING_SCANS		16384
 /* kfifo_buf.c: buffer/length starts at 2 and a smaller write becomes 2. */
 #define IIO_KFIFO_LENGTH_MIN		2
-/*
- * Devices one trigger drives at once. The kernel's
- * CONFIG_IIO_CONSUMERS_PER_TRIGGER defaults to 2 and a third attach fails
- * silently; here it is a larger limit with -EBUSY (maps/README.md K-19).
- */
-#define IIO_TRIGGER_CONSUMERS_MAX	16
-/* Longest trigger name ("adis16400-dev6", "sysfstrig12", an hrtimer's). */
-#define IIO_TRIGGER_NAME_MAX		64
-/* triggers a registry holds; an add_trigger past it is -ENOSPC (the kernel's ida has no cap) */
-#define IIO_TRIGGERS_MAX		128
 
 struct iio_buffer;
 struct iio_trigger;
@@ -111,7 +102,7 @@ int64_t iio_scan_element_value(const struct iio_chan_spec *chan, const uint8_t *
  *	core's driving @handler (a kernel device read from /dev/iio:deviceN,
  *	whose trigger is the kernel's): none is needed or attached, and the
  *	core builds no buffer files (the device has its own). Only an
- *	IIO_TRIGGER_KERNEL trigger may be its current trigger, and only such
+ *	IIO_TRIGGER_EXTERNAL trigger (one the host fires) may be its current trigger, and only such
  *	a device may have one (-EINVAL otherwise, as the kernel's
  *	validate_trigger answers a foreign trigger).
  * @set_trigger: a self-timed device's current trigger changes to @trig
@@ -310,155 +301,7 @@ int iio_device_set_trigger(struct iio_dev *indio_dev, struct iio_trigger *trig);
 int iio_device_buffer_attr_count(const struct iio_dev *indio_dev);
 const struct iio_attr *iio_device_buffer_attr_at(const struct iio_dev *indio_dev, int i);
 
-/* ---- triggers ---- */
-
-enum iio_trigger_kind {
-	IIO_TRIGGER_HRTIMER,	/* iio-trig-hrtimer: sampling_frequency */
-	IIO_TRIGGER_SYSFS,	/* iio-trig-sysfs: trigger_now */
-	IIO_TRIGGER_DATA_READY,	/* a chip's own: fires at its conversion rate */
-	IIO_TRIGGER_KERNEL,	/* the host kernel's triggerN: its files through @ops */
-};
-
-struct iio_trigger;
-
-/**
- * struct iio_trigger_ops - the files of a trigger kept elsewhere (a kernel
- * trigger's sysfs directory); the core's kinds have none.
- * @attr_names: its files, NULL-ended, "name" first.
- * @attr_mode: the sysfs mode of @attr, 0 for none.
- * @attr_read/@attr_write: the file's text / a write of @text; -errno.
- * @release: free @trig->priv (the trigger is being destroyed).
- */
-struct iio_trigger_ops {
-	const char *const *(*attr_names)(const struct iio_trigger *trig);
-	unsigned int (*attr_mode)(const struct iio_trigger *trig, const char *attr);
-	int (*attr_read)(struct iio_trigger *trig, const char *attr, char *buf, size_t len);
-	int (*attr_write)(struct iio_trigger *trig, const char *attr, const char *text);
-	void (*release)(struct iio_trigger *trig);
-};
-
-/**
- * struct iio_trigger - a trigger device, triggerN.
- * @period_ns: HRTIMER and DATA_READY: time between polls, as the server's
- *	timer runs it (DATA_READY: from @owner's sampling frequency).
- * @owner: DATA_READY: the chip (not referenced: it unregisters its
- *	trigger first).
- * @consumers: devices attached (capturing on it); loop thread only.
- * @timer: the server's; the core never touches it.
- * @ops/@priv: IIO_TRIGGER_KERNEL: its files (iio_trigger_create_kernel()).
- */
-struct iio_trigger {
-	char name[IIO_TRIGGER_NAME_MAX];
-	int id;
-	enum iio_trigger_kind kind;
-	uint64_t freq_mhz;
-	int sysfs_num;
-	struct iio_dev *owner;
-	int (*owner_period)(struct iio_dev *owner, uint64_t *period_ns);
-	struct iio_dev *consumers[IIO_TRIGGER_CONSUMERS_MAX];
-	int nconsumers;
-	struct iio_registry *reg;
-	void *timer;
-	const struct iio_trigger_ops *ops;
-	void *priv;
-};
-
-/**
- * struct iio_trigger_hooks - how a registry's triggers reach the server.
- * @start/@stop: the first consumer attached / the last left (a timed
- *	trigger's timer starts or stops).
- * @poll: run @indio_dev's handler for a poll at @ts (the server runs it on
- *	the loop or queues it to the device's bus worker); NULL: inline.
- * @change: the trigger's sampling_frequency was written (its timer re-arms).
- */
-struct iio_trigger_hooks {
-	void (*start)(struct iio_trigger *trig, void *ctx);
-	void (*stop)(struct iio_trigger *trig, void *ctx);
-	void (*poll)(struct iio_dev *indio_dev, int64_t ts, void *ctx);
-	void (*change)(struct iio_trigger *trig, void *ctx);
-	void *ctx;
-};
-
-/** iio_registry_set_trigger_hooks() - @hooks copied; NULL clears. */
-void iio_registry_set_trigger_hooks(struct iio_registry *reg, const struct iio_trigger_hooks *hooks);
-
-/**
- * iio_trigger_create() - register a trigger named @name of @kind in @reg
- * with the lowest free triggerN. HRTIMER starts at 100 Hz.
- * Return: 0 with *out borrowed (the registry owns it), -EEXIST (duplicate
- * name, as "Duplicate trigger name"), -EINVAL, -ENOMEM.
- */
-int iio_trigger_create(struct iio_registry *reg, const char *name, enum iio_trigger_kind kind,
-		       struct iio_trigger **out);
-/**
- * iio_trigger_create_kernel() - register a trigger kept by the host kernel,
- * triggerN with its own number @id (the kernel's), named @name, its files
- * through @ops (@priv is its own; @ops->release frees it with the trigger,
- * and on failure here).
- * Return: 0; -EEXIST (the name or triggerN is taken), -EINVAL, -ENOMEM.
- */
-int iio_trigger_create_kernel(struct iio_registry *reg, const char *name, int id,
-			      const struct iio_trigger_ops *ops, void *priv,
-			      struct iio_trigger **out);
-/** iio_trigger_destroy() - unregister; capturing devices end with -ENODEV. */
-void iio_trigger_destroy(struct iio_registry *reg, struct iio_trigger *trig);
-
-/** iio_trigger_find() - by name or "triggerN"; NULL if none. */
-struct iio_trigger *iio_trigger_find(const struct iio_registry *reg, const char *key);
-int iio_trigger_count(const struct iio_registry *reg);
-struct iio_trigger *iio_trigger_at(const struct iio_registry *reg, int i);
-
-/** iio_trigger_period_ns() - HRTIMER/DATA_READY: ns between polls; 0 for SYSFS. */
-uint64_t iio_trigger_period_ns(const struct iio_trigger *trig);
-
-/**
- * iio_trigger_poll() - the trigger fired at @ts: each attached device's
- * handler runs (through the hooks' poll). Loop thread.
- */
-void iio_trigger_poll(struct iio_trigger *trig, int64_t ts);
-
-/**
- * iio_trigger_lost() - @n polls of @trig were due and never made (the loop
- * stalled past the catch-up bound): each attached device counts @n scans
- * lost, which its readers are told with their next scan. Any thread.
- */
-void iio_trigger_lost(struct iio_trigger *trig, uint64_t n);
-
-/**
- * iio_trigger_attr_names() - the trigger's files, NULL-ended, in sysfs
- * order ("name", "sampling_frequency"; "name", "trigger_now").
- */
-const char *const *iio_trigger_attr_names(const struct iio_trigger *trig);
-/**
- * iio_trigger_attr_mode() - the sysfs mode of @attr (0444 name, 0644
- * sampling_frequency, 0200 trigger_now); @trig NULL: iio_sysfs_trigger's
- * files (0200). 0 when there is no such file.
- */
-unsigned int iio_trigger_attr_mode(const struct iio_trigger *trig, const char *attr);
-/**
- * iio_trigger_attr_read()/_write() - a trigger's file as sysfs: "name"
- * reads "<name>\n"; sampling_frequency reads "100.000000\n" and takes Hz
- * with up to 3 decimals; trigger_now polls once on any write.
- * Return: read: length or -errno (-EACCES write-only, -ENOENT no such file);
- * write: 0 or -errno (-EINVAL, -ERANGE as iio-trig-hrtimer).
- */
-int iio_trigger_attr_read(struct iio_trigger *trig, const char *attr, char *buf, size_t len);
-int iio_trigger_attr_write(struct iio_trigger *trig, const char *attr, const char *text,
-			   int64_t now_ns);
-
-/**
- * iio_sysfs_trigger_add()/_remove() - iio_sysfs_trigger's add_trigger and
- * remove_trigger: "sysfstrig<K>". Removing a trigger devices capture on
- * ends their captures with -ENODEV (iio_trigger_destroy()). Return: 0,
- * -EINVAL (K used / unknown, or not a decimal), -ENOSPC (IIO_TRIGGERS_MAX
- * triggers already), -ENOMEM.
- */
-int iio_sysfs_trigger_add(struct iio_registry *reg, const char *text);
-int iio_sysfs_trigger_remove(struct iio_registry *reg, const char *text);
-/** iio_sysfs_trigger_attr_names() - the control device's files, NULL-ended (both 0200). */
-const char *const *iio_sysfs_trigger_attr_names(void);
-/** iio_sysfs_trigger_attr_write() - "add_trigger"/"remove_trigger"; else -ENOENT. */
-int iio_sysfs_trigger_attr_write(struct iio_registry *reg, const char *attr, const char *text);
+/* ---- triggers: drivers/iio_trigger.h ---- */
 
 /** iio_get_time_ns() - the device's current_timestamp_clock now, in ns. */
 int64_t iio_get_time_ns(const struct iio_dev *indio_dev);

@@ -298,13 +298,14 @@ static int iio_battr_write_scan_en(struct iio_dev_buffer *bs, const struct iio_c
 	return 0;
 }
 
+/* current_trigger_store: a name matching nothing clears the trigger */
 static int iio_battr_write_trigger(struct iio_dev *indio_dev, struct iio_dev_buffer *bs,
 				   const char *text)
 {
-	struct iio_trigger *trig = NULL;
+	struct iio_trigger *trig;
 	char name[IIO_TRIGGER_NAME_MAX + 2];
 	size_t n;
-	int i, ret;
+	int ret;
 
 	if (bs->nbuffers)
 		return -EBUSY;
@@ -312,17 +313,10 @@ static int iio_battr_write_trigger(struct iio_dev *indio_dev, struct iio_dev_buf
 	n = strlen(name);
 	if (n && name[n - 1] == '\n')
 		name[n - 1] = '\0';
-	for (i = 0; bs->reg && i < iio_trigger_count(bs->reg); i++)
-		if (strcmp(iio_trigger_at(bs->reg, i)->name, name) == 0)
-			trig = iio_trigger_at(bs->reg, i);
-	/* a name matching nothing clears the trigger, as current_trigger_store */
-	if (trig && bs->setup->validate_trigger) {
-		ret = bs->setup->validate_trigger(indio_dev, trig);
-		if (ret)
-			return ret;
-	}
-	bs->trig = trig;
-	return 0;
+	trig = iio_trigger_find_get(bs->reg, name);
+	ret = iio_buffer_set_trigger_locked(indio_dev, bs, trig);
+	iio_trigger_put(trig);
+	return ret;
 }
 
 static int iio_battr_write_length(struct iio_dev_buffer *bs, unsigned int val)

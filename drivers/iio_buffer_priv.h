@@ -75,6 +75,9 @@ static inline struct iio_dev_buffer *iio_buffer_state(const struct iio_dev *indi
 int iio_buffer_attach_locked(struct iio_dev *indio_dev, struct iio_buffer *buf, char *err,
 			     size_t errlen);
 void iio_buffer_detach_locked(struct iio_dev *indio_dev, struct iio_buffer *buf);
+/* current_trigger = @trig (validated; references moved), device lock held */
+int iio_buffer_set_trigger_locked(struct iio_dev *indio_dev, struct iio_dev_buffer *bs,
+				  struct iio_trigger *trig);
 /* iio_trigger.c: the consumer list; -EBUSY when full */
 int iio_trigger_attach_device(struct iio_trigger *trig, struct iio_dev *indio_dev);
 void iio_trigger_detach_device(struct iio_trigger *trig, struct iio_dev *indio_dev);

@@ -116,6 +116,10 @@ int iio_buffer_attr_write_locked(struct iio_dev *indio_dev, const struct iio_att
 				 const char *text);
 /* iio_registry.c / iio_trigger.c */
 const struct iio_trigger_hooks *iio_registry_trigger_hooks(const struct iio_registry *reg);
-void iio_trigger_init_kind(struct iio_trigger *trig);
+/* the lock of every trigger's consumers and references, and of a registry's trigger list */
+void iio_trigger_lock(void);
+void iio_trigger_unlock(void);
+/* a trigger off its registry's list: mark it gone, drop the registry's reference */
+void iio_trigger_unlisted(struct iio_trigger *trig);
 
 #endif /* IIOWIRE_IIO_PRIV_H */

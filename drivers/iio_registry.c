@@ -40,6 +40,8 @@ struct iio_registry {
 	int trigs_cap;
 	struct iio_trigger_hooks hooks;
 	bool has_hooks;
+	const struct iio_trigger_ctl_ops *ctl_ops;	/* iio_sysfs_trigger, or NULL */
+	void *ctl_ctx;
 };
 
 /* "iio:device" + N, as the directory name under /sys/bus/iio/devices */
@@ -72,6 +74,7 @@ void iio_registry_destroy(struct iio_registry *reg)
 	while (reg->ntrigs > 0)
 		iio_trigger_destroy(reg, reg->trigs[reg->ntrigs - 1]);
 	free(reg->trigs);
+	iio_registry_set_trigger_ctl(reg, NULL, NULL);
 	for (i = 0; i < reg->nmaps; i++)
 		iio_registry_map_clear(&reg->maps[i]);
 	free(reg->maps);
@@ -429,21 +432,32 @@ static int iio_registry_trigger_free_id(const struct iio_registry *reg)
 	}
 }
 
-/* One trigger registered: @id -1 takes the lowest free triggerN. */
+/* Is @name or triggerN @id (-1: none asked) taken? */
+static bool iio_registry_trigger_taken(const struct iio_registry *reg, const char *name, int id)
+{
+	int i;
+
+	if (iio_trigger_find(reg, name))
+		return true;	/* "Duplicate trigger name" */
+	for (i = 0; id >= 0 && i < reg->ntrigs; i++)
+		if (reg->trigs[i]->id == id)
+			return true;
+	return false;
+}
+
+/* One trigger listed: @id -1 takes the lowest free triggerN. */
 static int iio_registry_trigger_add(struct iio_registry *reg, const char *name,
-				    enum iio_trigger_kind kind, int id, struct iio_trigger **out)
+				    const struct iio_trigger_ops *ops, int id,
+				    struct iio_trigger **out)
 {
 	struct iio_trigger *t;
 	int ret;
 
-	if (!reg || !name || !*name || strlen(name) >= IIO_TRIGGER_NAME_MAX ||
-	    (unsigned int)kind > IIO_TRIGGER_KERNEL)
+	if (!reg || !name || !*name || strlen(name) >= IIO_TRIGGER_NAME_MAX || !ops ||
+	    !ops->attr_names)
 		return -EINVAL;
-	if (iio_trigger_find(reg, name))
-		return -EEXIST;	/* "Duplicate trigger name" */
-	for (ret = 0; id >= 0 && ret < reg->ntrigs; ret++)
-		if (reg->trigs[ret]->id == id)
-			return -EEXIST;
+	if (iio_registry_trigger_taken(reg, name, id))
+		return -EEXIST;
 	ret = iio_registry_grow((void **)&reg->trigs, &reg->trigs_cap, reg->ntrigs,
 			       sizeof(*reg->trigs));
 	if (ret)
@@ -452,44 +466,30 @@ static int iio_registry_trigger_add(struct iio_registry *reg, const char *name,
 	if (!t)
 		return -ENOMEM;
 	snprintf(t->name, sizeof(t->name), "%s", name);
-	t->kind = kind;
+	t->ops = ops;
 	t->reg = reg;
+	t->refs = 1;	/* the registry's */
 	t->id = id >= 0 ? id : iio_registry_trigger_free_id(reg);
-	iio_trigger_init_kind(t);
+	iio_trigger_lock();
 	reg->trigs[reg->ntrigs++] = t;
+	iio_trigger_unlock();
 	*out = t;
 	return 0;
 }
 
-int iio_trigger_create(struct iio_registry *reg, const char *name, enum iio_trigger_kind kind,
-		       struct iio_trigger **out)
-{
-	struct iio_trigger *t;
-	int ret;
-
-	if (kind == IIO_TRIGGER_KERNEL)
-		return -EINVAL;	/* iio_trigger_create_kernel(): it needs its files */
-	ret = iio_registry_trigger_add(reg, name, kind, -1, &t);
-	if (!ret && out)
-		*out = t;
-	return ret;
-}
-
-int iio_trigger_create_kernel(struct iio_registry *reg, const char *name, int id,
-			      const struct iio_trigger_ops *ops, void *priv,
-			      struct iio_trigger **out)
+int iio_trigger_register(struct iio_registry *reg, const char *name, int id,
+			 const struct iio_trigger_ops *ops, void *priv, struct iio_trigger **out)
 {
 	struct iio_trigger tmp = { .ops = ops, .priv = priv };
 	struct iio_trigger *t;
 	int ret;
 
-	ret = id < 0 ? -EINVAL : iio_registry_trigger_add(reg, name, IIO_TRIGGER_KERNEL, id, &t);
+	ret = id < -1 ? -EINVAL : iio_registry_trigger_add(reg, name, ops, id, &t);
 	if (ret) {
 		if (ops && ops->release)
 			ops->release(&tmp);
 		return ret;
 	}
-	t->ops = ops;
 	t->priv = priv;
 	if (out)
 		*out = t;
@@ -500,9 +500,7 @@ void iio_trigger_destroy(struct iio_registry *reg, struct iio_trigger *trig)
 {
 	int i;
 
-	/* captures on it end with -ENODEV, not silently as the kernel's (maps/README.md K-47) */
-	for (i = 0; i < reg->ndevs; i++)
-		iio_device_buffer_trigger_gone(reg->devs[i], trig);
+	iio_trigger_lock();
 	for (i = 0; i < reg->ntrigs; i++) {
 		if (reg->trigs[i] != trig)
 			continue;
@@ -511,9 +509,12 @@ void iio_trigger_destroy(struct iio_registry *reg, struct iio_trigger *trig)
 		reg->ntrigs--;
 		break;
 	}
-	if (trig->ops && trig->ops->release)
-		trig->ops->release(trig);
-	free(trig);
+	trig->gone = true;	/* before the sweep: a store racing it sees it gone */
+	iio_trigger_unlock();
+	/* captures on it end with -ENODEV, not silently as the kernel's (maps/README.md K-47) */
+	for (i = 0; i < reg->ndevs; i++)
+		iio_device_buffer_trigger_gone(reg->devs[i], trig);
+	iio_trigger_unlisted(trig);
 }
 
 struct iio_trigger *iio_trigger_find(const struct iio_registry *reg, const char *key)
@@ -533,6 +534,21 @@ struct iio_trigger *iio_trigger_find(const struct iio_registry *reg, const char 
 	return NULL;
 }
 
+struct iio_trigger *iio_trigger_find_get(struct iio_registry *reg, const char *name)
+{
+	struct iio_trigger *t = NULL;
+	int i;
+
+	iio_trigger_lock();
+	for (i = 0; reg && i < reg->ntrigs && !t; i++)
+		if (strcmp(reg->trigs[i]->name, name) == 0)
+			t = reg->trigs[i];
+	if (t)
+		t->refs++;
+	iio_trigger_unlock();
+	return t;
+}
+
 int iio_trigger_count(const struct iio_registry *reg)
 {
 	return reg ? reg->ntrigs : 0;
@@ -543,4 +559,47 @@ struct iio_trigger *iio_trigger_at(const struct iio_registry *reg, int i)
 	if (!reg || i < 0 || i >= reg->ntrigs)
 		return NULL;
 	return reg->trigs[i];
+}
+
+/* ---- iio_sysfs_trigger ---- */
+
+void iio_registry_set_trigger_ctl(struct iio_registry *reg, const struct iio_trigger_ctl_ops *ops,
+				  void *ctx)
+{
+	if (reg->ctl_ops && reg->ctl_ops->release)
+		reg->ctl_ops->release(reg->ctl_ctx);
+	reg->ctl_ops = ops;
+	reg->ctl_ctx = ctx;
+}
+
+bool iio_trigger_ctl_present(const struct iio_registry *reg)
+{
+	return reg && reg->ctl_ops;
+}
+
+const char *const *iio_trigger_ctl_attr_names(const struct iio_registry *reg)
+{
+	static const char *const none[] = { NULL };
+
+	return iio_trigger_ctl_present(reg) ? reg->ctl_ops->attr_names(reg->ctl_ctx) : none;
+}
+
+unsigned int iio_trigger_ctl_attr_mode(const struct iio_registry *reg, const char *attr)
+{
+	return iio_trigger_ctl_present(reg) ? reg->ctl_ops->attr_mode(reg->ctl_ctx, attr) : 0;
+}
+
+int iio_trigger_ctl_attr_read(const struct iio_registry *reg, const char *attr, char *buf,
+			      size_t len)
+{
+	if (!iio_trigger_ctl_present(reg))
+		return -ENOENT;
+	return reg->ctl_ops->attr_read(reg->ctl_ctx, attr, buf, len);
+}
+
+int iio_trigger_ctl_attr_write(struct iio_registry *reg, const char *attr, const char *text)
+{
+	if (!iio_trigger_ctl_present(reg))
+		return -ENOENT;
+	return reg->ctl_ops->attr_write(reg->ctl_ctx, reg, attr, text);
 }

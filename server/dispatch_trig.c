@@ -22,7 +22,6 @@
 #include "iio_buffer.h"
 #include "iio_registry.h"
 #include "iio_value.h"
-#include "kernel/iio_kernel.h"
 #include "session.h"
 #include "srv.h"
 
@@ -32,7 +31,7 @@
  */
 static bool srv_trigdev_has_ctl(const struct srv *srv)
 {
-	return srv->board->sysfs_trigger || srv->board->kernel_sysfs_trigger;
+	return iio_trigger_ctl_present(srv->board->reg);
 }
 
 int srv_trigdev_count(const struct srv *srv)
@@ -84,16 +83,14 @@ const char *const *srv_trigdev_files(const struct srv *srv, const struct srv_tri
 {
 	if (td->trig)
 		return iio_trigger_attr_names(td->trig);
-	if (srv->board->kernel_sysfs_trigger)
-		return iio_kernel_ctl_names(srv->board->kernel_sysfs_trigger);
-	return iio_sysfs_trigger_attr_names();
+	return iio_trigger_ctl_attr_names(srv->board->reg);
 }
 
 unsigned int srv_trigdev_attr_mode(const struct srv *srv, const struct srv_trigdev *td,
 				   const char *attr)
 {
-	if (!td->trig && srv->board->kernel_sysfs_trigger)
-		return iio_kernel_ctl_mode(srv->board->kernel_sysfs_trigger, attr);
+	if (!td->trig)
+		return iio_trigger_ctl_attr_mode(srv->board->reg, attr);
 	return iio_trigger_attr_mode(td->trig, attr);
 }
 
@@ -102,9 +99,7 @@ int srv_trigdev_read_file(const struct srv *srv, const struct srv_trigdev *td, c
 {
 	if (td->trig)
 		return iio_trigger_attr_read(td->trig, attr, buf, len);
-	if (srv->board->kernel_sysfs_trigger)
-		return iio_kernel_ctl_read(srv->board->kernel_sysfs_trigger, attr, buf, len);
-	return srv_trigdev_attr_mode(srv, td, attr) ? -EACCES : -ENOENT;
+	return iio_trigger_ctl_attr_read(srv->board->reg, attr, buf, len);
 }
 
 static int srv_trigdev_nfiles(const struct srv *srv, const struct srv_trigdev *td)
@@ -208,9 +203,7 @@ int srv_trigdev_write_file(struct srv *srv, const struct srv_trigdev *td, const 
 
 	if (td->trig)	/* a trigger_now poll is at the time of the write */
 		return iio_trigger_attr_write(td->trig, attr, value, srv_trigdev_real_ns());
-	if (srv->board->kernel_sysfs_trigger)	/* the kernel's uevent brings the rescan */
-		return iio_kernel_ctl_write(srv->board->kernel_sysfs_trigger, attr, value);
-	ret = iio_sysfs_trigger_attr_write(srv->board->reg, attr, value);
+	ret = iio_trigger_ctl_attr_write(srv->board->reg, attr, value);
 	if (!ret)
 		srv->trig_gen++;	/* the iiod XML lists the triggers */
 	return ret;

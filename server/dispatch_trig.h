@@ -27,7 +27,7 @@ struct iio_trigger;
 /**
  * struct srv_trigdev - one trigger device as a request sees it.
  * @trig: the trigger; NULL for iio_sysfs_trigger (the board's, or with
- *	--kernel the kernel's: board->kernel_sysfs_trigger).
+ *	--kernel the kernel's: iio_trigger_ctl_present()).
  * @id: "trigger0" or "iio_sysfs_trigger"; @name: the trigger's name (the
  *	control device has no name file: its directory name).
  * @names: what a request or an --allow-write pattern may call it.

@@ -50,7 +50,7 @@ struct srv_iiod_io {
 	bool all;
 	bool gettrig;			/* GETTRIG from a trigger/current_trigger file */
 	bool settrig;			/* SETTRIG to @trig */
-	struct iio_trigger *trig;	/* lives while the board does (a kernel one's) */
+	struct iio_trigger *trig;	/* SETTRIG: a reference */
 	const struct iio_attr *one;
 	const struct iio_attr **attrs;	/* @all: owned array; else &@one */
 	int nattrs;
@@ -114,8 +114,8 @@ static const struct srv_iiod_ctx *srv_iiod_model(struct srv *srv)
 	attrs[0].value = IIOWIRE_VERSION;
 	attrs[1].name = "iiowire,board";
 	attrs[1].value = srv->board->name;
-	ret = srv_iiod_ctx_create(srv->board->reg, srv->board->kernel_sysfs_trigger ?
-				  iio_kernel_ctl_names(srv->board->kernel_sysfs_trigger) : NULL,
+	ret = srv_iiod_ctx_create(srv->board->reg, iio_trigger_ctl_present(srv->board->reg) ?
+				  iio_trigger_ctl_attr_names(srv->board->reg) : NULL,
 				  desc, attrs, 2, &ctx);
 	if (ret < 0) {
 		srv_err(&srv->log, "iiod: cannot describe the board: %s", strerror(-ret));
@@ -238,6 +238,7 @@ static void srv_iiod_io_free(struct srv_iiod_io *io)
 	free(io->wbuf);
 	proto_buf_fini(&io->reply);
 	iio_device_put(io->dev);
+	iio_trigger_put(io->trig);
 	free(io);
 }
 
@@ -446,11 +447,11 @@ static bool srv_iiod_gettrig_file(struct srv_session *s, const struct srv_iiod_d
 }
 
 /*
- * SETTRIG: on the device's worker, as its files' writes (a kernel device's
- * current_trigger store waits for the kernel's mlock, held while a buffer
- * enable runs its driver). A board's trigger is set on the loop: the loop
- * may destroy it (remove_trigger) before a worker would run, where a
- * kernel trigger lives until its board is retired, after its workers.
+ * SETTRIG: the core's current_trigger store, routed as the device's files'
+ * writes are (srv_dispatch_route(): a kernel device's store waits for the
+ * kernel's mlock, held while a buffer enable runs its driver). The request
+ * holds a reference: a remove_trigger on the loop meanwhile makes the store
+ * answer -ENODEV instead of using a freed trigger.
  */
 static void srv_iiod_settrig(struct srv_session *s, const struct srv_iiod_dev *d,
 			     const struct proto_iiod_cmd *cmd)
@@ -460,14 +461,14 @@ static void srv_iiod_settrig(struct srv_session *s, const struct srv_iiod_dev *d
 	int ret;
 
 	ret = srv_iiod_buf_settrig_check(s, d, cmd, &trig);
-	if (ret < 0 || (trig && trig->kind != IIO_TRIGGER_KERNEL)) {
-		srv_iiod_code(s, ret < 0 ? ret : iio_device_set_trigger(d->dev, trig));
+	if (ret < 0) {
+		srv_iiod_code(s, ret);
 		return;
 	}
 	io = srv_iiod_io_one(s, d->dev, NULL);
 	if (io) {
 		io->settrig = true;
-		io->trig = trig;
+		io->trig = iio_trigger_get(trig);
 		srv_iiod_io_start(s, io);
 	}
 }

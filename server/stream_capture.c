@@ -198,14 +198,14 @@ static void srv_trig_reconcile(uv_async_t *async)
 	srv_list_for_each_safe(pos, tmp, &ss->timers) {
 		t = srv_container_of(pos, struct srv_trig_timer, node);
 		if (!srv_trig_alive(ss->srv, t->trig) || !t->trig->nconsumers ||
-		    t->trig->kind == IIO_TRIGGER_SYSFS)
+		    !(iio_trigger_caps(t->trig) & IIO_TRIGGER_TIMED))
 			srv_trig_timer_close(t);
 		else
 			srv_trig_timer_retune(t);
 	}
 	for (i = 0; i < iio_trigger_count(reg); i++) {
 		trig = iio_trigger_at(reg, i);
-		if (!trig->nconsumers || trig->kind == IIO_TRIGGER_SYSFS)
+		if (!trig->nconsumers || !(iio_trigger_caps(trig) & IIO_TRIGGER_TIMED))
 			continue;
 		have = false;
 		srv_list_for_each_safe(pos, tmp, &ss->timers)

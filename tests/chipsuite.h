@@ -617,7 +617,7 @@ static inline int chipsuite_capture_dev(struct iio_registry *reg, struct iio_dev
 	r->buf.priv = r;
 	r->buf.mask = mask;
 	r->buf.timestamp = true;
-	ret = iio_trigger_create(reg, "hrt0", IIO_TRIGGER_HRTIMER, &t);
+	ret = iio_hrtimer_trigger_create(reg, "hrt0", &t);
 	if (!ret)
 		ret = iio_device_set_trigger(dev, t);
 	if (!ret)

@@ -281,7 +281,7 @@ static void capture_traffic_one(const struct capture_traffic_row *row)
 		chiptest_teardown(&ct);
 		return;
 	}
-	TEST_ROW_ASSERT(iio_trigger_create(ct.reg, "hrt0", IIO_TRIGGER_HRTIMER, &t) == 0 &&
+	TEST_ROW_ASSERT(iio_hrtimer_trigger_create(ct.reg, "hrt0", &t) == 0 &&
 			iio_device_set_trigger(ct.dev, t) == 0, row->part);
 	before = emu_bus_transfers(ct.bus, AD799X_TEST_ADDR);
 	TEST_ROW_ASSERT(iio_buffer_attach(ct.dev, &r.buf, err, sizeof(err)) == 0, row->part);

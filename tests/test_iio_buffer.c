@@ -266,7 +266,7 @@ static void test_dummy_capture(void)
 	tb_reader_init(&r, 0xf, true);
 	CU_ASSERT_EQUAL(iio_buffer_attach(d, &r.buf, err, sizeof(err)), -EINVAL);
 	CU_ASSERT(strstr(err, "no trigger") != NULL);
-	CU_ASSERT_EQUAL_FATAL(iio_trigger_create(reg, "hrt0", IIO_TRIGGER_HRTIMER, &t), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_hrtimer_trigger_create(reg, "hrt0", &t), 0);
 	CU_ASSERT_EQUAL(tb_write(d, "trigger/current_trigger", "hrt0\n"), 0);
 	CU_ASSERT_STRING_EQUAL(tb_read(d, "trigger/current_trigger"), "hrt0\n");
 	CU_ASSERT_EQUAL_FATAL(iio_buffer_attach(d, &r.buf, err, sizeof(err)), 0);
@@ -294,7 +294,7 @@ static void test_dummy_two_readers(void)
 	struct iio_trigger *t;
 	char err[128];
 
-	CU_ASSERT_EQUAL_FATAL(iio_trigger_create(reg, "hrt0", IIO_TRIGGER_HRTIMER, &t), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_hrtimer_trigger_create(reg, "hrt0", &t), 0);
 	CU_ASSERT_EQUAL(iio_device_set_trigger(d, t), 0);
 	tb_reader_init(&a, 0x9, true);
 	tb_reader_init(&b, 0x4, false);
@@ -350,7 +350,7 @@ static void test_push_scans(void)
 		scans[i][1] = (uint16_t)(i + 1000);
 	}
 	CU_ASSERT_EQUAL(iio_push_scans(d, scans, 3), -EINVAL);	/* not capturing */
-	CU_ASSERT_EQUAL_FATAL(iio_trigger_create(reg, "hrt0", IIO_TRIGGER_HRTIMER, &t), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_hrtimer_trigger_create(reg, "hrt0", &t), 0);
 	CU_ASSERT_EQUAL(iio_device_set_trigger(d, t), 0);
 	tb_reader_init(&a, 0x5, false);		/* voltage0, voltage3-voltage4: the active record */
 	a.buf.ops = &tb_ops_n;
@@ -406,7 +406,7 @@ static void test_sysfs_enable(void)
 	struct iio_trigger *t;
 	int i;
 
-	CU_ASSERT_EQUAL_FATAL(iio_trigger_create(reg, "hrt0", IIO_TRIGGER_HRTIMER, &t), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_hrtimer_trigger_create(reg, "hrt0", &t), 0);
 	CU_ASSERT_EQUAL(tb_write(d, "trigger/current_trigger", "hrt0"), 0);
 	CU_ASSERT_EQUAL(tb_write(d, "scan_elements/in_voltage0_en", "1"), 0);
 	CU_ASSERT_EQUAL(tb_write(d, "buffer/length", "3"), 0);
@@ -435,8 +435,8 @@ static void test_triggers(void)
 	struct iio_trigger *h, *t;
 	char buf[64];
 
-	CU_ASSERT_EQUAL_FATAL(iio_trigger_create(reg, "hrt0", IIO_TRIGGER_HRTIMER, &h), 0);
-	CU_ASSERT_EQUAL(iio_trigger_create(reg, "hrt0", IIO_TRIGGER_HRTIMER, &t), -EEXIST);
+	CU_ASSERT_EQUAL_FATAL(iio_hrtimer_trigger_create(reg, "hrt0", &h), 0);
+	CU_ASSERT_EQUAL(iio_hrtimer_trigger_create(reg, "hrt0", &t), -EEXIST);
 	CU_ASSERT_EQUAL(h->id, 0);
 	CU_ASSERT(iio_trigger_attr_read(h, "sampling_frequency", buf, sizeof(buf)) > 0);
 	CU_ASSERT_STRING_EQUAL(buf, "100.000000\n");
@@ -446,15 +446,22 @@ static void test_triggers(void)
 	CU_ASSERT_EQUAL(iio_trigger_period_ns(h), 2000000000ULL);
 	CU_ASSERT_EQUAL(iio_trigger_attr_write(h, "sampling_frequency", "0", 0), -EINVAL);
 	CU_ASSERT_EQUAL(iio_trigger_attr_write(h, "sampling_frequency", "-1", 0), -ERANGE);
-	CU_ASSERT_EQUAL(iio_sysfs_trigger_add(reg, "3"), 0);
-	CU_ASSERT_EQUAL(iio_sysfs_trigger_add(reg, "3"), -EINVAL);
+	CU_ASSERT_EQUAL(iio_sysfs_trigger_install(reg), 0);
+	CU_ASSERT_EQUAL(iio_trigger_ctl_attr_mode(reg, "add_trigger"), 0200);
+	CU_ASSERT_EQUAL(iio_trigger_ctl_attr_read(reg, "add_trigger", buf, sizeof(buf)), -EACCES);
+	CU_ASSERT_EQUAL(iio_trigger_ctl_attr_write(reg, "add_trigger", "x3"), -EINVAL);
+	CU_ASSERT_EQUAL(iio_trigger_ctl_attr_write(reg, "add_trigger", "3\n"), 0);
+	CU_ASSERT_EQUAL(iio_trigger_ctl_attr_write(reg, "add_trigger", "3"), -EINVAL);
 	t = iio_trigger_find(reg, "sysfstrig3");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	CU_ASSERT_EQUAL(t->id, 1);
 	CU_ASSERT_PTR_EQUAL(iio_trigger_find(reg, "trigger1"), t);
 	CU_ASSERT_EQUAL(iio_trigger_attr_read(t, "trigger_now", buf, sizeof(buf)), -EACCES);
-	CU_ASSERT_EQUAL(iio_sysfs_trigger_remove(reg, "4"), -EINVAL);
-	CU_ASSERT_EQUAL(iio_sysfs_trigger_remove(reg, "3"), 0);
+	CU_ASSERT_EQUAL(iio_trigger_caps(t), IIO_TRIGGER_ON_DEMAND);
+	CU_ASSERT_EQUAL(iio_trigger_caps(h), IIO_TRIGGER_TIMED);
+	CU_ASSERT_EQUAL(iio_trigger_period_ns(t), 0);
+	CU_ASSERT_EQUAL(iio_trigger_ctl_attr_write(reg, "remove_trigger", "4"), -EINVAL);
+	CU_ASSERT_EQUAL(iio_trigger_ctl_attr_write(reg, "remove_trigger", "3"), 0);
 	CU_ASSERT_PTR_NULL(iio_trigger_find(reg, "sysfstrig3"));
 	iio_registry_destroy(reg);
 }
@@ -482,8 +489,10 @@ static int tb_ktrig_read(struct iio_trigger *trig, const char *attr, char *buf, 
 	return snprintf(buf, len, "%s\n", trig->name);
 }
 
-static int tb_ktrig_write(struct iio_trigger *trig, const char *attr, const char *text)
+static int tb_ktrig_write(struct iio_trigger *trig, const char *attr, const char *text,
+			  int64_t now_ns)
 {
+	(void)now_ns;
 	(void)trig;
 	(void)attr;
 	(void)text;
@@ -497,6 +506,7 @@ static void tb_ktrig_release(struct iio_trigger *trig)
 }
 
 static const struct iio_trigger_ops tb_ktrig_ops = {
+	.type = "test-external", .caps = IIO_TRIGGER_EXTERNAL,
 	.attr_names = tb_ktrig_names, .attr_mode = tb_ktrig_mode, .attr_read = tb_ktrig_read,
 	.attr_write = tb_ktrig_write, .release = tb_ktrig_release,
 };
@@ -509,14 +519,16 @@ static void test_kernel_triggers(void)
 	char buf[64];
 
 	tb_ktrig_released = 0;
-	CU_ASSERT_EQUAL(iio_trigger_create(reg, "k", IIO_TRIGGER_KERNEL, &k), -EINVAL);
-	CU_ASSERT_EQUAL_FATAL(iio_trigger_create_kernel(reg, "khrt", 3, &tb_ktrig_ops, NULL, &k), 0);
+	CU_ASSERT_EQUAL(iio_trigger_register(reg, "k", -2, &tb_ktrig_ops, NULL, &k), -EINVAL);
+	CU_ASSERT_EQUAL(tb_ktrig_released, 1);	/* its state released on failure too */
+	tb_ktrig_released = 0;
+	CU_ASSERT_EQUAL_FATAL(iio_trigger_register(reg, "khrt", 3, &tb_ktrig_ops, NULL, &k), 0);
 	CU_ASSERT_EQUAL(k->id, 3);	/* the kernel's number */
 	/* its number or its name taken: refused, its private data released */
-	CU_ASSERT_EQUAL(iio_trigger_create_kernel(reg, "other", 3, &tb_ktrig_ops, NULL, NULL), -EEXIST);
-	CU_ASSERT_EQUAL(iio_trigger_create_kernel(reg, "khrt", 4, &tb_ktrig_ops, NULL, NULL), -EEXIST);
+	CU_ASSERT_EQUAL(iio_trigger_register(reg, "other", 3, &tb_ktrig_ops, NULL, NULL), -EEXIST);
+	CU_ASSERT_EQUAL(iio_trigger_register(reg, "khrt", 4, &tb_ktrig_ops, NULL, NULL), -EEXIST);
 	CU_ASSERT_EQUAL(tb_ktrig_released, 2);
-	CU_ASSERT_EQUAL_FATAL(iio_trigger_create(reg, "uhrt", IIO_TRIGGER_HRTIMER, &u), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_hrtimer_trigger_create(reg, "uhrt", &u), 0);
 	CU_ASSERT_EQUAL(u->id, 0);	/* the board's take the lowest free */
 	CU_ASSERT(iio_trigger_attr_read(k, "name", buf, sizeof(buf)) > 0);
 	CU_ASSERT_STRING_EQUAL(buf, "khrt\n");
@@ -529,6 +541,36 @@ static void test_kernel_triggers(void)
 	CU_ASSERT_EQUAL(tb_ktrig_released, 3);
 }
 TEST_CASE(test_kernel_triggers, "kernel triggers: their own number, ops, release, no userspace device");
+
+/*
+ * A current_trigger store on its way (a worker holding a reference) while the
+ * loop removes the trigger: the store answers -ENODEV, nothing points at the
+ * freed trigger, and the references held keep it alive until they go.
+ */
+static void test_trigger_removed_under_store(void)
+{
+	struct iio_registry *reg;
+	struct iio_dev *d = tb_dummy(&reg);
+	struct iio_trigger *t, *held;
+
+	CU_ASSERT_EQUAL_FATAL(iio_sysfs_trigger_install(reg), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_trigger_ctl_attr_write(reg, "add_trigger", "7"), 0);
+	t = iio_trigger_find(reg, "sysfstrig7");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(tb_write(d, "trigger/current_trigger", "sysfstrig7\n"), 0);
+	CU_ASSERT_PTR_EQUAL(iio_device_current_trigger(d), t);
+	held = iio_trigger_find_get(reg, "sysfstrig7");
+	CU_ASSERT_PTR_EQUAL_FATAL(held, t);
+	CU_ASSERT_PTR_NULL(iio_trigger_find_get(reg, "trigger0"));	/* names only */
+	CU_ASSERT_EQUAL(iio_trigger_ctl_attr_write(reg, "remove_trigger", "7"), 0);
+	CU_ASSERT_PTR_NULL(iio_device_current_trigger(d));	/* cleared with it */
+	CU_ASSERT_EQUAL(iio_device_set_trigger(d, held), -ENODEV);
+	CU_ASSERT_PTR_NULL(iio_device_current_trigger(d));
+	CU_ASSERT_STRING_EQUAL(held->name, "sysfstrig7");	/* still ours to read */
+	iio_trigger_put(held);
+	iio_registry_destroy(reg);
+}
+TEST_CASE(test_trigger_removed_under_store, "a trigger removed while a current_trigger store holds it: -ENODEV");
 
 /* ---- max1363 on its model (§1.5) ---- */
 
@@ -565,7 +607,7 @@ static void test_max1363_capture(void)
 	CU_ASSERT_STRING_EQUAL(tb_read(d, "scan_elements/in_voltage0_type"), "be:u12/16>>0\n");
 	CU_ASSERT_STRING_EQUAL(tb_read(d, "scan_elements/in_voltage0-voltage1_type"),
 			       "be:s12/16>>0\n");
-	CU_ASSERT_EQUAL_FATAL(iio_trigger_create(reg, "hrt0", IIO_TRIGGER_HRTIMER, &t), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_hrtimer_trigger_create(reg, "hrt0", &t), 0);
 	CU_ASSERT_EQUAL(iio_device_set_trigger(d, t), 0);
 	tb_reader_init(&a, 0xf, true);
 	tb_reader_init(&b, 0xa, true);	/* voltage1, voltage3: runs s0to3 and demuxes */
@@ -615,7 +657,7 @@ static void test_ad7998_capture(void)
 						   sizeof(err)), 0);
 	CU_ASSERT_EQUAL_FATAL(chiptest_probe(bus, reg, "ad7998", 0x21, &props, &d, err,
 					     sizeof(err)), 0);
-	CU_ASSERT_EQUAL_FATAL(iio_trigger_create(reg, "hrt0", IIO_TRIGGER_HRTIMER, &t), 0);
+	CU_ASSERT_EQUAL_FATAL(iio_hrtimer_trigger_create(reg, "hrt0", &t), 0);
 	CU_ASSERT_EQUAL(iio_device_set_trigger(d, t), 0);
 	tb_reader_init(&r, 0x9, true);
 	CU_ASSERT_EQUAL_FATAL(iio_buffer_attach(d, &r.buf, err, sizeof(err)), 0);

@@ -33,6 +33,10 @@ cli=$build/client/iiowire
 hwmon=$build/client/iiowire-hwmon
 # tests/valgrind.sh runs the daemons under valgrind (split at blanks on purpose)
 wrap=${IIOWIRE_TEST_WRAPPER:-}
+# tenths of a second a settle waits: a daemon under valgrind on a loaded machine can take
+# well over 10 s to enable a capture or to answer a timed-out store
+tenths=100
+[ -n "$wrap" ] && tenths=600
 . "$src/tests/shtest.sh"
 . "$src/tests/kernel_tree.sh"
 shtest_begin kernel
@@ -62,7 +66,7 @@ settle() {
 	swant=$2
 	shift 2
 	i=0
-	while [ "$("$@" 2>&1)" != "$swant" ] && [ $i -lt 100 ]; do
+	while [ "$("$@" 2>&1)" != "$swant" ] && [ $i -lt $tenths ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -512,13 +516,13 @@ stop_daemon
 start_daemon --io-timeout-ms 300
 # iiod's SETTRIG writes current_trigger on the device's worker (the kernel's store waits for
 # the device's mlock): a store that hangs times out there, and the loop serves on
-# (the client stays until the answer came, up to 10 s: valgrind's daemon can take over 2 s)
+# (the client stays until the answer came, up to 10 s, 60 s under valgrind)
 : >"$tmp/settrig"
 {
 	printf 'SETTRIG iio:device1\r\n'
 	si=0
-	while [ ! -s "$tmp/settrig" ] && [ $si -lt 100 ]; do sleep 0.1; si=$((si + 1)); done
-} | timeout 15 nc -q 0 127.0.0.1 "$iport" >"$tmp/settrig" &
+	while [ ! -s "$tmp/settrig" ] && [ $si -lt $tenths ]; do sleep 0.1; si=$((si + 1)); done
+} | timeout 70 nc -q 0 127.0.0.1 "$iport" >"$tmp/settrig" &
 stpid=$!
 sleep 0.1
 check "iiod SETTRIG waiting on a hanging current_trigger: another device answers" "1000" \

@@ -127,7 +127,7 @@ ssize_t iio_kernel_path_read(const char *path, char *buf, size_t len);
 
 /**
  * iio_kernel_triggers_register() - every /sys/bus/iio/devices/triggerN as
- * an IIO_TRIGGER_KERNEL trigger of @reg with the kernel's N and name, its
+ * a "kernel" trigger (IIO_TRIGGER_EXTERNAL) of @reg with the kernel's N and name, its
  * regular files (but uevent) as its attributes with their modes. A
  * directory that vanishes while read is skipped.
  * Return: the number registered, or -errno with @err set (-E2BIG past
@@ -136,33 +136,17 @@ ssize_t iio_kernel_path_read(const char *path, char *buf, size_t len);
  */
 int iio_kernel_triggers_register(struct iio_registry *reg, char *err, size_t errlen);
 
-/*
- * The kernel's iio_sysfs_trigger (iio-trig-sysfs loaded), mirrored as its
- * regular files (add_trigger, remove_trigger and the platform bus's
- * driver_override, modalias) with their modes, as iiod 0.24 lists it.
- * A write of add_trigger makes the kernel create sysfstrigK and send the
- * uevent whose rescan mirrors it.
- */
-struct iio_kernel_ctl;
-
 /**
- * iio_kernel_ctl_mirror() - @out gets the kernel's iio_sysfs_trigger, or
- * NULL when it has none. Return: 0, -E2BIG (more than
- * IIO_KERNEL_TRIGGER_FILES_MAX files; @err says so), -ENOMEM.
+ * iio_kernel_ctl_install() - the kernel's iio_sysfs_trigger (iio-trig-sysfs
+ * loaded) as @reg's, when it has one: its regular files (add_trigger,
+ * remove_trigger and the platform bus's driver_override, modalias) with
+ * their modes, as iiod 0.24 lists it, written through. A write of
+ * add_trigger makes the kernel create sysfstrigK and send the uevent whose
+ * rescan mirrors it.
+ * Return: 0, -E2BIG (more than IIO_KERNEL_TRIGGER_FILES_MAX files; @err
+ * says so), -ENOMEM.
  */
-int iio_kernel_ctl_mirror(struct iio_kernel_ctl **out, char *err, size_t errlen);
-void iio_kernel_ctl_free(struct iio_kernel_ctl *ctl);
-/** iio_kernel_ctl_names() - its files, NULL-ended, in name order. */
-const char *const *iio_kernel_ctl_names(const struct iio_kernel_ctl *ctl);
-/** iio_kernel_ctl_mode() - the sysfs mode of @attr, 0 for none. */
-unsigned int iio_kernel_ctl_mode(const struct iio_kernel_ctl *ctl, const char *attr);
-/**
- * iio_kernel_ctl_read()/_write() - the file's text (its length) / @text
- * written in one write(). Return: -ENOENT (no such file), -EACCES (its
- * mode), or the kernel's -errno (add_trigger of a K in use: -EINVAL).
- */
-int iio_kernel_ctl_read(const struct iio_kernel_ctl *ctl, const char *attr, char *buf, size_t len);
-int iio_kernel_ctl_write(const struct iio_kernel_ctl *ctl, const char *attr, const char *text);
+int iio_kernel_ctl_install(struct iio_registry *reg, char *err, size_t errlen);
 
 /* ---- kernel_buffer.c: capture from /dev/iio:deviceN ---- */
 

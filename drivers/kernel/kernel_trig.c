@@ -1,7 +1,7 @@
 /*
  * kernel_trig.c - the host kernel's trigger devices mirrored into a
- * registry: each /sys/bus/iio/devices/triggerN becomes an IIO_TRIGGER_KERNEL
- * trigger with the kernel's N and name, whose files (name, an hrtimer's
+ * registry: each /sys/bus/iio/devices/triggerN becomes a trigger of type
+ * "kernel" (IIO_TRIGGER_EXTERNAL) with the kernel's N and name, whose files (name, an hrtimer's
  * sampling_frequency, a sysfs trigger's trigger_now, a driver's own) are
  * read and written as the kernel's sysfs files, texts and errors passed
  * through; iio_sysfs_trigger's add_trigger and remove_trigger are written
@@ -108,8 +108,10 @@ static int kernel_trig_read(struct iio_trigger *trig, const char *attr, char *bu
 	return kernel_files_read(trig->priv, attr, buf, len);
 }
 
-static int kernel_trig_write(struct iio_trigger *trig, const char *attr, const char *text)
+static int kernel_trig_write(struct iio_trigger *trig, const char *attr, const char *text,
+			     int64_t now_ns)
 {
+	(void)now_ns;	/* the kernel polls, at its own time */
 	return kernel_files_write(trig->priv, attr, text);
 }
 
@@ -120,6 +122,8 @@ static void kernel_trig_release(struct iio_trigger *trig)
 }
 
 static const struct iio_trigger_ops kernel_trig_ops = {
+	.type = "kernel",
+	.caps = IIO_TRIGGER_EXTERNAL,	/* the kernel fires it, for its own devices */
 	.attr_names = kernel_trig_names,
 	.attr_mode = kernel_trig_mode,
 	.attr_read = kernel_trig_read,
@@ -212,7 +216,7 @@ static int kernel_trig_add(struct iio_registry *reg, int id, char *err, size_t e
 		free(kt);
 		return ret;
 	}
-	ret = iio_trigger_create_kernel(reg, name, id, &kernel_trig_ops, kt, NULL);
+	ret = iio_trigger_register(reg, name, id, &kernel_trig_ops, kt, NULL);
 	if (ret)
 		snprintf(err, errlen, KERNEL_TRIG_PREFIX "%d (%s): %s", id, name,
 			 ret == -EEXIST ? "a trigger of that name or number exists" :
@@ -258,54 +262,55 @@ int iio_kernel_triggers_register(struct iio_registry *reg, char *err, size_t err
 
 /* ---- iio_sysfs_trigger ---- */
 
-struct iio_kernel_ctl {
-	struct kernel_trig kt;
+static const char *const *kernel_ctl_names(const void *ctx)
+{
+	return ((const struct kernel_trig *)ctx)->names;
+}
+
+static unsigned int kernel_ctl_mode(const void *ctx, const char *attr)
+{
+	return kernel_files_mode(ctx, attr);
+}
+
+static int kernel_ctl_read(const void *ctx, const char *attr, char *buf, size_t len)
+{
+	return kernel_files_read(ctx, attr, buf, len);
+}
+
+/* the kernel's uevent brings the rescan that mirrors what add_trigger made */
+static int kernel_ctl_write(void *ctx, struct iio_registry *reg, const char *attr,
+			    const char *text)
+{
+	(void)reg;
+	return kernel_files_write(ctx, attr, text);
+}
+
+static const struct iio_trigger_ctl_ops kernel_ctl_ops = {
+	.attr_names = kernel_ctl_names,
+	.attr_mode = kernel_ctl_mode,
+	.attr_read = kernel_ctl_read,
+	.attr_write = kernel_ctl_write,
+	.release = free,
 };
 
-int iio_kernel_ctl_mirror(struct iio_kernel_ctl **out, char *err, size_t errlen)
+int iio_kernel_ctl_install(struct iio_registry *reg, char *err, size_t errlen)
 {
-	struct iio_kernel_ctl *ctl;
+	struct kernel_trig *kt;
 	int ret;
 
-	*out = NULL;
-	ctl = calloc(1, sizeof(*ctl));
-	if (!ctl)
+	kt = calloc(1, sizeof(*kt));
+	if (!kt)
 		return -ENOMEM;
-	snprintf(ctl->kt.path, sizeof(ctl->kt.path), "%s/%s/" IIO_KERNEL_SYSFS_TRIGGER,
+	snprintf(kt->path, sizeof(kt->path), "%s/%s/" IIO_KERNEL_SYSFS_TRIGGER,
 		 iio_kernel_sysfs_root(), IIO_KERNEL_BUS_DIR);
-	ret = kernel_trig_scan(&ctl->kt);
+	ret = kernel_trig_scan(kt);
 	if (ret == -E2BIG)
 		snprintf(err, errlen, IIO_KERNEL_SYSFS_TRIGGER ": more than %d files",
 			 IIO_KERNEL_TRIGGER_FILES_MAX);
 	if (ret) {
-		free(ctl);
+		free(kt);
 		return ret == -ENODEV ? 0 : ret;	/* none: iio-trig-sysfs is not loaded */
 	}
-	*out = ctl;
+	iio_registry_set_trigger_ctl(reg, &kernel_ctl_ops, kt);
 	return 0;
-}
-
-void iio_kernel_ctl_free(struct iio_kernel_ctl *ctl)
-{
-	free(ctl);
-}
-
-const char *const *iio_kernel_ctl_names(const struct iio_kernel_ctl *ctl)
-{
-	return ctl->kt.names;
-}
-
-unsigned int iio_kernel_ctl_mode(const struct iio_kernel_ctl *ctl, const char *attr)
-{
-	return kernel_files_mode(&ctl->kt, attr);
-}
-
-int iio_kernel_ctl_read(const struct iio_kernel_ctl *ctl, const char *attr, char *buf, size_t len)
-{
-	return kernel_files_read(&ctl->kt, attr, buf, len);
-}
-
-int iio_kernel_ctl_write(const struct iio_kernel_ctl *ctl, const char *attr, const char *text)
-{
-	return kernel_files_write(&ctl->kt, attr, text);
 }
