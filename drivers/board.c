@@ -28,7 +28,7 @@
 #include "iio_irq.h"
 #include "iio.h"
 #include "iio_core.h"
-#include "kernel/iio_kernel.h"
+#include "iio_source.h"
 
 /* ---- buses ---- */
 
@@ -467,14 +467,15 @@ static int board_device_bind(struct board_ctx *ctx, const cJSON *obj, const char
 }
 
 /*
- * A kernel device the board names while --kernel mirrors every one: it is
- * there already (iio_kernel_register_all() ran first); check that it
- * exists and that the entry holds nothing else. Return: 0 or -EINVAL.
+ * A device of a source the board names while the source serves every one
+ * (--kernel): it is there already (the source's scan ran first); check that
+ * it exists and that the entry holds nothing else. Return: 0 or -EINVAL.
  */
-static int board_kernel_named(struct board_ctx *ctx, const cJSON *obj, const char *path)
+static int board_source_named(struct board_ctx *ctx, const struct iio_source *src,
+			      const cJSON *obj, const char *path)
 {
 	static const char *const known[] = { "driver", "device", NULL };
-	char p[BOARD_PATH_MAX], dir[64], why[BOARD_ERR_MAX / 2];
+	char p[BOARD_PATH_MAX], why[BOARD_ERR_MAX / 2];
 	const char *key;
 	int ret;
 
@@ -484,49 +485,54 @@ static int board_kernel_named(struct board_ctx *ctx, const cJSON *obj, const cha
 	if (ret)
 		return ret;
 	board_path_key(p, sizeof(p), path, "device");
-	if (iio_kernel_find(key, dir, sizeof(dir), why, sizeof(why)))
+	if (src->find(key, why, sizeof(why)))
 		return board_err(ctx, p, "%s", why);
 	return 0;
 }
 
 /*
- * @kernel_pass: kernel devices are bound in a first pass, so that they get
- * their kernel numbers (iio:deviceN) before userspace devices take the
- * lowest free ones.
+ * @source_pass: a source's devices (a kernel device named by the board) are
+ * bound in a first pass, so that they get their own numbers (iio:deviceN)
+ * before the board's take the lowest free ones.
  */
 static int board_add_device(struct board_ctx *ctx, const cJSON *obj, const char *path,
-			    bool kernel_pass)
+			    bool source_pass)
 {
 	struct board_device_spec ds = { 0 };
+	const struct iio_source *src;
 	int ret;
 
 	ret = board_device_read(ctx, obj, path, &ds);
-	if (ret || iio_kernel_is_driver(ds.drv) != kernel_pass)
+	if (ret)
 		return ret;
-	if (kernel_pass && iio_kernel_all())
-		return board_kernel_named(ctx, obj, path);
+	src = iio_source_of_driver(ds.drv);
+	if ((src != NULL) != source_pass)
+		return 0;
+	if (src && src->serves_all())
+		return board_source_named(ctx, src, obj, path);
 	return board_device_bind(ctx, obj, path, &ds);
 }
 
 /*
- * --kernel: every kernel device, before the board's own (see
- * board_add_device()), and the kernel's triggerN with their own numbers,
- * before the board's take the lowest free ones, and its iio_sysfs_trigger.
+ * Every source serving all its devices (--kernel) registers them, with its
+ * triggers (their own numbers, before the board's take the lowest free
+ * ones) and its iio_sysfs_trigger, before the board's own devices.
  */
-static int board_add_kernel_all(struct board_ctx *ctx)
+static int board_add_sources(struct board_ctx *ctx)
 {
-	char why[BOARD_ERR_MAX / 2];
+	char why[BOARD_ERR_MAX / 2] = "";
+	const struct iio_source *src;
+	size_t i;
 	int ret;
 
-	if (!iio_kernel_all())
-		return 0;
-	ret = iio_kernel_triggers_register(ctx->bp->b.reg, why, sizeof(why));
-	if (ret >= 0)
-		ret = iio_kernel_ctl_install(ctx->bp->b.reg, why, sizeof(why));
-	if (ret >= 0)
-		ret = iio_kernel_register_all(ctx->bp->b.reg, why, sizeof(why));
-	if (ret < 0)
-		return board_err(ctx, "--kernel", "%s", why[0] ? why : strerror(-ret));
+	for (i = 0; i < iio_source_count(); i++) {
+		src = iio_source_at(i);
+		if (!src->serves_all())
+			continue;
+		ret = src->scan(ctx->bp->b.reg, why, sizeof(why));
+		if (ret < 0)
+			return board_err(ctx, src->origin, "%s", why[0] ? why : strerror(-ret));
+	}
 	return 0;
 }
 
@@ -797,7 +803,7 @@ static struct board *board_load_text(const char *text, size_t len, const char *o
 		goto err_destroy_board;
 	}
 	if (board_header(&ctx, root) || board_open_buses(&ctx, root) ||
-	    board_add_kernel_all(&ctx) || board_add_triggers(&ctx, root) ||
+	    board_add_sources(&ctx) || board_add_triggers(&ctx, root) ||
 	    board_add_devices(&ctx, root) ||
 	    board_add_maps(&ctx, root))
 		goto err_destroy_board;
@@ -827,6 +833,7 @@ struct board *board_load_string(const char *json, const char *origin, char *err,
 struct board *board_load(const char *path, char *err, size_t errlen)
 {
 	char *text = NULL, *dir = NULL, *slash;
+	const struct iio_source *src;
 	struct board *b = NULL;
 	struct stat st;
 	size_t len = 0;
@@ -835,8 +842,9 @@ struct board *board_load(const char *path, char *err, size_t errlen)
 
 	if (err && errlen)
 		err[0] = '\0';
-	if (!path && iio_kernel_all())
-		return board_load_string(BOARD_KERNEL_ONLY, "--kernel", err, errlen);
+	src = iio_source_serving_all();
+	if (!path && src && src->board)
+		return board_load_string(src->board, src->origin, err, errlen);
 	if (!path)
 		return NULL;
 	/* "board file": a name alone ("mylight.json: No such file") does not say which file */

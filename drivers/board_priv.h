@@ -36,8 +36,6 @@ struct emu_fault;
 #define BOARD_SPI_CS_MAX		255
 #define BOARD_PATH_MAX			256	/* a JSON path in a message */
 #define BOARD_DEFAULT_FILE		"demo.json"
-/* The board of --kernel without --board: the kernel's devices alone. */
-#define BOARD_KERNEL_ONLY		"{\"board\": \"kernel\", \"description\": \"the host's kernel IIO devices\"}"
 
 /* What the loader keeps per device: the strings the device borrows, and where it sits. */
 struct board_dev {

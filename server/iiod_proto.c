@@ -31,7 +31,6 @@
 #include "iiod.h"
 #include "iiod_proto.h"
 #include "iiod_xml.h"
-#include "kernel/iio_kernel.h"
 #include "session.h"
 #include "srv.h"
 #include "stream_iiod.h"

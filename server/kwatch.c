@@ -1,6 +1,8 @@
 /*
- * kwatch.c - kernel IIO hotplug through uevents (see kwatch.h): a netlink
- * socket on the loop, a settle timer, then the board reload that rescans.
+ * kwatch.c - hotplug of the devices' sources through uevents (see
+ * kwatch.h): a netlink socket on the loop, a settle timer, then the board
+ * reload that rescans. Which uevents matter is the sources' word
+ * (iio_source.h: the kernel's are SUBSYSTEM=iio); this file knows no source.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,13 +13,13 @@
 
 #include "iio_registry.h"
 #include "board.h"
-#include "kernel/iio_kernel.h"
+#include "iio_source.h"
 #include "kwatch.h"
 #include "srv.h"
 
 /* The kernel's uevent multicast group (kobject_uevent.c sends to group 1). */
 #define SRV_KWATCH_GROUP	1
-#define SRV_KWATCH_SUBSYSTEM	"SUBSYSTEM=iio"
+#define SRV_KWATCH_KEY		"SUBSYSTEM="
 
 struct srv_kwatch {
 	struct srv *srv;
@@ -27,15 +29,29 @@ struct srv_kwatch {
 	int open_handles;
 };
 
-/* Does one uevent (NUL-separated KEY=VALUE lines after "ACTION@path") concern IIO? */
-static bool srv_kwatch_is_iio(const char *msg, size_t len)
+/* Is @value the uevent subsystem of a source? */
+static bool srv_kwatch_source_subsystem(const char *value, size_t n)
 {
-	size_t off = 0, n;
+	const char *want;
+	size_t i;
+
+	for (i = 0; i < iio_source_count(); i++) {
+		want = iio_source_at(i)->uevent_subsystem;
+		if (want && strlen(want) == n && memcmp(value, want, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Does one uevent (NUL-separated KEY=VALUE lines after "ACTION@path") concern a source? */
+static bool srv_kwatch_is_source(const char *msg, size_t len)
+{
+	size_t off = 0, n, k = strlen(SRV_KWATCH_KEY);
 
 	while (off < len) {
 		n = strnlen(msg + off, len - off);
-		if (n == strlen(SRV_KWATCH_SUBSYSTEM) &&
-		    memcmp(msg + off, SRV_KWATCH_SUBSYSTEM, n) == 0)
+		if (n > k && memcmp(msg + off, SRV_KWATCH_KEY, k) == 0 &&
+		    srv_kwatch_source_subsystem(msg + off + k, n - k))
 			return true;
 		off += n + 1;
 	}
@@ -61,20 +77,20 @@ static void srv_kwatch_poll_cb(uv_poll_t *poll, int status, int events)
 	if (status < 0)
 		return;
 	while ((n = recv(kw->fd, msg, sizeof(msg), MSG_DONTWAIT)) > 0)
-		iio = iio || srv_kwatch_is_iio(msg, (size_t)n);
+		iio = iio || srv_kwatch_is_source(msg, (size_t)n);
 	if (iio)
 		uv_timer_start(&kw->settle, srv_kwatch_settle_cb, SRV_KWATCH_SETTLE_MS, 0);
 }
 
-/* Does the daemon serve kernel devices at all? */
+/* Does the daemon serve a source's devices at all? */
 static bool srv_kwatch_wanted(const struct srv *srv)
 {
 	int i;
 
-	if (srv->cfg.kernel)
+	if (iio_source_serving_all())
 		return true;
 	for (i = 0; i < iio_registry_count(srv->board->reg); i++)
-		if (iio_kernel_dir(iio_registry_at(srv->board->reg, i)))
+		if (iio_source_of_device(iio_registry_at(srv->board->reg, i)))
 			return true;
 	return false;
 }

@@ -103,11 +103,8 @@ const char *iio_kernel_dir(const struct iio_dev *indio_dev);
  */
 int iio_kernel_register_all(struct iio_registry *reg, char *err, size_t errlen);
 
-/**
- * iio_kernel_is_driver() - is @drv the kernel backend's board driver
- * ("driver": "kernel", "device": KEY)?
- */
-bool iio_kernel_is_driver(const struct iio_driver *drv);
+/* The kernel backend's board driver ("driver": "kernel", "device": KEY). */
+extern const struct iio_driver iio_kernel_driver;
 
 /*
  * iio_kernel_path_write()/_read() - one sysfs file written in one write()

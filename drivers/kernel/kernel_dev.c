@@ -718,23 +718,18 @@ static const struct iio_device_id kernel_driver_id[] = {
 static int kernel_driver_probe(const struct iio_probe *p, struct iio_dev **out, char *err,
 			       size_t errlen);
 
-static const struct iio_driver kernel_driver = {
+const struct iio_driver iio_kernel_driver = {
 	.name = IIO_KERNEL_DRIVER_NAME,
 	.bus = IIO_DRIVER_BUS_NONE,
 	.id_table = kernel_driver_id,
 	.probe = kernel_driver_probe,
 	.remove = iio_kernel_buffer_stop,
 };
-IIO_DRIVER_REGISTER(kernel_driver);
-
-bool iio_kernel_is_driver(const struct iio_driver *drv)
-{
-	return drv == &kernel_driver;
-}
+IIO_DRIVER_REGISTER(iio_kernel_driver);
 
 const char *iio_kernel_dir(const struct iio_dev *indio_dev)
 {
-	if (!indio_dev || iio_device_driver(indio_dev) != &kernel_driver)
+	if (!indio_dev || iio_device_driver(indio_dev) != &iio_kernel_driver)
 		return NULL;
 	return kernel_dev_of(indio_dev)->dir;
 }
@@ -857,7 +852,7 @@ int iio_kernel_register_all(struct iio_registry *reg, char *err, size_t errlen)
 		if (ret == -ENODEV)
 			continue;	/* gone while we looked: the next rescan sees the tree as it is */
 		if (!ret) {
-			iio_device_set_driver(dev, &kernel_driver);
+			iio_device_set_driver(dev, &iio_kernel_driver);
 			ret = iio_device_register(reg, dev, why, sizeof(why));
 			if (ret)
 				iio_device_put(dev);
