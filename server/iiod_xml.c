@@ -767,7 +767,7 @@ static int srv_iiod_xml_plain_dev(struct proto_buf *b, const char *id, const cha
 /*
  * The triggers as libiio sees them: devices named triggerN (iio_device_is_trigger()
  * goes by the id), with their files, after the iio:deviceN ones; before them the
- * kernel's iio_sysfs_trigger when there is one (@ctl_files).
+ * iio_sysfs_trigger when there is one (@ctl_files: the board's or the kernel's).
  */
 static int srv_iiod_xml_triggers(struct proto_buf *b, const struct iio_registry *reg,
 				 const char *const *ctl_files)
