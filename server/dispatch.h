@@ -77,6 +77,10 @@ extern const struct srv_proto_ops srv_proto_web;
  */
 void srv_dispatch_auth_drop_all(struct srv *srv);
 
+/* The handlers of their own files: STATS (stats.c), AUTH (auth.c). */
+void srv_dispatch_stats(struct srv_session *s, struct proto_request *req);
+void srv_dispatch_auth(struct srv_session *s, struct proto_request *req);
+
 /** srv_proto_is_native() - does a session of @proto keep struct srv_native_conn? */
 bool srv_proto_is_native(const struct srv_proto_ops *proto);
 
@@ -114,6 +118,9 @@ struct iio_dev *srv_dispatch_find_device(struct srv_session *s, const struct pro
  */
 void srv_dispatch_error(struct srv_session *s, const struct proto_request *req, int err,
 			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/** srv_dispatch_error_to() - as srv_dispatch_error() into @b; Return: 0 or -ENOMEM. */
+int srv_dispatch_error_to(struct srv *srv, struct proto_buf *b, const struct proto_request *req,
+			  int err, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /**
  * srv_dispatch_device() - the device @req->device names, or NULL after
