@@ -508,6 +508,7 @@ static int board_add_device(struct board_ctx *ctx, const cJSON *obj, const char 
 	src = iio_source_of_driver(ds.drv);
 	if ((src != NULL) != source_pass)
 		return 0;
+	ctx->bp->b.names_source |= src != NULL;
 	if (src && src->serves_all())
 		return board_source_named(ctx, src, obj, path);
 	return board_device_bind(ctx, obj, path, &ds);

@@ -31,6 +31,7 @@ struct board {
 	struct bus **buses;
 	char **bus_names;
 	int nbuses;
+	bool names_source;	/* an entry names a source's device ({"driver": "kernel"}) */
 };
 
 /**

@@ -229,16 +229,23 @@ int iio_device_buffer_register(struct iio_registry *reg, struct iio_dev *indio_d
 	return ret;
 }
 
-void iio_device_buffer_unregister(struct iio_registry *reg, struct iio_dev *indio_dev)
+void iio_device_buffer_unlist(struct iio_registry *reg, struct iio_dev *indio_dev)
+{
+	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+
+	if (!bs || !bs->own_trig)
+		return;
+	iio_trigger_destroy(reg, bs->own_trig);
+	bs->own_trig = NULL;
+}
+
+void iio_device_buffer_unregister(struct iio_dev *indio_dev)
 {
 	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
 
 	if (!bs)
 		return;
 	iio_buffers_end(indio_dev, -ENODEV);
-	if (bs->own_trig)
-		iio_trigger_destroy(reg, bs->own_trig);
-	bs->own_trig = NULL;
 	iio_device_lock(indio_dev);
 	iio_trigger_put(bs->trig);	/* current_trigger's reference */
 	bs->trig = NULL;

@@ -105,7 +105,8 @@ struct iio_dev_buffer;
 void iio_device_buffer_free(struct iio_dev *indio_dev);
 int iio_device_buffer_register(struct iio_registry *reg, struct iio_dev *indio_dev, char *err,
 			       size_t errlen);
-void iio_device_buffer_unregister(struct iio_registry *reg, struct iio_dev *indio_dev);
+void iio_device_buffer_unlist(struct iio_registry *reg, struct iio_dev *indio_dev);
+void iio_device_buffer_unregister(struct iio_dev *indio_dev);
 void iio_device_buffer_trigger_gone(struct iio_dev *indio_dev, struct iio_trigger *trig);
 /* iio_buffer_attr.c: buffer/, scan_elements/, trigger/ files (IIO_ATTR_BUFFER) */
 const struct iio_attr *iio_device_buffer_attr_find(const struct iio_dev *indio_dev,

@@ -172,23 +172,36 @@ int iio_device_register(struct iio_registry *reg, struct iio_dev *indio_dev,
 	return 0;
 }
 
-void iio_device_unregister(struct iio_registry *reg, struct iio_dev *indio_dev)
+bool iio_device_unlist(struct iio_registry *reg, struct iio_dev *indio_dev)
 {
 	int i;
 
 	if (!reg || !indio_dev)
-		return;
+		return false;
 	i = iio_registry_index(reg, indio_dev);
 	if (i < 0)
-		return;
+		return false;
 	memmove(&reg->devs[i], &reg->devs[i + 1],
 		(size_t)(reg->ndevs - i - 1) * sizeof(*reg->devs));
 	reg->ndevs--;
-	/* its readers end with -ENODEV and its own trigger goes, as the kernel's remove */
-	iio_device_buffer_unregister(reg, indio_dev);
+	/* its own trigger goes with it: devices capturing on it end, as the kernel's */
+	iio_device_buffer_unlist(reg, indio_dev);
+	return true;
+}
+
+void iio_device_remove(struct iio_dev *indio_dev)
+{
+	/* its readers end with -ENODEV, as the kernel's remove */
+	iio_device_buffer_unregister(indio_dev);
 	/* gone first: a consumer holding a channel sees -ENODEV, not freed memory */
 	iio_device_mark_gone(indio_dev);
 	iio_device_put(indio_dev);
+}
+
+void iio_device_unregister(struct iio_registry *reg, struct iio_dev *indio_dev)
+{
+	if (iio_device_unlist(reg, indio_dev))
+		iio_device_remove(indio_dev);
 }
 
 bool iio_registry_find_dev(const struct iio_registry *reg, const struct iio_dev *indio_dev)
@@ -570,6 +583,11 @@ void iio_registry_set_trigger_ctl(struct iio_registry *reg, const struct iio_tri
 		reg->ctl_ops->release(reg->ctl_ctx);
 	reg->ctl_ops = ops;
 	reg->ctl_ctx = ctx;
+}
+
+const struct iio_trigger_ctl_ops *iio_trigger_ctl_ops(const struct iio_registry *reg)
+{
+	return reg ? reg->ctl_ops : NULL;
 }
 
 bool iio_trigger_ctl_present(const struct iio_registry *reg)

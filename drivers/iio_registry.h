@@ -47,6 +47,16 @@ int iio_device_register(struct iio_registry *reg, struct iio_dev *indio_dev,
  * Maps naming it stay until iio_map_array_unregister(), as in the kernel.
  */
 void iio_device_unregister(struct iio_registry *reg, struct iio_dev *indio_dev);
+/**
+ * iio_device_unlist()/iio_device_remove() - iio_device_unregister() in two
+ * steps, for a device that leaves while the others stay: unlist takes it off
+ * @reg (loop thread: lookups stop finding it; its own trigger goes), remove
+ * ends its readers, runs the driver's remove() and drops the registry's
+ * reference (any thread: a kernel device's remove may wait on its files).
+ * Return (unlist): true when it was listed; remove only what was.
+ */
+bool iio_device_unlist(struct iio_registry *reg, struct iio_dev *indio_dev);
+void iio_device_remove(struct iio_dev *indio_dev);
 
 /** iio_registry_find_dev() - is @indio_dev registered in @reg? */
 bool iio_registry_find_dev(const struct iio_registry *reg, const struct iio_dev *indio_dev);

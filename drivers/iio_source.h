@@ -38,6 +38,9 @@ struct iio_registry;
  * @owns: is @dev one of the source's (registered by @scan or @driver)?
  * @uevent_subsystem: the uevents' SUBSYSTEM whose arrival means the
  *	source changed ("iio"); NULL: it has none.
+ * @hot_begin, @hot_scan, @hot_apply, @hot_free: a change of the source
+ *	taken device by device, the others left alone (see below); NULL: a
+ *	change reloads the board.
  */
 struct iio_source {
 	const char *name;
@@ -49,7 +52,29 @@ struct iio_source {
 	int (*find)(const char *key, char *err, size_t errlen);
 	bool (*owns)(const struct iio_dev *dev);
 	const char *uevent_subsystem;
+	struct iio_source_hot *(*hot_begin)(const struct iio_registry *reg);
+	int (*hot_scan)(struct iio_source_hot *hot);
+	int (*hot_apply)(struct iio_source_hot *hot, struct iio_registry *reg,
+			 struct iio_dev **gone, int max, char *summary, size_t len);
+	void (*hot_free)(struct iio_source_hot *hot);
 };
+
+/*
+ * Hotplug, device by device (the source's own struct iio_source_hot):
+ * @hot_begin (loop thread) notes which devices and triggers of @reg are the
+ *	source's; NULL for -ENOMEM.
+ * @hot_scan (a thread of its own: it reads the source) finds what came and
+ *	what went, and builds the devices that came, not registered yet.
+ *	Return: 0 or -errno.
+ * @hot_apply (loop thread) unlists what went (each into @gone, for the
+ *	caller to end its streams and iio_device_remove() off the loop) and
+ *	registers what came, in @reg, leaving every other device alone; @summary
+ *	gets "+1 -0 devices, +0 -0 triggers" for the log.
+ *	Return: how many in @gone; -EBUSY when the change is not one to take
+ *	device by device (a trigger in use went, the iio_sysfs_trigger came or
+ *	went): @reg is untouched and the caller reloads the board.
+ * @hot_free: any thread; what was built and not registered goes.
+ */
 
 #define IIO_SOURCE_REGISTER(src)						\
 	static const struct iio_source *const iio_source_ptr_##src		\

@@ -215,6 +215,8 @@ struct iio_trigger_ctl_ops {
 /** iio_registry_set_trigger_ctl() - install @reg's iio_sysfs_trigger (NULL: none); the old one is released. */
 void iio_registry_set_trigger_ctl(struct iio_registry *reg, const struct iio_trigger_ctl_ops *ops,
 				  void *ctx);
+/** iio_trigger_ctl_ops() - whose iio_sysfs_trigger @reg has (its ops), or NULL. */
+const struct iio_trigger_ctl_ops *iio_trigger_ctl_ops(const struct iio_registry *reg);
 /** iio_trigger_ctl_present() - does @reg have an iio_sysfs_trigger? */
 bool iio_trigger_ctl_present(const struct iio_registry *reg);
 /** iio_trigger_ctl_attr_names()/_mode()/_read()/_write() - its files; -ENOENT without one. */

@@ -335,6 +335,14 @@ void srv_busq_reap(struct srv *srv)
 	}
 }
 
+void srv_busq_retire(struct srv *srv, const void *key)
+{
+	struct srv_busq *q = key ? srv_busq_find(srv, key) : NULL;
+
+	if (q)
+		q->board_gen = UINT64_MAX;	/* as a replaced board's: found no more, reaped idle */
+}
+
 bool srv_busq_stale(const struct srv *srv)
 {
 	const struct srv_list *pos;

@@ -119,6 +119,12 @@ int srv_busq_submit(struct srv_busq *q, struct srv_job *job);
  * Return: true while the old board must not be destroyed.
  */
 bool srv_busq_stale(const struct srv *srv);
+/**
+ * srv_busq_retire() - the device of queue @key left the board alone
+ * (hotplug): its queue is found no more and stops once idle, as a replaced
+ * board's do.
+ */
+void srv_busq_retire(struct srv *srv, const void *key);
 
 /**
  * srv_busq_close_all() - stop every worker: queued jobs are cancelled

@@ -451,7 +451,7 @@ out_release:
  * a READ of an emulated chip costs. Only for devices read on the loop.
  */
 struct srv_memo {
-	uint64_t gen;			/* srv->board_gen of @dev */
+	uint64_t gen;			/* srv->reg_gen of @dev */
 	struct iio_dev *dev;		/* borrowed: registered while @gen is current */
 	const struct iio_attr *attr;
 	struct proto_request req;	/* owned */
@@ -488,7 +488,7 @@ static struct proto_request *srv_dispatch_memo_set(struct srv_session *s, struct
 	req->store = NULL;
 	memcpy(m->line, s->native.cur_line, s->native.cur_len);
 	m->len = s->native.cur_len;
-	m->gen = s->srv->board_gen;
+	m->gen = s->srv->reg_gen;
 	m->dev = dev;
 	m->attr = attr;
 	return &m->req;
@@ -501,7 +501,7 @@ static bool srv_dispatch_memo_hit(struct srv_session *s, const char *line, size_
 	struct srv_busq *q;
 	struct srv_io io;
 
-	if (!m || m->len != len || m->gen != s->srv->board_gen || memcmp(m->line, line, len))
+	if (!m || m->len != len || m->gen != s->srv->reg_gen || memcmp(m->line, line, len))
 		return false;
 	if (srv_dispatch_route(s->srv, m->dev, &q) < 0 || q)
 		return false;	/* its bus is busy now: the full path queues it */

@@ -654,17 +654,32 @@ static void srv_evsub_follow(struct srv_events *ev, struct srv_evsub *sub)
 	srv_evdev_put_if_unused(old);
 }
 
-void srv_events_reload(struct srv *srv)
+/* Is @ed's device one of @only (NULL: every device is)? */
+static bool srv_evdev_among(const struct srv_evdev *ed, struct iio_dev *const *only, int n)
 {
-	struct srv_events *ev = srv->events;
+	int i;
+
+	for (i = 0; only && i < n; i++)
+		if (ed->dev == only[i])
+			return true;
+	return !only;
+}
+
+/*
+ * Subscriptions of the devices @only names (NULL: all) follow their device
+ * names to the board as it is now; one whose device is gone gets
+ * IIOEVENTEND ENODEV and ends.
+ */
+static void srv_events_follow(struct srv_events *ev, struct iio_dev *const *only, int n)
+{
 	struct srv_list *pos, *tmp, moved;
 	struct srv_evdev *ed;
 
-	if (!ev)
-		return;
-	/* detach the old devices first so that new ones added below are not walked */
+	/* detach them first so that devices the walk adds are not walked */
 	srv_list_init(&moved);
 	srv_list_for_each_safe(pos, tmp, &ev->devs) {
+		if (!srv_evdev_among(srv_container_of(pos, struct srv_evdev, node), only, n))
+			continue;
 		srv_list_del(pos);
 		srv_list_add_tail(&moved, pos);
 	}
@@ -675,12 +690,24 @@ void srv_events_reload(struct srv *srv)
 		else
 			srv_evdev_reload(ev, ed);
 	}
-	/* a device the reload kept (not one board_load() makes today) stays served */
+	/* a device kept (not one board_load() makes today) stays served */
 	srv_list_for_each_safe(pos, tmp, &moved) {
 		srv_list_del(pos);
 		srv_list_add_tail(&ev->devs, pos);
 	}
 	srv_events_flush(ev);
+}
+
+void srv_events_reload(struct srv *srv)
+{
+	if (srv->events)
+		srv_events_follow(srv->events, NULL, 0);
+}
+
+void srv_events_devices_gone(struct srv *srv, struct iio_dev *const *gone, int n)
+{
+	if (srv->events && n)
+		srv_events_follow(srv->events, gone, n);
 }
 
 /* The channel @name of @dev that has events, as a filter. Return: 0, -ENOENT. */

@@ -37,6 +37,13 @@ void srv_events_fini(struct srv *srv);
  * IIOEVENTEND ENODEV and ends.
  */
 void srv_events_reload(struct srv *srv);
+/**
+ * srv_events_devices_gone() - hotplug took the @n devices of @gone off the
+ * board: their subscriptions end with IIOEVENTEND ENODEV; the others'
+ * are left alone.
+ */
+struct iio_dev;
+void srv_events_devices_gone(struct srv *srv, struct iio_dev *const *gone, int n);
 
 /** srv_events_subscribe() - answer SUBSCRIBE (a new subscription, or a new filter). */
 void srv_events_subscribe(struct srv_session *s, struct proto_request *req);

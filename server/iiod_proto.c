@@ -101,7 +101,7 @@ static const struct srv_iiod_ctx *srv_iiod_model(struct srv *srv)
 	struct utsname uts;
 	int ret;
 
-	if (srv->iiod_ctx && srv->iiod_ctx_gen == srv->board_gen &&
+	if (srv->iiod_ctx && srv->iiod_ctx_gen == srv->reg_gen &&
 	    srv->iiod_ctx_trig_gen == srv->trig_gen)
 		return srv->iiod_ctx;
 	if (uname(&uts) < 0)
@@ -122,7 +122,7 @@ static const struct srv_iiod_ctx *srv_iiod_model(struct srv *srv)
 	}
 	srv_iiod_ctx_destroy(srv->iiod_ctx);
 	srv->iiod_ctx = ctx;
-	srv->iiod_ctx_gen = srv->board_gen;
+	srv->iiod_ctx_gen = srv->reg_gen;
 	srv->iiod_ctx_trig_gen = srv->trig_gen;
 	return ctx;
 }

@@ -1,7 +1,7 @@
 /*
  * kwatch.c - hotplug of the devices' sources through uevents (see
- * kwatch.h): a netlink socket on the loop, a settle timer, then the board
- * reload that rescans. Which uevents matter is the sources' word
+ * kwatch.h): a netlink socket on the loop, a settle timer, then the
+ * rescan (hotplug.c: device by device, or a board reload). Which uevents matter is the sources' word
  * (iio_source.h: the kernel's are SUBSYSTEM=iio); this file knows no source.
  */
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include "iio_registry.h"
 #include "board.h"
 #include "iio_source.h"
+#include "hotplug.h"
 #include "kwatch.h"
 #include "srv.h"
 
@@ -62,8 +63,7 @@ static void srv_kwatch_settle_cb(uv_timer_t *timer)
 {
 	struct srv_kwatch *kw = timer->data;
 
-	srv_info(&kw->srv->log, "kernel IIO uevent: rescanning");
-	srv_reload(kw->srv);
+	srv_hotplug(kw->srv);
 }
 
 static void srv_kwatch_poll_cb(uv_poll_t *poll, int status, int events)

@@ -34,6 +34,7 @@
 #include "iiod_proto.h"
 #include "iio_registry.h"
 #include "listener.h"
+#include "hotplug.h"
 #include "kwatch.h"
 #include "mdns.h"
 #include "sd.h"
@@ -263,7 +264,9 @@ static void *srv_reload_thread(void *arg)
 {
 	struct srv *srv = arg;
 
-	if (srv->reload_old) {
+	if (srv_hotplug_thread(srv)) {
+		/* a hotplug step: done */
+	} else if (srv->reload_old) {
 		board_destroy(srv->reload_old);
 		srv->reload_old = NULL;
 	} else {
@@ -318,6 +321,10 @@ static void srv_reload_done_cb(uv_async_t *async)
 	pthread_join(srv->reload_thread, NULL);
 	srv->reload_busy = false;
 	uv_timer_stop(&srv->reload_wait);
+	if (srv_hotplug_done(srv)) {
+		srv_stop_check(srv);
+		return;
+	}
 	if (srv->reload_new) {
 		if (srv->stopping) {
 			/* too late to serve it; the loop is closing anyway */
@@ -330,6 +337,7 @@ static void srv_reload_done_cb(uv_async_t *async)
 		srv->board = srv->reload_new;
 		srv->reload_new = NULL;
 		srv->board_gen++;
+		srv->reg_gen++;
 		srv_streams_board_swap(srv, old);
 		srv->stats.reloads++;
 		srv_events_reload(srv);
@@ -384,6 +392,11 @@ static void srv_reload_start(struct srv *srv, enum srv_reload_phase phase)
 	srv->reload_busy = true;
 	if (srv->stopping)
 		srv_reload_wait_start(srv);
+}
+
+void srv_reload_thread_start(struct srv *srv)
+{
+	srv_reload_start(srv, SRV_RELOAD_LOAD);	/* the thread tells the work apart */
 }
 
 void srv_reload(struct srv *srv)

@@ -28,6 +28,9 @@
 #include "queues.h"
 
 struct board;
+struct iio_dev;
+struct iio_source;
+struct iio_source_hot;
 struct srv_iiod_ctx;
 struct srv_web;
 struct srv_events;
@@ -136,6 +139,7 @@ struct srv {
 	struct srv_log log;
 	struct board *board;		/* owned; replaced whole on reload */
 	uint64_t board_gen;		/* bumped by every successful reload */
+	uint64_t reg_gen;		/* bumped when the served devices change: a reload, a hotplug */
 	char auth_token[256];		/* from --auth-token-file */
 	size_t auth_token_len;
 	struct srv_authsrc authsrc[SRV_AUTH_SOURCES_MAX];	/* per-source throttle (dispatch.c) */
@@ -166,6 +170,12 @@ struct srv {
 	struct board *reload_new;	/* result of the load in flight */
 	struct board *reload_old;	/* the board being destroyed */
 	char reload_err[512];
+	/* a source's change taken device by device (hotplug.c), on the reload thread */
+	const struct iio_source *hot_src;
+	struct iio_source_hot *hot;	/* being scanned */
+	int hot_ret;
+	struct iio_dev **hot_gone;	/* being removed */
+	int nhot_gone;
 
 	bool stopping;
 	bool loop_closed;
@@ -173,7 +183,7 @@ struct srv {
 	uint64_t start_ms;		/* uv_now at start, for uptime */
 
 	struct srv_iiod_ctx *iiod_ctx;	/* the iiod row's model of @board (owned) */
-	uint64_t iiod_ctx_gen;		/* the @board_gen it was built for */
+	uint64_t iiod_ctx_gen;		/* the @reg_gen it was built for */
 	uint64_t trig_gen;		/* bumped by every add_trigger/remove_trigger */
 	uint64_t iiod_ctx_trig_gen;	/* the @trig_gen it was built for */
 
@@ -229,6 +239,8 @@ void srv_stop(struct srv *srv);
  * SIGHUP does; one at a time, a request during one runs after it. Loop thread.
  */
 void srv_reload(struct srv *srv);
+/** srv_reload_thread_start() - run the reload thread's pending work (hotplug.c); reload_busy says if it started. */
+void srv_reload_thread_start(struct srv *srv);
 
 /** srv_board_origin() - where the board came from, for logs: its file, or "--kernel". */
 const char *srv_board_origin(const struct srv *srv);

@@ -513,8 +513,11 @@ void srv_stream_reap(struct srv_capture *c)
 	}
 }
 
-/* The board of @c's device was replaced: its readers end, the core frees them later. */
-void srv_capture_retire(struct srv_capture *c)
+/*
+ * @c's device left (the board was replaced, or it went alone): its readers
+ * end with ENODEV and @why, the core's unregister frees them later.
+ */
+void srv_capture_retire(struct srv_capture *c, const char *why)
 {
 	struct srv_list *pos, *tmp;
 	struct srv_reader *st;
@@ -522,7 +525,7 @@ void srv_capture_retire(struct srv_capture *c)
 	c->retired = true;
 	srv_list_for_each_safe(pos, tmp, &c->readers) {
 		st = srv_container_of(pos, struct srv_reader, cnode);
-		srv_stream_ended(st, -ENODEV, "removed by a board reload");
+		srv_stream_ended(st, -ENODEV, why);
 		srv_list_del(&st->cnode);
 		st->in_capture = false;
 		c->nreaders--;

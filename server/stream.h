@@ -62,6 +62,13 @@ int srv_streams_init(struct srv *srv);
  * triggers get the hooks. Loop thread, before @old is destroyed.
  */
 void srv_streams_board_swap(struct srv *srv, struct board *old);
+/**
+ * srv_streams_devices_gone() - hotplug took the @n devices of @gone off the
+ * board (the others stay): their streams end with ENODEV "device removed",
+ * the trigger timers follow the triggers now there. Loop thread, before
+ * the devices are removed.
+ */
+void srv_streams_devices_gone(struct srv *srv, struct iio_dev *const *gone, int n);
 
 /** srv_streams_close() - shutdown: close the module's handles. */
 void srv_streams_close(struct srv *srv);

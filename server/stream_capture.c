@@ -474,9 +474,32 @@ void srv_streams_board_swap(struct srv *srv, struct board *old)
 	srv_list_for_each_safe(pos, tmp, &ss->captures) {
 		c = srv_container_of(pos, struct srv_capture, node);
 		if (!c->retired && iio_registry_find_dev(old->reg, c->dev))
-			srv_capture_retire(c);
+			srv_capture_retire(c, "removed by a board reload");
 	}
 	srv_streams_hooks(ss, srv->board->reg);
+	srv_trig_reconcile(&ss->trig_async);
+	srv_streams_flush(ss);
+}
+
+void srv_streams_devices_gone(struct srv *srv, struct iio_dev *const *gone, int n)
+{
+	struct srv_streams *ss = srv->streams;
+	struct srv_list *pos, *tmp;
+	struct srv_capture *c;
+	int i;
+
+	if (!ss)
+		return;
+	srv_list_for_each_safe(pos, tmp, &ss->captures) {
+		c = srv_container_of(pos, struct srv_capture, node);
+		for (i = 0; i < n; i++) {
+			if (c->dev == gone[i] && !c->retired) {
+				srv_capture_retire(c, "device removed");	/* may free @c */
+				break;
+			}
+		}
+	}
+	/* a trigger may have gone with them (a device's own) or come: timers follow */
 	srv_trig_reconcile(&ss->trig_async);
 	srv_streams_flush(ss);
 }

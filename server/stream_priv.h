@@ -151,7 +151,7 @@ void srv_stream_unlink(struct srv_reader *st);
 void srv_stream_release(struct srv_reader *st);
 void srv_stream_ended(struct srv_reader *st, int err, const char *why);
 void srv_stream_reap(struct srv_capture *c);
-void srv_capture_retire(struct srv_capture *c);
+void srv_capture_retire(struct srv_capture *c, const char *why);
 void srv_streams_flush(struct srv_streams *ss);
 void srv_stream_account(struct srv_reader *st);
 /* stream_iiod.c: the iiod readers' part of a flush and of a reader's end */

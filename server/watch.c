@@ -93,12 +93,12 @@ static int srv_watch_resolve(struct srv_watch *w)
 	struct srv *srv = w->s->srv;
 	struct iio_dev *dev;
 
-	if (w->dev && w->gen == srv->board_gen)
+	if (w->dev && w->gen == srv->reg_gen)
 		return 0;
 	iio_device_put(w->dev);
 	w->dev = NULL;
 	w->iattr = NULL;
-	w->gen = srv->board_gen;
+	w->gen = srv->reg_gen;
 	if (iio_registry_find(srv->board->reg, w->device, &dev, NULL, 0) < 0)
 		return -ENODEV;
 	w->iattr = iio_device_attr_find(dev, w->attr);
@@ -302,7 +302,7 @@ void srv_watch_request(struct srv_session *s, const struct proto_request *req)
 	w->interval_ms = (unsigned int)req->interval_ms;
 	w->dev = iio_device_get(dev);
 	w->iattr = attr;
-	w->gen = srv->board_gen;
+	w->gen = srv->reg_gen;
 	uv_timer_init(&srv->loop, &w->timer);
 	srv_list_add_tail(&s->native.watches, &w->node);
 	s->native.nwatches++;

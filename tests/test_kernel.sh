@@ -974,6 +974,65 @@ rm "$d0/buffer/enable"
 kt_attr 0 buffer/enable 0
 touch "$tmp/go4"
 stop_daemon
+
+# ---- hotplug device by device: a kernel device bound and unbound, and a trigger added (each
+# announced by its uevent) leave every other device's streams alone; no board reload ----
+if command -v python3 >/dev/null 2>&1; then
+	# uevent ACTION PATH: what the kernel sends to the uevent group (root may, in this netns)
+	uevent() {
+		python3 -c 'import socket, sys
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, 15)
+s.bind((0, 0))
+a, p = sys.argv[1], sys.argv[2]
+s.sendto(("%s@%s\0ACTION=%s\0SUBSYSTEM=iio\0" % (a, p, a)).encode(), (0, 1))' "$1" "$2"
+	}
+	cat >"$tmp/hot.json" <<'JSON'
+{"board": "hot", "devices": [{"driver": "iio_dummy", "name": "dummy0"}],
+ "triggers": [{"type": "hrtimer", "name": "uhot", "sampling_frequency": 50}]}
+JSON
+	start_kshim --board "$tmp/hot.json"
+	# the board's device at 50 Hz through all of it (a session held until $tmp/hotstop); the
+	# kernel's fed once it is over, with a block timeout that outlasts the changes
+	rm -f "$tmp/hotstop"
+	{
+		printf 'STREAM dummy0 uhot 5 csv voltage0\n'
+		while [ ! -e "$tmp/hotstop" ]; do sleep 0.1; done
+	} | nc -q 0 -U "$sock" >"$tmp/hotU.out" &
+	upid=$!
+	scanfeed go6 0
+	timeout 120 $cli -a "unix:$sock" --timeout 60000 capture ads1015 voltage0 voltage1 -n 64 \
+		-b 8 --format csv >"$tmp/hotK.out" 2>"$tmp/hotK.out.err" &
+	cpid=$!
+	settle "hotplug: a kernel device captures" "1" values_of $d0/buffer/enable
+	blocks() { grep -c '^BLOCK 1 ' "$tmp/hotU.out"; }
+	settle "... and a board's device streams" "yes" sh -c "[ \$(grep -c '^BLOCK 1 ' '$tmp/hotU.out') -gt 0 ] && echo yes"
+	before=$(blocks)
+	kt_dev 7 0-004b ads1115
+	kt_attr 7 in_voltage0_raw 78
+	uevent add /devices/platform/i2c-0/0-004b/iio:device7
+	settle "... a device bound: its uevent adds it" "78" $a read iio:device7 in_voltage0_raw
+	kt_remove 7
+	uevent remove /devices/platform/i2c-0/0-004b/iio:device7
+	settle "... unbound: its uevent removes it" "" sh -c "$a devices | grep device7"
+	kt_trig 5 sysfstrig9
+	uevent add /devices/trigger5
+	settle "... a trigger added: its uevent adds it" "trigger5 sysfstrig9 - -" \
+		sh -c "$a devices | grep sysfstrig9"
+	touch "$tmp/go6"
+	wait "$cpid"
+	settle "... the board device's stream goes on after the changes" "yes" \
+		sh -c "[ \$(grep -c '^BLOCK 1 ' '$tmp/hotU.out') -gt $before ] && echo yes"
+	touch "$tmp/hotstop"
+	wait "$upid"
+	check "... the kernel device's stream: every scan" "$(scans_csv)" cat "$tmp/hotK.out"
+	check "... no STREAMEND, none lost" "" cat "$tmp/hotK.out.err"
+	check "... the board device's stream: no STREAMEND, no block lost a scan" "0 0" \
+		sh -c "echo \$(grep -c STREAMEND '$tmp/hotU.out') \$(grep '^BLOCK 1 ' '$tmp/hotU.out' | awk '\$5 != 0' | wc -l)"
+	check "... and no board reload" "reloads 0" sh -c "$a stats | grep '^reloads'"
+	rm -f "$KT_SYS/bus/iio/devices/trigger5"
+	rm -rf "$KT_SYS/devices/trigger5"
+	stop_daemon
+fi
 # ---- what a fake tree cannot do alone, played by the shim: drivers' read errors (sysfs passes
 # a show()'s error on) and a device that leaves while the first scan lists the tree ----
 bus=/sys/bus/iio/devices

@@ -25,6 +25,7 @@
 #include "iio_core.h"
 
 struct iio_registry;
+struct iio_trigger;
 
 /* Files of one kernel device mirrored (top level and its IIO subdirectories together). */
 #define IIO_KERNEL_FILES_MAX		1024
@@ -144,6 +145,36 @@ int iio_kernel_triggers_register(struct iio_registry *reg, char *err, size_t err
  * says so), -ENOMEM.
  */
 int iio_kernel_ctl_install(struct iio_registry *reg, char *err, size_t errlen);
+
+/*
+ * The same in two steps, for hotplug: the files read off the loop
+ * (_prepare: 0 with *out NULL when there is none, 1 for a trigger gone
+ * while read), the result registered on it (_add, _set; these take @kt, on
+ * failure too). iio_kernel_trigger_ids()/iio_kernel_device_ids(): the N of
+ * each triggerN / iio:deviceN now, ascending; how many (at most @max), or
+ * -E2BIG (devices).
+ */
+struct kernel_trig;
+int iio_kernel_trigger_ids(int *ids, int max);
+int iio_kernel_device_ids(int *ids, int max);
+int iio_kernel_trigger_prepare(int id, struct kernel_trig **out, char *err, size_t errlen);
+int iio_kernel_trigger_add(struct iio_registry *reg, struct kernel_trig *kt, char *err,
+			   size_t errlen);
+int iio_kernel_ctl_prepare(struct kernel_trig **out, char *err, size_t errlen);
+void iio_kernel_ctl_set(struct iio_registry *reg, struct kernel_trig *kt);
+/* kernel_hot.c: the source's hotplug steps (iio_source.h's hot_*) */
+struct iio_source_hot;
+struct iio_source_hot *iio_kernel_hot_begin(const struct iio_registry *reg);
+int iio_kernel_hot_scan(struct iio_source_hot *hot);
+int iio_kernel_hot_apply(struct iio_source_hot *hot, struct iio_registry *reg,
+			 struct iio_dev **gone, int max, char *summary, size_t len);
+void iio_kernel_hot_free(struct iio_source_hot *hot);
+/** iio_kernel_ctl_is() - is @reg's iio_sysfs_trigger the kernel's? */
+bool iio_kernel_ctl_is(const struct iio_registry *reg);
+/** iio_kernel_trigger_is() - is @trig a mirrored kernel trigger? */
+bool iio_kernel_trigger_is(const struct iio_trigger *trig);
+/** iio_kernel_trig_free() - a prepared trigger not added. */
+void iio_kernel_trig_free(struct kernel_trig *kt);
 
 /* ---- kernel_buffer.c: capture from /dev/iio:deviceN ---- */
 

@@ -740,7 +740,7 @@ static int kernel_list_cmp(const void *a, const void *b)
 }
 
 /* The N of every iio:deviceN directory, ascending. Return: how many, or -errno. */
-static int kernel_list(int *ids, int max)
+int iio_kernel_device_ids(int *ids, int max)
 {
 	char path[IIO_KERNEL_ROOT_MAX + sizeof(IIO_KERNEL_BUS_DIR) + 1], tail;
 	struct dirent *de;
@@ -783,7 +783,7 @@ int iio_kernel_find(const char *key, char *dir, size_t dirlen, char *err, size_t
 	char tail;
 	size_t used;
 
-	n = kernel_list(ids, IIO_KERNEL_DEVICES_MAX);
+	n = iio_kernel_device_ids(ids, IIO_KERNEL_DEVICES_MAX);
 	if (n < 0)
 		return n;
 	if (sscanf(key, KERNEL_DEV_PREFIX "%d%c", &want, &tail) != 1)
@@ -839,7 +839,7 @@ int iio_kernel_register_all(struct iio_registry *reg, char *err, size_t errlen)
 	int ids[IIO_KERNEL_DEVICES_MAX], n, i, ret, done = 0;
 	struct iio_dev *dev;
 
-	n = kernel_list(ids, IIO_KERNEL_DEVICES_MAX);
+	n = iio_kernel_device_ids(ids, IIO_KERNEL_DEVICES_MAX);
 	if (n == -E2BIG && err && errlen)
 		snprintf(err, errlen, "more than %d kernel IIO devices", IIO_KERNEL_DEVICES_MAX);
 	if (n < 0)

@@ -3,7 +3,8 @@
  * (iio_source.h): with --kernel every board load mirrors every kernel
  * device and trigger and the kernel's iio_sysfs_trigger, before the board's
  * own; a board names one with {"driver": "kernel", "device": KEY}; the
- * kernel's "iio" uevents tell the server to rescan.
+ * kernel's "iio" uevents tell the server to rescan, device by device
+ * (kernel_hot.c).
  */
 #include "iio_source.h"
 #include "kernel/iio_kernel.h"
@@ -47,5 +48,9 @@ static const struct iio_source kernel_source = {
 	.find = kernel_source_find,
 	.owns = kernel_source_owns,
 	.uevent_subsystem = "iio",
+	.hot_begin = iio_kernel_hot_begin,
+	.hot_scan = iio_kernel_hot_scan,
+	.hot_apply = iio_kernel_hot_apply,
+	.hot_free = iio_kernel_hot_free,
 };
 IIO_SOURCE_REGISTER(kernel_source);

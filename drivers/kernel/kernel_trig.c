@@ -36,6 +36,8 @@
 
 /* What a mirrored trigger keeps (the trigger's priv). */
 struct kernel_trig {
+	int id;					/* its N (a trigger's) */
+	char name[IIO_TRIGGER_NAME_MAX + 2];	/* its name file, at the scan */
 	char path[KERNEL_TRIG_PATH_MAX];
 	int nfiles;
 	const char *names[IIO_KERNEL_TRIGGER_FILES_MAX + 1];	/* "name" first, NULL-ended */
@@ -187,23 +189,25 @@ static int kernel_trig_scan(struct kernel_trig *kt)
 	return 0;
 }
 
-/* Mirror triggerN (@id). Return: 0, 1 when skipped (gone, or no name), -errno with @err. */
-static int kernel_trig_add(struct iio_registry *reg, int id, char *err, size_t errlen)
+int iio_kernel_trigger_prepare(int id, struct kernel_trig **out, char *err, size_t errlen)
 {
 	char name[IIO_TRIGGER_NAME_MAX + 2], path[KERNEL_TRIG_PATH_MAX + 8];
 	struct kernel_trig *kt;
 	ssize_t n;
 	int ret;
 
+	*out = NULL;
 	kt = calloc(1, sizeof(*kt));
 	if (!kt)
 		return -ENOMEM;
+	kt->id = id;
 	snprintf(kt->path, sizeof(kt->path), "%s/%s/" KERNEL_TRIG_PREFIX "%d",
 		 iio_kernel_sysfs_root(), IIO_KERNEL_BUS_DIR, id);
 	snprintf(path, sizeof(path), "%s/" KERNEL_TRIG_NAME, kt->path);
 	n = iio_kernel_path_read(path, name, sizeof(name));
 	if (n > 0)
 		name[strcspn(name, "\n")] = '\0';
+	snprintf(kt->name, sizeof(kt->name), "%s", n > 0 ? name : "");
 	ret = n <= 0 || !name[0] ? -ENODEV : kernel_trig_scan(kt);
 	if (ret == -ENODEV) {
 		free(kt);
@@ -216,6 +220,17 @@ static int kernel_trig_add(struct iio_registry *reg, int id, char *err, size_t e
 		free(kt);
 		return ret;
 	}
+	*out = kt;
+	return 0;
+}
+
+int iio_kernel_trigger_add(struct iio_registry *reg, struct kernel_trig *kt, char *err,
+			   size_t errlen)
+{
+	int id = kt->id, ret;
+	char name[IIO_TRIGGER_NAME_MAX + 2];
+
+	snprintf(name, sizeof(name), "%s", kt->name);	/* @kt may be freed by a failure */
 	ret = iio_trigger_register(reg, name, id, &kernel_trig_ops, kt, NULL);
 	if (ret)
 		snprintf(err, errlen, KERNEL_TRIG_PREFIX "%d (%s): %s", id, name,
@@ -224,29 +239,47 @@ static int kernel_trig_add(struct iio_registry *reg, int id, char *err, size_t e
 	return ret;
 }
 
+/* Mirror triggerN (@id). Return: 0, 1 when skipped (gone, or no name), -errno with @err. */
+static int kernel_trig_add(struct iio_registry *reg, int id, char *err, size_t errlen)
+{
+	struct kernel_trig *kt;
+	int ret;
+
+	ret = iio_kernel_trigger_prepare(id, &kt, err, errlen);
+	return ret ? ret : iio_kernel_trigger_add(reg, kt, err, errlen);
+}
+
 static int kernel_trig_id_cmp(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
 }
 
-int iio_kernel_triggers_register(struct iio_registry *reg, char *err, size_t errlen)
+int iio_kernel_trigger_ids(int *ids, int max)
 {
 	char path[KERNEL_TRIG_PATH_MAX], tail;
-	int ids[IIO_TRIGGERS_MAX + 1], n = 0, i, id, ret, done = 0;
 	struct dirent *de;
+	int n = 0, id;
 	DIR *d;
 
-	if (err && errlen)
-		err[0] = '\0';
 	snprintf(path, sizeof(path), "%s/%s", iio_kernel_sysfs_root(), IIO_KERNEL_BUS_DIR);
 	d = opendir(path);
 	if (!d)
 		return 0;
-	while ((de = readdir(d)) && n <= IIO_TRIGGERS_MAX)
+	while ((de = readdir(d)) && n < max)
 		if (sscanf(de->d_name, KERNEL_TRIG_PREFIX "%d%c", &id, &tail) == 1 && id >= 0)
 			ids[n++] = id;
 	closedir(d);
 	qsort(ids, (size_t)n, sizeof(ids[0]), kernel_trig_id_cmp);	/* as DEVICES lists them */
+	return n;
+}
+
+int iio_kernel_triggers_register(struct iio_registry *reg, char *err, size_t errlen)
+{
+	int ids[IIO_TRIGGERS_MAX + 1], n, i, ret, done = 0;
+
+	if (err && errlen)
+		err[0] = '\0';
+	n = iio_kernel_trigger_ids(ids, IIO_TRIGGERS_MAX + 1);
 	if (n + iio_trigger_count(reg) > IIO_TRIGGERS_MAX) {
 		snprintf(err, errlen, "more than %d triggers", IIO_TRIGGERS_MAX);
 		return -ENOSPC;
@@ -293,11 +326,12 @@ static const struct iio_trigger_ctl_ops kernel_ctl_ops = {
 	.release = free,
 };
 
-int iio_kernel_ctl_install(struct iio_registry *reg, char *err, size_t errlen)
+int iio_kernel_ctl_prepare(struct kernel_trig **out, char *err, size_t errlen)
 {
 	struct kernel_trig *kt;
 	int ret;
 
+	*out = NULL;
 	kt = calloc(1, sizeof(*kt));
 	if (!kt)
 		return -ENOMEM;
@@ -311,6 +345,36 @@ int iio_kernel_ctl_install(struct iio_registry *reg, char *err, size_t errlen)
 		free(kt);
 		return ret == -ENODEV ? 0 : ret;	/* none: iio-trig-sysfs is not loaded */
 	}
-	iio_registry_set_trigger_ctl(reg, &kernel_ctl_ops, kt);
+	*out = kt;
 	return 0;
+}
+
+void iio_kernel_ctl_set(struct iio_registry *reg, struct kernel_trig *kt)
+{
+	iio_registry_set_trigger_ctl(reg, kt ? &kernel_ctl_ops : NULL, kt);
+}
+
+int iio_kernel_ctl_install(struct iio_registry *reg, char *err, size_t errlen)
+{
+	struct kernel_trig *kt;
+	int ret = iio_kernel_ctl_prepare(&kt, err, errlen);
+
+	if (!ret && kt)
+		iio_kernel_ctl_set(reg, kt);
+	return ret;
+}
+
+void iio_kernel_trig_free(struct kernel_trig *kt)
+{
+	free(kt);
+}
+
+bool iio_kernel_trigger_is(const struct iio_trigger *trig)
+{
+	return trig && trig->ops == &kernel_trig_ops;
+}
+
+bool iio_kernel_ctl_is(const struct iio_registry *reg)
+{
+	return iio_trigger_ctl_ops(reg) == &kernel_ctl_ops;
 }
