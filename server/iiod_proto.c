@@ -45,10 +45,8 @@ struct srv_iiod_io {
 	struct srv_session *s;		/* valid while @slot is set */
 	struct srv_slot *slot;		/* cleared by the session if it closes first */
 	struct iio_dev *dev;		/* referenced */
-	bool write;
-	bool all;
-	bool gettrig;			/* GETTRIG from a trigger/current_trigger file */
-	bool settrig;			/* SETTRIG to @trig */
+	/* what it does, on the loop or a worker: one of the srv_iiod_run_* below */
+	int (*run)(struct srv_iiod_io *io, struct proto_buf *out);
 	struct iio_trigger *trig;	/* SETTRIG: a reference */
 	const struct iio_attr *one;
 	const struct iio_attr **attrs;	/* @all: owned array; else &@one */
@@ -164,69 +162,94 @@ static void srv_iiod_error(struct srv_session *s, int err, const char *msg)
 }
 
 /* ---- attribute I/O ---- */
-/* The device I/O itself; the only code a bus worker runs. Touches only @io. */
-static void srv_iiod_io_run(struct srv_iiod_io *io, struct proto_buf *out)
+/*
+ * The device I/O itself, one function per kind: the only code a bus worker
+ * runs, touching only @io. Each appends its framed answer to @out and
+ * returns 0, or -ENOMEM (then nothing it appended stays).
+ */
+static int srv_iiod_run_settrig(struct srv_iiod_io *io, struct proto_buf *out)
+{
+	return proto_iiod_reply_code(out, iio_device_set_trigger(io->dev, io->trig));
+}
+
+/* GETTRIG from a trigger/current_trigger file of the device's own */
+static int srv_iiod_run_gettrig(struct srv_iiod_io *io, struct proto_buf *out)
+{
+	ssize_t n = iio_attr_read(io->dev, io->one, io->val, sizeof(io->val));
+
+	/* the name without its newline, no NUL; an empty file is no trigger */
+	while (n > 0 && (io->val[n - 1] == '\n' || io->val[n - 1] == '\0'))
+		n--;
+	return n <= 0 ? proto_iiod_reply_code(out, n) :
+		proto_iiod_reply_data(out, io->val, (size_t)n);
+}
+
+static int srv_iiod_run_read(struct srv_iiod_io *io, struct proto_buf *out)
+{
+	ssize_t n = iio_attr_read(io->dev, io->one, io->val, sizeof(io->val));
+
+	return n < 0 ? proto_iiod_reply_code(out, n) :
+		proto_iiod_reply_value(out, io->val, (size_t)n);
+}
+
+/* every value as a read of one would give it: text, its newline a NUL */
+static int srv_iiod_run_read_all(struct srv_iiod_io *io, struct proto_buf *out)
 {
 	struct proto_buf all;
-	const char *v;
-	size_t off, vlen, start = out->len;
 	ssize_t n;
+	int i, ret = 0;
+
+	proto_buf_init(&all);
+	for (i = 0; i < io->nattrs && !ret; i++) {
+		n = iio_attr_read(io->dev, io->attrs[i], io->val, sizeof(io->val) - 1);
+		if (n > 0 && io->val[n - 1] == '\n')
+			n--;
+		if (n >= 0)
+			io->val[n++] = '\0';
+		ret = proto_iiod_all_append(&all, (long)n, io->val);
+	}
+	if (!ret)
+		ret = proto_iiod_reply_data(out, all.data, all.len);
+	proto_buf_fini(&all);
+	return ret;
+}
+
+static int srv_iiod_run_write(struct srv_iiod_io *io, struct proto_buf *out)
+{
+	size_t vlen = proto_iiod_value_len(io->wbuf, io->wlen);
+	int ret = iio_attr_write(io->dev, io->one, io->wbuf, vlen);
+
+	return proto_iiod_reply_code(out, ret < 0 ? ret : (long long)io->wlen);
+}
+
+/* the whole layout is checked before anything is written */
+static int srv_iiod_run_write_all(struct srv_iiod_io *io, struct proto_buf *out)
+{
+	size_t off = 0, vlen;
+	const char *v;
 	int i, ret = 0, first_err = 0;
 
-	if (io->settrig) {
-		ret = proto_iiod_reply_code(out, iio_device_set_trigger(io->dev, io->trig));
-	} else if (io->gettrig) {
-		n = iio_attr_read(io->dev, io->one, io->val, sizeof(io->val));
-		/* the name without its newline, no NUL; an empty file is no trigger */
-		while (n > 0 && (io->val[n - 1] == '\n' || io->val[n - 1] == '\0'))
-			n--;
-		ret = n <= 0 ? proto_iiod_reply_code(out, n) :
-			proto_iiod_reply_data(out, io->val, (size_t)n);
-	} else if (!io->write && !io->all) {
-		n = iio_attr_read(io->dev, io->one, io->val, sizeof(io->val));
-		ret = n < 0 ? proto_iiod_reply_code(out, n) :
-			proto_iiod_reply_value(out, io->val, (size_t)n);
-	} else if (!io->write) {
-		/* every value as a read of one would give it: text, its newline a NUL */
-		proto_buf_init(&all);
-		for (i = 0; i < io->nattrs && !ret; i++) {
-			n = iio_attr_read(io->dev, io->attrs[i], io->val, sizeof(io->val) - 1);
-			if (n > 0 && io->val[n - 1] == '\n')
-				n--;
-			if (n >= 0)
-				io->val[n++] = '\0';
-			ret = proto_iiod_all_append(&all, (long)n, io->val);
-		}
-		if (!ret)
-			ret = proto_iiod_reply_data(out, all.data, all.len);
-		proto_buf_fini(&all);
-	} else if (!io->all) {
-		vlen = proto_iiod_value_len(io->wbuf, io->wlen);
-		ret = iio_attr_write(io->dev, io->one, io->wbuf, vlen);
-		ret = proto_iiod_reply_code(out, ret < 0 ? ret : (long long)io->wlen);
-	} else {
-		/* the whole layout is checked before anything is written */
-		off = 0;
-		for (i = 0; i < io->nattrs && !ret; i++)
-			ret = proto_iiod_all_next(io->wbuf, io->wlen, &off, &v, &vlen);
-		if (ret || off != io->wlen) {
-			ret = proto_iiod_reply_code(out, -EINVAL);
-		} else {
-			off = 0;
-			for (i = 0; i < io->nattrs; i++) {
-				proto_iiod_all_next(io->wbuf, io->wlen, &off, &v, &vlen);
-				if (!vlen)
-					continue;
-				ret = iio_attr_write(io->dev, io->attrs[i], v,
-						     proto_iiod_value_len(v, vlen));
-				if (ret < 0 && !first_err)
-					first_err = ret;
-			}
-			ret = proto_iiod_reply_code(out, first_err ? first_err :
-						    (long long)io->wlen);
-		}
+	for (i = 0; i < io->nattrs && !ret; i++)
+		ret = proto_iiod_all_next(io->wbuf, io->wlen, &off, &v, &vlen);
+	if (ret || off != io->wlen)
+		return proto_iiod_reply_code(out, -EINVAL);
+	off = 0;
+	for (i = 0; i < io->nattrs; i++) {
+		proto_iiod_all_next(io->wbuf, io->wlen, &off, &v, &vlen);
+		if (!vlen)
+			continue;
+		ret = iio_attr_write(io->dev, io->attrs[i], v, proto_iiod_value_len(v, vlen));
+		if (ret < 0 && !first_err)
+			first_err = ret;
 	}
-	if (ret)
+	return proto_iiod_reply_code(out, first_err ? first_err : (long long)io->wlen);
+}
+
+static void srv_iiod_io_run(struct srv_iiod_io *io, struct proto_buf *out)
+{
+	size_t start = out->len;
+
+	if (io->run(io, out))
 		proto_buf_truncate(out, start);	/* -ENOMEM: no reply at all marks it */
 }
 
@@ -370,8 +393,10 @@ static struct srv_iiod_io *srv_iiod_io_make(struct srv_session *s,
 	if (!io)
 		return NULL;
 	io->dev = iio_device_get(d->dev);
-	io->write = cmd->op == PROTO_IIOD_OP_WRITE;
-	io->all = cmd->all;
+	if (cmd->op == PROTO_IIOD_OP_WRITE)
+		io->run = cmd->all ? srv_iiod_run_write_all : srv_iiod_run_write;
+	else
+		io->run = cmd->all ? srv_iiod_run_read_all : srv_iiod_run_read;
 	io->one = one;
 	io->attrs = &io->one;
 	io->nattrs = 1;
@@ -439,7 +464,7 @@ static bool srv_iiod_gettrig_file(struct srv_session *s, const struct srv_iiod_d
 		return false;	/* none, or the core's (a userspace driver's) */
 	io = srv_iiod_io_one(s, d->dev, a);
 	if (io) {
-		io->gettrig = true;
+		io->run = srv_iiod_run_gettrig;
 		srv_iiod_io_start(s, io);
 	}
 	return true;
@@ -466,7 +491,7 @@ static void srv_iiod_settrig(struct srv_session *s, const struct srv_iiod_dev *d
 	}
 	io = srv_iiod_io_one(s, d->dev, NULL);
 	if (io) {
-		io->settrig = true;
+		io->run = srv_iiod_run_settrig;
 		io->trig = iio_trigger_get(trig);
 		srv_iiod_io_start(s, io);
 	}
@@ -668,6 +693,72 @@ static void srv_iiod_write_begin(struct srv_session *s, const struct proto_iiod_
 		srv_iiod_write(s);
 }
 
+static void srv_iiod_help(struct srv_session *s, const struct proto_iiod_cmd *cmd)
+{
+	(void)cmd;
+	srv_session_check(s, proto_iiod_reply_help(srv_session_out(s)));
+}
+
+static void srv_iiod_exit(struct srv_session *s, const struct proto_iiod_cmd *cmd)
+{
+	(void)cmd;
+	srv_session_finish(s);
+}
+
+static void srv_iiod_version(struct srv_session *s, const struct proto_iiod_cmd *cmd)
+{
+	(void)cmd;
+	srv_session_check(s, proto_iiod_reply_version(srv_session_out(s)));
+}
+
+static void srv_iiod_print_cmd(struct srv_session *s, const struct proto_iiod_cmd *cmd)
+{
+	(void)cmd;
+	srv_iiod_print(s);
+}
+
+/* bus waits are bounded by --io-timeout-ms; READBUF waits this long */
+static void srv_iiod_timeout(struct srv_session *s, const struct proto_iiod_cmd *cmd)
+{
+	s->iiod.timeout_ms = cmd->num > UINT32_MAX ? UINT32_MAX : (unsigned int)cmd->num;
+	srv_iiod_code(s, 0);
+}
+
+/* the reader's queue is the server's: the count changes nothing */
+static void srv_iiod_set(struct srv_session *s, const struct proto_iiod_cmd *cmd)
+{
+	srv_iiod_device_or(s, cmd, cmd->num < 1 ? -EINVAL : 0);
+}
+
+/* no output buffers */
+static void srv_iiod_writebuf(struct srv_session *s, const struct proto_iiod_cmd *cmd)
+{
+	srv_iiod_device_or(s, cmd, -ENOSYS);
+}
+
+/*
+ * The iiod row's requests, by op (libiio's responder has such a table). A
+ * WRITE with its payload is taken before (srv_iiod_write_begin()); ZPRINT
+ * (no zstd: the client falls back to PRINT) and BINARY (text only: a 1.0
+ * client stays on it) have none and answer -EINVAL.
+ */
+static void (*const srv_iiod_handlers[PROTO_IIOD_OP_COUNT])(struct srv_session *s,
+							    const struct proto_iiod_cmd *cmd) = {
+	[PROTO_IIOD_OP_HELP] = srv_iiod_help,
+	[PROTO_IIOD_OP_EXIT] = srv_iiod_exit,
+	[PROTO_IIOD_OP_VERSION] = srv_iiod_version,
+	[PROTO_IIOD_OP_PRINT] = srv_iiod_print_cmd,
+	[PROTO_IIOD_OP_TIMEOUT] = srv_iiod_timeout,
+	[PROTO_IIOD_OP_READ] = srv_iiod_read,
+	[PROTO_IIOD_OP_GETTRIG] = srv_iiod_buffer_cmd,
+	[PROTO_IIOD_OP_SETTRIG] = srv_iiod_buffer_cmd,
+	[PROTO_IIOD_OP_OPEN] = srv_iiod_buffer_cmd,
+	[PROTO_IIOD_OP_CLOSE] = srv_iiod_buffer_cmd,
+	[PROTO_IIOD_OP_READBUF] = srv_iiod_buffer_cmd,
+	[PROTO_IIOD_OP_SET] = srv_iiod_set,
+	[PROTO_IIOD_OP_WRITEBUF] = srv_iiod_writebuf,
+};
+
 /*
  * Answer one request line. Return: true for a WRITEBUF (always refused):
  * its caller closes the connection, as samples may follow it.
@@ -690,48 +781,10 @@ static bool srv_iiod_line(struct srv_session *s, const char *line, size_t len)
 		srv_iiod_code(s, -EINVAL);
 		return cmd.op == PROTO_IIOD_OP_WRITEBUF;
 	}
-	switch (cmd.op) {
-	case PROTO_IIOD_OP_HELP:
-		srv_session_check(s, proto_iiod_reply_help(srv_session_out(s)));
-		break;
-	case PROTO_IIOD_OP_EXIT:
-		srv_session_finish(s);
-		break;
-	case PROTO_IIOD_OP_VERSION:
-		srv_session_check(s, proto_iiod_reply_version(srv_session_out(s)));
-		break;
-	case PROTO_IIOD_OP_PRINT:
-		srv_iiod_print(s);
-		break;
-	case PROTO_IIOD_OP_TIMEOUT:
-		/* bus waits are bounded by --io-timeout-ms; READBUF waits this long */
-		s->iiod.timeout_ms = cmd.num > UINT32_MAX ? UINT32_MAX : (unsigned int)cmd.num;
-		srv_iiod_code(s, 0);
-		break;
-	case PROTO_IIOD_OP_READ:
-		srv_iiod_read(s, &cmd);
-		break;
-	case PROTO_IIOD_OP_GETTRIG:
-	case PROTO_IIOD_OP_SETTRIG:
-	case PROTO_IIOD_OP_OPEN:
-	case PROTO_IIOD_OP_CLOSE:
-	case PROTO_IIOD_OP_READBUF:
-		srv_iiod_buffer_cmd(s, &cmd);
-		break;
-	case PROTO_IIOD_OP_SET:
-		/* the reader's queue is the server's: the count changes nothing */
-		srv_iiod_device_or(s, &cmd, cmd.num < 1 ? -EINVAL : 0);
-		break;
-	case PROTO_IIOD_OP_WRITEBUF:
-		/* no output buffers */
-		srv_iiod_device_or(s, &cmd, -ENOSYS);
-		break;
-	case PROTO_IIOD_OP_ZPRINT:	/* no zstd: the client falls back to PRINT */
-	case PROTO_IIOD_OP_BINARY:	/* text only: a 1.0 client stays on it */
-	default:
+	if ((unsigned int)cmd.op < PROTO_IIOD_OP_COUNT && srv_iiod_handlers[cmd.op])
+		srv_iiod_handlers[cmd.op](s, &cmd);
+	else
 		srv_iiod_code(s, -EINVAL);
-		break;
-	}
 	return cmd.op == PROTO_IIOD_OP_WRITEBUF;
 }
 
