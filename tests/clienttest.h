@@ -1,6 +1,6 @@
 /*
  * clienttest.h - fixtures of the client-side suites (test_client.c,
- * test_request.c, test_hwmon.c, test_hwmon_tools.c): a real iiowired on a
+ * test_client_request.c, test_hwmon.c, test_hwmon_tools.c): a real iiowired on a
  * free loopback port with a board file in $TMPDIR (default /tmp), and a scripted fake daemon
  * for the cases a real one cannot produce (no answer, late answers, channel
  * types no emulated driver maps). Header-only: tests/CMakeLists.txt builds

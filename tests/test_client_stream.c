@@ -1,5 +1,5 @@
 /*
- * test_stream.c - libiiowire's streams (client/stream.c) against a scripted
+ * test_client_stream.c - libiiowire's streams (client/stream.c) against a scripted
  * fake daemon: the open (reply, channels, scale and offset through the
  * caller's connection), raw, csv and json blocks, a block that arrives in
  * pieces across a read timeout, STREAMEND, a connection that breaks, error

@@ -1,5 +1,5 @@
 /*
- * test_request.c - libiiowire's request/reply exchange (client/request.c)
+ * test_client_request.c - libiiowire's request/reply exchange (client/request.c)
  * against a scripted fake daemon: what a real iiowired never does on cue.
  *
  * Each row scripts the fake's answer to one request (late, never, twice,

@@ -1,5 +1,5 @@
 /*
- * test_scan.c - libiiowire's raw records (client/scan.c): _type texts taken
+ * test_client_scan.c - libiiowire's raw records (client/scan.c): _type texts taken
  * apart, elements extracted from the kernel's worked byte examples
  * (buffers-triggers-events-facts.md §1.5: max1363 with the datasheet's 1s in
  * the top nibble, adis16400 with ND set, iio_dummy's fixed table), and the

@@ -1,5 +1,5 @@
 /*
- * test_conn.c - libiiowire's address parser (client/conn.c): every form
+ * test_client_conn.c - libiiowire's address parser (client/conn.c): every form
  * iiowire_connect() takes, the normal form it reports, and every malformed
  * address with the error it gets. No sockets: the parser alone.
  */
