@@ -74,9 +74,17 @@ static struct srv_queues *srv_stream_queues(struct srv_reader *st)
 /* Its share: the finished blocks waiting, or what its iiod FIFO holds. */
 void srv_stream_account(struct srv_reader *st)
 {
-	size_t held = st->iiod ? st->fifo_len : (size_t)st->qlen * srv_stream_block_bytes(st);
+	srv_queue_set(srv_stream_queues(st), &st->acct, st->sink->held(st));
+}
 
-	srv_queue_set(srv_stream_queues(st), &st->acct, held);
+static size_t srv_native_held(const struct srv_reader *st)
+{
+	return (size_t)st->qlen * srv_stream_block_bytes(st);
+}
+
+static size_t srv_iiod_held(const struct srv_reader *st)
+{
+	return st->fifo_len;
 }
 
 /*
@@ -230,12 +238,26 @@ static void srv_stream_finish(struct srv_reader *st)
 	srv_stream_account(st);
 }
 
-/* An iiod reader's records: a full queue drops the new scans, as the kfifo iiod reads from. */
-static void srv_stream_store_iiod(struct srv_reader *st, const uint8_t *recs, unsigned int n)
+/* Is @st still taking records? */
+static bool srv_stream_taking(const struct srv_reader *st)
 {
+	return !st->ended && st->s && st->s->state == SRV_CONN_OPEN;
+}
+
+/*
+ * Core callback of an iiod reader (the iiod sink): its records, as the kfifo
+ * iiod reads from, where a full queue drops the new scans.
+ */
+static void srv_iiod_store_n(struct iio_buffer *buf, const uint8_t *recs, unsigned int n,
+			     uint64_t lost)
+{
+	struct srv_reader *st = srv_container_of(buf, struct srv_reader, buf);
 	size_t bytes = (size_t)st->buf.layout.bytes;
 	size_t fit = (st->fifo_cap - st->fifo_len) / bytes;
 
+	(void)lost;	/* iiod has no count of it */
+	if (!srv_stream_taking(st))
+		return;
 	if (fit > n)
 		fit = n;
 	memcpy(st->fifo + st->fifo_len, recs, fit * bytes);
@@ -276,9 +298,7 @@ static void srv_stream_store_n(struct iio_buffer *buf, const uint8_t *recs, unsi
 	struct srv_block *blk;
 	unsigned int take;
 
-	if (st->iiod && !st->ended && st->s && st->s->state == SRV_CONN_OPEN)
-		srv_stream_store_iiod(st, recs, n);
-	while (!st->iiod && n && !st->ended && st->s && st->s->state == SRV_CONN_OPEN) {
+	while (n && srv_stream_taking(st)) {
 		blk = srv_stream_filling(st);
 		if (!blk)
 			return;
@@ -297,10 +317,15 @@ static void srv_stream_store_n(struct iio_buffer *buf, const uint8_t *recs, unsi
 	}
 }
 
-/* Core callback: one record (a demuxed one), as a stretch of one. */
+/* Core callbacks: one record (a demuxed one), as a stretch of one. */
 static void srv_stream_store(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost)
 {
 	srv_stream_store_n(buf, rec, 1, lost);
+}
+
+static void srv_iiod_store(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost)
+{
+	srv_iiod_store_n(buf, rec, 1, lost);
 }
 
 void srv_streams_writable(struct srv_session *s)
@@ -340,6 +365,12 @@ static const struct iio_buffer_ops srv_stream_ops = {
 	.end = srv_stream_core_end,
 };
 
+static const struct iio_buffer_ops srv_iiod_buffer_ops = {
+	.store = srv_iiod_store,
+	.store_n = srv_iiod_store_n,
+	.end = srv_stream_core_end,
+};
+
 /*
  * Hand what the readers got to the kernel, one flush per session however
  * many of its readers got blocks: the sessions are collected first, then
@@ -364,7 +395,7 @@ void srv_streams_flush(struct srv_streams *ss)
 				if (!st->s || n == SRV_STREAM_FLUSH_BATCH)
 					continue;
 				/* an iiod READBUF answered now: its slot is done below */
-				slots[n] = st->iiod && srv_iiod_reader_ready(st, now) ? st->slot : NULL;
+				slots[n] = st->sink->ready && st->sink->ready(st, now) ? st->slot : NULL;
 				if (slots[n])
 					st->slot = NULL;
 				else if (!st->dirty)
@@ -397,8 +428,8 @@ void srv_stream_unlink(struct srv_reader *st)
 		srv_queue_leave(srv_stream_queues(st), &st->acct);
 	if (st->in_session) {
 		srv_list_del(&st->node);
-		if (!st->iiod)
-			st->s->native.nstreams--;
+		if (st->sink->leave)
+			st->sink->leave(st);
 		st->in_session = false;
 	}
 	st->s = NULL;
@@ -476,27 +507,82 @@ void srv_stream_release(struct srv_reader *st)
 	srv_capture_put_if_idle(c);
 }
 
-void srv_stream_ended(struct srv_reader *st, int err, const char *why)
+/* The native sink's end: its finished blocks, then STREAMEND with @err and why. */
+static void srv_native_end(struct srv_reader *st, int err, const char *why)
 {
 	char msg[PROTO_MSG_MAX_BYTES];
 
+	if (!st->s)
+		return;
+	snprintf(msg, sizeof(msg), "%s: %s", st->device,
+		 why ? why : (err == -ENODEV ? "device removed" :
+			      proto_errno_message(err) ? proto_errno_message(err) : "error"));
+	srv_stream_pump(st, true);	/* its finished blocks come before the end */
+	srv_session_check(st->s, proto_streamend_encode(srv_session_out(st->s), st->json,
+						       st->id, err, msg));
+	st->dirty = true;
+	srv_session_flush(st->s);
+}
+
+static void srv_iiod_end(struct srv_reader *st, int err, const char *why)
+{
+	(void)why;	/* iiod has a code and no text */
+	srv_iiod_reader_answer(st, err);
+}
+
+void srv_stream_ended(struct srv_reader *st, int err, const char *why)
+{
 	if (st->ended)
 		return;
 	st->ended = true;
-	if (st->iiod) {
-		srv_iiod_reader_answer(st, err);
-	} else if (st->s) {
-		snprintf(msg, sizeof(msg), "%s: %s", st->device,
-			 why ? why : (err == -ENODEV ? "device removed" :
-				      proto_errno_message(err) ? proto_errno_message(err) : "error"));
-		srv_stream_pump(st, true);	/* its finished blocks come before the end */
-		srv_session_check(st->s, proto_streamend_encode(srv_session_out(st->s), st->json,
-							       st->id, err, msg));
-		st->dirty = true;
-		srv_session_flush(st->s);
-	}
+	st->sink->end(st, err, why);
 	srv_stream_unlink(st);
 }
+
+/* ---- the two sinks: a STREAM's blocks, an iiod OPEN's FIFO ---- */
+
+/* A native reader's blocks and decoded values, before it joins. */
+static int srv_native_prepare(struct srv_reader *st)
+{
+	st->vals = malloc((size_t)st->scans * (size_t)st->nchans * sizeof(*st->vals));
+	return !st->vals ? -ENOMEM : srv_stream_queue_alloc(st);
+}
+
+static void srv_native_join(struct srv_reader *st, struct srv_session *s)
+{
+	st->id = ++s->native.next_stream;
+	srv_list_add_tail(&s->native.streams, &st->node);
+	s->native.nstreams++;
+}
+
+static void srv_native_leave(struct srv_reader *st)
+{
+	st->s->native.nstreams--;
+}
+
+static void srv_iiod_join(struct srv_reader *st, struct srv_session *s)
+{
+	srv_list_add_tail(&s->iiod.readers, &st->node);
+}
+
+const struct srv_sink srv_sink_native = {
+	.buf_ops = &srv_stream_ops,
+	.queue_ops = &srv_stream_queue_ops,
+	.held = srv_native_held,
+	.prepare = srv_native_prepare,
+	.join = srv_native_join,
+	.leave = srv_native_leave,
+	.end = srv_native_end,
+};
+
+const struct srv_sink srv_sink_iiod = {
+	.buf_ops = &srv_iiod_buffer_ops,
+	.queue_ops = &srv_iiod_queue_ops,
+	.held = srv_iiod_held,
+	.join = srv_iiod_join,
+	.ready = srv_iiod_reader_ready,
+	.end = srv_iiod_end,
+};
 
 /* Release the ended readers of @c that are no longer attached (or can be detached). */
 void srv_stream_reap(struct srv_capture *c)
@@ -678,7 +764,6 @@ struct srv_open {
 	struct iio_dev *dev;		/* referenced */
 	struct iio_trigger *trig;
 	bool consumer;
-	bool iiod;			/* an iiod OPEN: answered with a code */
 	int nnames;
 	const struct iio_chan_spec *specs[IIO_SCAN_INDEX_MAX + 1];
 	char names[IIO_SCAN_INDEX_MAX + 1][48];
@@ -712,11 +797,8 @@ static int srv_open_accept(struct srv_open *op, struct proto_buf *b)
 	int i;
 
 	st->nchans = l->n;
-	if (!op->iiod) {
-		st->vals = malloc((size_t)st->scans * (size_t)l->n * sizeof(*st->vals));
-		if (!st->vals || srv_stream_queue_alloc(st))
-			return -ENOMEM;
-	}
+	if (st->sink->prepare && st->sink->prepare(st))
+		return -ENOMEM;
 	for (i = 0; i < l->n; i++) {
 		srv_open_name(op, l->chan[i], st->names[i], sizeof(st->names[i]));
 		iio_scan_type_format(l->chan[i], st->types[i], sizeof(st->types[i]));
@@ -725,13 +807,7 @@ static int srv_open_accept(struct srv_open *op, struct proto_buf *b)
 							   l->offset[i], st->types[i] };
 	}
 	snprintf(st->trigger, sizeof(st->trigger), "%s", trig ? trig->name : "-");
-	if (op->iiod) {
-		srv_list_add_tail(&op->s->iiod.readers, &st->node);
-	} else {
-		st->id = ++op->s->native.next_stream;
-		srv_list_add_tail(&op->s->native.streams, &st->node);
-		op->s->native.nstreams++;
-	}
+	st->sink->join(st, op->s);
 	srv_stream_info(st, &info);
 	st->in_session = true;
 	srv_list_add_tail(&op->cap->readers, &st->cnode);
@@ -739,7 +815,8 @@ static int srv_open_accept(struct srv_open *op, struct proto_buf *b)
 	st->in_capture = true;
 	st->s = op->s;
 	srv_queue_join(srv_stream_queues(st), &st->acct);
-	return op->iiod ? proto_iiod_reply_code(b, 0) : proto_reply_stream(b, &op->rq, &info);
+	return st->sink == &srv_sink_iiod ? proto_iiod_reply_code(b, 0) :
+	       proto_reply_stream(b, &op->rq, &info);
 }
 
 /* Answer the open into @b; Return: true when the reader was taken. */
@@ -763,7 +840,7 @@ static bool srv_open_answer(struct srv_open *op, struct proto_buf *b, int status
 	if (status == -ETIMEDOUT)
 		snprintf(op->err, sizeof(op->err), "%s: no answer from the bus in time",
 			 op->dev->name);
-	if (op->iiod)
+	if (op->st->sink == &srv_sink_iiod)
 		srv_session_check(op->s, proto_iiod_reply_code(b, ret));
 	else
 		srv_session_check(op->s, proto_reply_error(b, &op->rq, ret,
@@ -975,13 +1052,14 @@ static struct srv_open *srv_open_new(struct srv_session *s, const struct proto_r
 		free(op);
 		return NULL;
 	}
-	srv_queue_init(&op->st->acct, &srv_stream_queue_ops);
+	op->st->sink = &srv_sink_native;
+	srv_queue_init(&op->st->acct, srv_sink_native.queue_ops);
 	op->s = s;
 	op->rq.op = req->op;
 	op->rq.flags = req->flags;
 	memcpy(op->rq.id, req->id, sizeof(op->rq.id));
 	op->ret = -ECANCELED;
-	op->st->buf.ops = &srv_stream_ops;
+	op->st->buf.ops = srv_sink_native.buf_ops;
 	op->st->json = req->flags & PROTO_REQ_JSON;
 	op->st->format = req->format;
 	op->st->scans = req->scans;
@@ -1072,13 +1150,12 @@ int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t ma
 		return -ENOMEM;
 	}
 	op->s = s;
-	op->iiod = true;
 	op->ret = -ECANCELED;
 	op->dev = iio_device_get(dev);
-	op->st->iiod = true;
-	srv_queue_init(&op->st->acct, &srv_iiod_queue_ops);
+	op->st->sink = &srv_sink_iiod;
+	srv_queue_init(&op->st->acct, srv_sink_iiod.queue_ops);
 	op->st->fifo_cap = fifo_cap;
-	op->st->buf.ops = &srv_stream_ops;
+	op->st->buf.ops = srv_sink_iiod.buf_ops;
 	op->st->buf.mask = mask;
 	op->st->buf.timestamp = ts;
 	op->st->scans = 1;

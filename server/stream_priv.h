@@ -87,6 +87,36 @@ struct srv_block {
 	uint64_t lost;
 };
 
+struct srv_reader;
+struct srv_session;
+struct srv_queue_ops;
+
+/**
+ * struct srv_sink - what kind of reader (the native STREAM's blocks, or an
+ * iiod OPEN's FIFO that READBUF empties), as a table: the rest of the
+ * stream code asks it and tests no kind.
+ * @buf_ops: how the core's records reach it.
+ * @queue_ops: what it sheds over --max-queued-bytes (queues.h).
+ * @held: the bytes it holds now.
+ * @prepare: what it needs before it joins (NULL: nothing); 0 or -ENOMEM.
+ * @join/@leave: its session's list and counts (@leave NULL: nothing).
+ * @ready: a flush may answer its waiting request: true when @st->slot is
+ *	complete (NULL: it has none).
+ * @end: tell its client the capture ended with @err (@why: the text, or NULL).
+ */
+struct srv_sink {
+	const struct iio_buffer_ops *buf_ops;
+	const struct srv_queue_ops *queue_ops;
+	size_t (*held)(const struct srv_reader *st);
+	int (*prepare)(struct srv_reader *st);
+	void (*join)(struct srv_reader *st, struct srv_session *s);
+	void (*leave)(struct srv_reader *st);
+	bool (*ready)(struct srv_reader *st, uint64_t now_ms);
+	void (*end)(struct srv_reader *st, int err, const char *why);
+};
+
+extern const struct srv_sink srv_sink_native, srv_sink_iiod;
+
 /**
  * struct srv_reader - one reader: a core buffer plus its block.
  * @s: its session; NULL once the session let it go (then only the core
@@ -113,8 +143,8 @@ struct srv_reader {
 	bool in_capture;
 	bool dirty;			/* output added since the last flush */
 	bool retired;			/* freed by the core's end() on any thread */
-	/* an iiod OPEN (stream_iiod.c): records queue in @fifo for READBUF */
-	bool iiod;
+	const struct srv_sink *sink;	/* a STREAM's blocks, or an iiod OPEN's FIFO */
+	/* the iiod sink (stream_iiod.c): records queue in @fifo for READBUF */
 	uint8_t *fifo;
 	size_t fifo_len, fifo_cap;
 	size_t want;			/* a READBUF waits for this many bytes; 0: none */
