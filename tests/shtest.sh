@@ -21,6 +21,11 @@ shtest_begin() {
 }
 
 shtest_cleanup() {
+	# a failed run shows what its daemons said ($tmp/log, where the tests keep it)
+	if [ "${failed:-0}" -gt 0 ] && [ -s "$tmp/log" ]; then
+		echo "--- the end of $tmp/log:"
+		tail -n 60 "$tmp/log"
+	fi
 	for p in $pids; do
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null

@@ -854,8 +854,9 @@ scanfeed() {
 }
 # capture_bg OUT N: a capture of voltage0 and voltage1 in the background ($cpid)
 capture_bg() {
-	timeout 30 $cli -a "unix:$sock" capture ads1015 voltage0 voltage1 -n "$2" -b 8 \
-		--format csv >"$tmp/$1" 2>"$tmp/$1.err" &
+	# the STREAM's answer may take long under valgrind: its block timeout is a settle's
+	timeout $((tenths / 10 + 20)) $cli -a "unix:$sock" --timeout $((tenths * 100)) capture ads1015 \
+		voltage0 voltage1 -n "$2" -b 8 --format csv >"$tmp/$1" 2>"$tmp/$1.err" &
 	cpid=$!
 }
 scans_csv() { echo voltage0,voltage1; seq 0 63 | awk '{print $1 "," (0 - $1)}'; }

@@ -9,8 +9,10 @@
  * lowest free N again) is told apart by its name file, and is one that
  * went and one that came. What cannot be taken one by one is left to a
  * board reload (-EBUSY): a trigger that went while a device used it as its
- * current trigger, and the kernel's iio_sysfs_trigger coming or going
- * (a board's own may stand in for it).
+ * current trigger, the kernel's iio_sysfs_trigger coming or going (a
+ * board's own may stand in for it), and a device coming whose iio:deviceN
+ * a board's device holds (a reload binds kernel devices first, with their
+ * numbers).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -164,14 +166,35 @@ int iio_kernel_hot_scan(struct iio_source_hot *h)
 	return ret;
 }
 
-/* May the change be taken one by one? No trigger in use went, the control device stayed. */
+/* Does a device that stays hold iio:deviceN of a device that came (a board's took it)? */
+static bool kernel_hot_number_taken(const struct iio_source_hot *h,
+				    const struct iio_registry *reg)
+{
+	struct iio_dev *holder;
+	int i, k;
+
+	for (i = 0; i < h->ncame; i++) {
+		if (iio_registry_find(reg, iio_kernel_dir(h->came[i]), &holder, NULL, 0) < 0)
+			continue;
+		for (k = 0; k < h->nhad && h->had[k].dev != holder; k++)
+			;
+		if (k == h->nhad || h->had[k].stays)
+			return true;	/* a reload gives kernel devices their numbers first */
+	}
+	return false;
+}
+
+/*
+ * May the change be taken one by one? No trigger in use went, the control
+ * device stayed, and each device that came can have its kernel number.
+ */
 static bool kernel_hot_one_by_one(const struct iio_source_hot *h, const struct iio_registry *reg)
 {
 	char key[32];
 	struct iio_trigger *t;
 	int i, k;
 
-	if (h->had_ctl != h->has_ctl)
+	if (h->had_ctl != h->has_ctl || kernel_hot_number_taken(h, reg))
 		return false;
 	for (i = 0; i < h->nhad_trigs; i++) {
 		if (h->trig_stays[i])
