@@ -983,8 +983,7 @@ bool srv_proto_is_native(const struct srv_proto_ops *proto)
 const struct srv_proto_ops srv_proto_native = {
 	.name = "",
 	.listening = "",
-	.line_max = PROTO_LINE_MAX_BYTES,
-	.inflight_max = SRV_SESSION_INFLIGHT_MAX,
+	.line_max = PROTO_LINE_MAX_BYTES, .inflight_max = SRV_SESSION_INFLIGHT_MAX,
 	.open = srv_native_open,
 	.feed = srv_native_feed,
 	.on_eof = srv_native_on_eof,

@@ -547,8 +547,7 @@ static const struct iio_driver iio_dummy_driver = {
 	.name = "iio_dummy",
 	.bus = IIO_DRIVER_BUS_NONE,
 	.id_table = iio_dummy_id,
-	.probe = iio_dummy_probe,
-	.remove = iio_dummy_remove,
+	.probe = iio_dummy_probe, .remove = iio_dummy_remove,
 	.takes_name = true,
 };
 IIO_DRIVER_REGISTER(iio_dummy_driver);
