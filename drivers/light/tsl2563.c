@@ -677,7 +677,6 @@ static const struct iio_driver tsl2563_driver = {
 	.name = "tsl2563",
 	.bus = IIO_DRIVER_BUS_I2C,
 	.id_table = tsl2563_id,
-	.probe = tsl2563_probe,
-	.remove = tsl2563_remove,
+	.probe = tsl2563_probe, .remove = tsl2563_remove,
 };
 IIO_DRIVER_REGISTER(tsl2563_driver);
