@@ -58,6 +58,17 @@ static inline int32_t sign_extend32(uint32_t value, int index)
 	return (int32_t)(value << shift) >> shift;
 }
 
+/*
+ * One threshold event in direction @dir with its value and enable files
+ * (in_voltage0_thresh_rising_value/_en): most drivers' events are a pair of
+ * these, rising and falling.
+ */
+#define IIO_EVENT_SPEC_THRESH(_dir) {						\
+	.type = IIO_EV_TYPE_THRESH,						\
+	.dir = (_dir),								\
+	.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),	\
+}
+
 /**
  * iio_device_setup() - what every probe fills in before handing the device
  * back: @name (static or in the device's private state: it must outlive

@@ -60,6 +60,11 @@ void iio_trigger_put(struct iio_trigger *trig)
 	free(trig);
 }
 
+void iio_trigger_release_priv(struct iio_trigger *trig)
+{
+	free(trig->priv);
+}
+
 void iio_trigger_unlisted(struct iio_trigger *trig)
 {
 	iio_trigger_lock();

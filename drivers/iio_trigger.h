@@ -122,6 +122,11 @@ void iio_registry_set_trigger_hooks(struct iio_registry *reg, const struct iio_t
  */
 int iio_trigger_register(struct iio_registry *reg, const char *name, int id,
 			 const struct iio_trigger_ops *ops, void *priv, struct iio_trigger **out);
+/**
+ * iio_trigger_release_priv() - the @release of a type whose @priv is one
+ * malloc'd block: frees it.
+ */
+void iio_trigger_release_priv(struct iio_trigger *trig);
 /** iio_trigger_destroy() - unregister; capturing devices end with -ENODEV. Loop only. */
 void iio_trigger_destroy(struct iio_registry *reg, struct iio_trigger *trig);
 /** iio_trigger_get()/_put() - a reference more / one less; the last frees. Any thread. */

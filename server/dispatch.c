@@ -514,18 +514,27 @@ static bool srv_dispatch_memo_hit(struct srv_session *s, const char *line, size_
 	return true;
 }
 
+/* READ and WRITE: @io names the request's device attribute; false: answered with the error. */
+static bool srv_dispatch_io_target(struct srv_session *s, struct proto_request *req,
+				   struct srv_io *io)
+{
+	io->dev = srv_dispatch_lookup(s, req, true);
+	if (!io->dev)
+		return false;
+	io->attr = srv_dispatch_attr(s, req, io->dev);
+	if (!io->attr)
+		return false;
+	io->chan = NULL;
+	return true;
+}
+
 static void srv_dispatch_read(struct srv_session *s, struct proto_request *req)
 {
 	struct srv_busq *q;
 	struct srv_io io;
 
-	io.dev = srv_dispatch_lookup(s, req, true);
-	if (!io.dev)
+	if (!srv_dispatch_io_target(s, req, &io))
 		return;
-	io.attr = srv_dispatch_attr(s, req, io.dev);
-	if (!io.attr)
-		return;
-	io.chan = NULL;
 	if (srv_dispatch_route(s->srv, io.dev, &q) == 0 && !q)
 		req = srv_dispatch_memo_set(s, req, io.dev, io.attr);
 	srv_io_start(s, req, &io);
@@ -539,18 +548,13 @@ static void srv_dispatch_write(struct srv_session *s, struct proto_request *req)
 		srv_dispatch_error(s, req, -EACCES, "server is read-only (--read-only)");
 		return;
 	}
-	io.dev = srv_dispatch_lookup(s, req, true);
-	if (!io.dev)
-		return;
-	io.attr = srv_dispatch_attr(s, req, io.dev);
-	if (!io.attr)
+	if (!srv_dispatch_io_target(s, req, &io))
 		return;
 	if (!srv_acl_may_write(&s->srv->cfg, io.dev, io.attr->name)) {
 		srv_dispatch_error(s, req, -EACCES, "%s %s: not writable here (--allow-write)",
 				   req->device, req->attr);
 		return;
 	}
-	io.chan = NULL;
 	srv_io_start(s, req, &io);
 }
 
@@ -628,6 +632,29 @@ static void srv_dispatch_list_failed(struct srv_session *s, struct proto_request
 	srv_dispatch_error(s, req, -ENOMEM, NULL);
 }
 
+/*
+ * A listing of @n items: @item adds item @i to @b (0 or -errno), in order;
+ * any failure cuts the whole listing off. The reply's place is taken only
+ * now, after the caller's lookups have answered their errors.
+ */
+static void srv_dispatch_list(struct srv_session *s, struct proto_request *req, int n,
+			      int (*item)(struct proto_buf *b, struct proto_request *req,
+					  int i, void *ctx),
+			      void *ctx)
+{
+	struct proto_buf *b = srv_session_out(s);
+	size_t start = b->len;
+	int i, ret;
+
+	ret = proto_list_begin(b, req, n);
+	for (i = 0; i < n && !ret; i++)
+		ret = item(b, req, i, ctx);
+	if (!ret)
+		ret = proto_list_end(b, req);
+	if (ret)
+		srv_dispatch_list_failed(s, req, b, start);
+}
+
 static void srv_dispatch_devices(struct srv_session *s, struct proto_request *req)
 {
 	struct iio_registry *reg = srv_dispatch_reg(s->srv);
@@ -676,124 +703,125 @@ static unsigned int srv_dispatch_attr_mode(const struct iio_attr *attr)
 	return mode;
 }
 
+static int srv_dispatch_attr_item(struct proto_buf *b, struct proto_request *req, int i,
+				  void *ctx)
+{
+	const struct iio_attr *attr = iio_device_attr_at(ctx, i);
+	struct proto_attr_info info;
+
+	info.name = attr->name;
+	info.mode = srv_dispatch_attr_mode(attr);
+	return proto_list_attr(b, req, i, &info);
+}
+
 static void srv_dispatch_attrs(struct srv_session *s, struct proto_request *req)
 {
-	struct proto_buf *b;
-	struct proto_attr_info info;
-	const struct iio_attr *attr;
 	struct iio_dev *dev;
-	size_t start;
-	int i, n, ret;
 
 	dev = srv_dispatch_lookup(s, req, true);
 	if (!dev)
 		return;
-	b = srv_session_out(s);
-	start = b->len;
-	n = iio_device_attr_count(dev);
-	ret = proto_list_begin(b, req, n);
-	for (i = 0; i < n && !ret; i++) {
-		attr = iio_device_attr_at(dev, i);
-		info.name = attr->name;
-		info.mode = srv_dispatch_attr_mode(attr);
-		ret = proto_list_attr(b, req, i, &info);
+	srv_dispatch_list(s, req, iio_device_attr_count(dev), srv_dispatch_attr_item, dev);
+}
+
+/* CHANNELS: @names holds a channel's attribute names while it is listed. */
+struct srv_dispatch_chans {
+	struct iio_dev *dev;
+	const char **names;
+	int nattrs;
+};
+
+static int srv_dispatch_channel_item(struct proto_buf *b, struct proto_request *req, int i,
+				     void *ctx)
+{
+	struct srv_dispatch_chans *c = ctx;
+	const struct iio_chan_spec *chan = &c->dev->channels[i];
+	struct proto_channel_info info;
+	const struct iio_attr *attr;
+	int j;
+
+	memset(&info, 0, sizeof(info));
+	info.type = iio_chan_type_name(chan->type);
+	info.index = chan->indexed ? chan->channel : -1;
+	info.modifier = chan->modified ?
+		iio_modifier_name((enum iio_modifier)chan->channel2) : NULL;
+	info.datasheet_name = chan->datasheet_name;
+	info.output = chan->output;
+	info.differential = chan->differential;
+	info.index2 = chan->differential ? chan->channel2 : -1;
+	info.nattrs = 0;
+	for (j = 0; j < c->nattrs; j++) {
+		attr = iio_device_attr_at(c->dev, j);
+		if (iio_chan_has_attr(chan, attr))
+			c->names[info.nattrs++] = attr->name;
 	}
-	if (!ret)
-		ret = proto_list_end(b, req);
-	if (ret)
-		srv_dispatch_list_failed(s, req, b, start);
+	info.attrs = c->names;
+	return proto_list_channel(b, req, i, &info);
 }
 
 static void srv_dispatch_channels(struct srv_session *s, struct proto_request *req)
 {
-	struct proto_channel_info info;
-	const struct iio_chan_spec *chan;
-	const struct iio_attr *attr;
-	const char **names;
-	struct proto_buf *b;
-	struct iio_dev *dev;
-	size_t start;
-	int i, j, nattrs, ret;
+	struct srv_dispatch_chans c;
 
-	dev = srv_dispatch_lookup(s, req, true);
-	if (!dev)
+	c.dev = srv_dispatch_lookup(s, req, true);
+	if (!c.dev)
 		return;
-	nattrs = iio_device_attr_count(dev);
-	names = malloc(sizeof(*names) * (size_t)(nattrs ? nattrs : 1));
-	if (!names) {
+	c.nattrs = iio_device_attr_count(c.dev);
+	c.names = malloc(sizeof(*c.names) * (size_t)(c.nattrs ? c.nattrs : 1));
+	if (!c.names) {
 		srv_dispatch_error(s, req, -ENOMEM, NULL);
 		return;
 	}
-	b = srv_session_out(s);
-	start = b->len;
-	ret = proto_list_begin(b, req, dev->num_channels);
-	for (i = 0; i < dev->num_channels && !ret; i++) {
-		chan = &dev->channels[i];
-		memset(&info, 0, sizeof(info));
-		info.type = iio_chan_type_name(chan->type);
-		info.index = chan->indexed ? chan->channel : -1;
-		info.modifier = chan->modified ?
-			iio_modifier_name((enum iio_modifier)chan->channel2) : NULL;
-		info.datasheet_name = chan->datasheet_name;
-		info.output = chan->output;
-		info.differential = chan->differential;
-		info.index2 = chan->differential ? chan->channel2 : -1;
-		info.nattrs = 0;
-		for (j = 0; j < nattrs; j++) {
-			attr = iio_device_attr_at(dev, j);
-			if (iio_chan_has_attr(chan, attr))
-				names[info.nattrs++] = attr->name;
-		}
-		info.attrs = names;
-		ret = proto_list_channel(b, req, i, &info);
+	srv_dispatch_list(s, req, c.dev->num_channels, srv_dispatch_channel_item, &c);
+	free(c.names);
+}
+
+static int srv_dispatch_map_item(struct proto_buf *b, struct proto_request *req, int i,
+				 void *ctx)
+{
+	struct iio_dev *prov = NULL;
+	const struct iio_map *map = iio_registry_map_at(ctx, i, &prov);
+	struct proto_map_info info;
+	char idbuf[SRV_DEVID_MAX];
+
+	info.consumer = map->consumer_dev_name;
+	info.channel = map->consumer_channel;
+	info.datasheet_name = map->adc_channel_label;
+	info.provider = map->adc_dev_name;
+	info.device = NULL;
+	if (prov) {
+		srv_dispatch_devid(idbuf, sizeof(idbuf), prov);
+		info.device = idbuf;
 	}
-	if (!ret)
-		ret = proto_list_end(b, req);
-	free(names);
-	if (ret)
-		srv_dispatch_list_failed(s, req, b, start);
+	return proto_list_map(b, req, i, &info);
 }
 
 static void srv_dispatch_maps(struct srv_session *s, struct proto_request *req)
 {
 	struct iio_registry *reg = srv_dispatch_reg(s->srv);
-	struct proto_buf *b = srv_session_out(s);
-	struct proto_map_info info;
-	const struct iio_map *map;
-	struct iio_dev *prov;
-	char idbuf[SRV_DEVID_MAX];
-	size_t start = b->len;
-	int i, n = iio_registry_map_count(reg), ret;
 
-	ret = proto_list_begin(b, req, n);
-	for (i = 0; i < n && !ret; i++) {
-		prov = NULL;
-		map = iio_registry_map_at(reg, i, &prov);
-		info.consumer = map->consumer_dev_name;
-		info.channel = map->consumer_channel;
-		info.datasheet_name = map->adc_channel_label;
-		info.provider = map->adc_dev_name;
-		info.device = NULL;
-		if (prov) {
-			srv_dispatch_devid(idbuf, sizeof(idbuf), prov);
-			info.device = idbuf;
-		}
-		ret = proto_list_map(b, req, i, &info);
-	}
-	if (!ret)
-		ret = proto_list_end(b, req);
-	if (ret)
-		srv_dispatch_list_failed(s, req, b, start);
+	srv_dispatch_list(s, req, iio_registry_map_count(reg), srv_dispatch_map_item, reg);
+}
+
+static int srv_dispatch_consumer_item(struct proto_buf *b, struct proto_request *req, int i,
+				      void *ctx)
+{
+	const struct iio_channel *chans = ctx;
+	struct proto_consumer_info info;
+	char idbuf[SRV_DEVID_MAX];
+
+	srv_dispatch_devid(idbuf, sizeof(idbuf), chans[i].indio_dev);
+	info.channel = chans[i].consumer_channel;
+	info.device = idbuf;
+	info.datasheet_name = chans[i].provider_label;
+	info.type = iio_chan_type_name(chans[i].channel->type);
+	return proto_list_consumer(b, req, i, &info);
 }
 
 static void srv_dispatch_consumer(struct srv_session *s, struct proto_request *req)
 {
-	struct proto_consumer_info info;
 	struct iio_channel *chans;
-	char idbuf[SRV_DEVID_MAX];
-	struct proto_buf *b;
-	size_t start;
-	int i, n, ret;
+	int n, ret;
 
 	ret = iio_channel_get_all(srv_dispatch_reg(s->srv), req->consumer, &chans);
 	if (ret == -ENODEV) {
@@ -807,22 +835,8 @@ static void srv_dispatch_consumer(struct srv_session *s, struct proto_request *r
 	}
 	for (n = 0; chans[n].indio_dev; n++)
 		;
-	b = srv_session_out(s);
-	start = b->len;
-	ret = proto_list_begin(b, req, n);
-	for (i = 0; i < n && !ret; i++) {
-		srv_dispatch_devid(idbuf, sizeof(idbuf), chans[i].indio_dev);
-		info.channel = chans[i].consumer_channel;
-		info.device = idbuf;
-		info.datasheet_name = chans[i].provider_label;
-		info.type = iio_chan_type_name(chans[i].channel->type);
-		ret = proto_list_consumer(b, req, i, &info);
-	}
-	if (!ret)
-		ret = proto_list_end(b, req);
+	srv_dispatch_list(s, req, n, srv_dispatch_consumer_item, chans);
 	iio_channel_release_all(chans);
-	if (ret)
-		srv_dispatch_list_failed(s, req, b, start);
 }
 
 static void srv_dispatch_watch(struct srv_session *s, struct proto_request *req)
@@ -983,8 +997,7 @@ bool srv_proto_is_native(const struct srv_proto_ops *proto)
 const struct srv_proto_ops srv_proto_native = {
 	.name = "",
 	.listening = "",
-	.line_max = PROTO_LINE_MAX_BYTES,
-	.inflight_max = SRV_SESSION_INFLIGHT_MAX,
+	.line_max = PROTO_LINE_MAX_BYTES, .inflight_max = SRV_SESSION_INFLIGHT_MAX,
 	.open = srv_native_open,
 	.feed = srv_native_feed,
 	.on_eof = srv_native_on_eof,

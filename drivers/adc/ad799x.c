@@ -79,15 +79,9 @@
  * rising and falling thresholds with their enables, and one hysteresis.
  */
 static const struct iio_event_spec ad799x_events[] = {
+	IIO_EVENT_SPEC_THRESH(IIO_EV_DIR_RISING),
+	IIO_EVENT_SPEC_THRESH(IIO_EV_DIR_FALLING),
 	{
-		.type = IIO_EV_TYPE_THRESH,
-		.dir = IIO_EV_DIR_RISING,
-		.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
-	}, {
-		.type = IIO_EV_TYPE_THRESH,
-		.dir = IIO_EV_DIR_FALLING,
-		.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
-	}, {
 		.type = IIO_EV_TYPE_THRESH,
 		.dir = IIO_EV_DIR_EITHER,
 		.mask_separate = BIT(IIO_EV_INFO_HYSTERESIS),

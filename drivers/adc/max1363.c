@@ -65,15 +65,8 @@
 
 /* max1361-1364 monitor mode: a rising and a falling threshold per channel */
 static const struct iio_event_spec max1363_events[] = {
-	{
-		.type = IIO_EV_TYPE_THRESH,
-		.dir = IIO_EV_DIR_RISING,
-		.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
-	}, {
-		.type = IIO_EV_TYPE_THRESH,
-		.dir = IIO_EV_DIR_FALLING,
-		.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
-	},
+	IIO_EVENT_SPEC_THRESH(IIO_EV_DIR_RISING),
+	IIO_EVENT_SPEC_THRESH(IIO_EV_DIR_FALLING),
 };
 
 /* A channel's events (@ev 1: the table above, for the parts that monitor; 0: none). */

@@ -548,8 +548,7 @@ static const struct iio_driver rescale_driver = {
 	.name = "iio-rescale",
 	.bus = IIO_DRIVER_BUS_NONE,
 	.id_table = rescale_ids,
-	.probe = rescale_probe,
-	.remove = rescale_remove,
+	.probe = rescale_probe, .remove = rescale_remove,
 	.takes_name = true,
 };
 IIO_DRIVER_REGISTER(rescale_driver);

@@ -357,6 +357,18 @@ static int bus_smbus_xfer(struct bus_i2c_client *c, uint8_t read_write, uint8_t 
 	return ret;
 }
 
+/* The reads of one byte or word: what the chip sent (0..0xffff), or -errno. */
+static int bus_smbus_read(struct bus_i2c_client *c, uint8_t command, int size)
+{
+	union bus_smbus_data data;
+	int ret;
+
+	ret = bus_smbus_xfer(c, BUS_SMBUS_READ, command, size, &data);
+	if (ret < 0)
+		return ret;
+	return size == BUS_SMBUS_WORD_DATA ? data.word : data.byte;
+}
+
 int bus_smbus_write_byte(struct bus_i2c_client *c, uint8_t value)
 {
 	return bus_smbus_xfer(c, BUS_SMBUS_WRITE, value, BUS_SMBUS_BYTE, NULL);
@@ -364,11 +376,7 @@ int bus_smbus_write_byte(struct bus_i2c_client *c, uint8_t value)
 
 int bus_smbus_read_byte(struct bus_i2c_client *c)
 {
-	union bus_smbus_data data;
-	int ret;
-
-	ret = bus_smbus_xfer(c, BUS_SMBUS_READ, 0, BUS_SMBUS_BYTE, &data);
-	return ret < 0 ? ret : data.byte;
+	return bus_smbus_read(c, 0, BUS_SMBUS_BYTE);
 }
 
 int bus_smbus_write_byte_data(struct bus_i2c_client *c, uint8_t command, uint8_t value)
@@ -380,11 +388,7 @@ int bus_smbus_write_byte_data(struct bus_i2c_client *c, uint8_t command, uint8_t
 
 int bus_smbus_read_byte_data(struct bus_i2c_client *c, uint8_t command)
 {
-	union bus_smbus_data data;
-	int ret;
-
-	ret = bus_smbus_xfer(c, BUS_SMBUS_READ, command, BUS_SMBUS_BYTE_DATA, &data);
-	return ret < 0 ? ret : data.byte;
+	return bus_smbus_read(c, command, BUS_SMBUS_BYTE_DATA);
 }
 
 int bus_smbus_write_word_data(struct bus_i2c_client *c, uint8_t command, uint16_t value)
@@ -396,11 +400,7 @@ int bus_smbus_write_word_data(struct bus_i2c_client *c, uint8_t command, uint16_
 
 int bus_smbus_read_word_data(struct bus_i2c_client *c, uint8_t command)
 {
-	union bus_smbus_data data;
-	int ret;
-
-	ret = bus_smbus_xfer(c, BUS_SMBUS_READ, command, BUS_SMBUS_WORD_DATA, &data);
-	return ret < 0 ? ret : data.word;
+	return bus_smbus_read(c, command, BUS_SMBUS_WORD_DATA);
 }
 
 /* Chips that send the high byte first (AD799x results): an SMBus word, swapped. */

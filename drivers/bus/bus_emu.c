@@ -446,8 +446,7 @@ static int bus_emu_spi_transfer(struct bus *bus, int cs, uint32_t mode,
 
 const struct bus_ops bus_emu_ops = {
 	.name = "emulated",
-	.open = bus_emu_open,
-	.close = bus_emu_close,
+	.open = bus_emu_open, .close = bus_emu_close,
 	.i2c_transfer = bus_emu_i2c_transfer,
 	.smbus_xfer = NULL,	/* bus.c frames SMBus as I2C, as the kernel does */
 	.spi_transfer = bus_emu_spi_transfer,

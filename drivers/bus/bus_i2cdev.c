@@ -119,9 +119,7 @@ static int bus_i2cdev_smbus_xfer(struct bus *bus, uint16_t addr, uint8_t read_wr
 
 const struct bus_ops bus_i2cdev_ops = {
 	.name = "i2c-dev",
-	.open = bus_i2cdev_open,
-	.close = bus_i2cdev_close,
+	.open = bus_i2cdev_open, .close = bus_i2cdev_close,
 	.i2c_transfer = bus_i2cdev_transfer,
 	.smbus_xfer = bus_i2cdev_smbus_xfer,
-	.spi_transfer = NULL,
 };

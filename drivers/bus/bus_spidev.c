@@ -157,9 +157,6 @@ static int bus_spidev_transfer(struct bus *bus, int cs, uint32_t mode,
 
 const struct bus_ops bus_spidev_ops = {
 	.name = "spidev",
-	.open = bus_spidev_open,
-	.close = bus_spidev_close,
-	.i2c_transfer = NULL,
-	.smbus_xfer = NULL,
+	.open = bus_spidev_open, .close = bus_spidev_close,
 	.spi_transfer = bus_spidev_transfer,
 };

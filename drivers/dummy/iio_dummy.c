@@ -74,11 +74,8 @@ enum iio_dummy_evgen_value {
 };
 
 /* voltage0 and activity running: the kernel's two specs are the same */
-static const struct iio_event_spec iio_dummy_rising_event = {
-	.type = IIO_EV_TYPE_THRESH,
-	.dir = IIO_EV_DIR_RISING,
-	.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
-};
+static const struct iio_event_spec iio_dummy_rising_event =
+	IIO_EVENT_SPEC_THRESH(IIO_EV_DIR_RISING);
 
 static const struct iio_event_spec iio_dummy_steps_event = {
 	.type = IIO_EV_TYPE_CHANGE,
@@ -86,11 +83,8 @@ static const struct iio_event_spec iio_dummy_steps_event = {
 	.mask_separate = BIT(IIO_EV_INFO_ENABLE),
 };
 
-static const struct iio_event_spec iio_dummy_walking_event = {
-	.type = IIO_EV_TYPE_THRESH,
-	.dir = IIO_EV_DIR_FALLING,
-	.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
-};
+static const struct iio_event_spec iio_dummy_walking_event =
+	IIO_EVENT_SPEC_THRESH(IIO_EV_DIR_FALLING);
 
 /* Constant answers of the kernel driver; units as the ABI's (mV, Hz). */
 #define IIO_DUMMY_VOLTAGE0_OFFSET	7
@@ -547,8 +541,7 @@ static const struct iio_driver iio_dummy_driver = {
 	.name = "iio_dummy",
 	.bus = IIO_DRIVER_BUS_NONE,
 	.id_table = iio_dummy_id,
-	.probe = iio_dummy_probe,
-	.remove = iio_dummy_remove,
+	.probe = iio_dummy_probe, .remove = iio_dummy_remove,
 	.takes_name = true,
 };
 IIO_DRIVER_REGISTER(iio_dummy_driver);

@@ -1042,7 +1042,6 @@ static const struct iio_driver adis16400_driver = {
 	.name = "adis16400",
 	.bus = IIO_DRIVER_BUS_SPI,
 	.id_table = adis16400_id,
-	.probe = adis16400_probe,
-	.remove = adis16400_remove,
+	.probe = adis16400_probe, .remove = adis16400_remove,
 };
 IIO_DRIVER_REGISTER(adis16400_driver);

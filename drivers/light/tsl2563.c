@@ -207,6 +207,14 @@ static int tsl2563_configure(struct tsl2563_chip *chip)
 	return 0;
 }
 
+/* Power up and program again: the chip comes out of power-down unconfigured. */
+static int tsl2563_power_on(struct tsl2563_chip *chip)
+{
+	int ret = tsl2563_set_power(chip, true);
+
+	return ret < 0 ? ret : tsl2563_configure(chip);
+}
+
 /* One integration period of the current level, plus the kernel's margin. */
 static void tsl2563_wait_adc(struct tsl2563_chip *chip)
 {
@@ -284,10 +292,7 @@ static int tsl2563_get_adc(struct tsl2563_chip *chip)
 		return ret;
 	if (!ret || !chip->configured) {
 		chip->settled = false;
-		ret = tsl2563_set_power(chip, true);
-		if (ret < 0)
-			return ret;
-		ret = tsl2563_configure(chip);
+		ret = tsl2563_power_on(chip);
 		if (ret < 0)
 			return ret;
 	}
@@ -418,15 +423,8 @@ static int tsl2563_write_raw(struct iio_dev *indio_dev, const struct iio_chan_sp
 /* ---- threshold events on the broadband count (channel 0 of the chip) ---- */
 
 static const struct iio_event_spec tsl2563_events[] = {
-	{
-		.type = IIO_EV_TYPE_THRESH,
-		.dir = IIO_EV_DIR_RISING,
-		.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
-	}, {
-		.type = IIO_EV_TYPE_THRESH,
-		.dir = IIO_EV_DIR_FALLING,
-		.mask_separate = BIT(IIO_EV_INFO_VALUE) | BIT(IIO_EV_INFO_ENABLE),
-	},
+	IIO_EVENT_SPEC_THRESH(IIO_EV_DIR_RISING),
+	IIO_EVENT_SPEC_THRESH(IIO_EV_DIR_FALLING),
 };
 
 /* The thresholds as stored: raw DATA0 counts, u16 (70000 reads back 4464). */
@@ -511,10 +509,7 @@ static int tsl2563_write_interrupt_config(struct iio_dev *indio_dev,
 	if (state && !(chip->intr & TSL2563_INT_MASK)) {
 		chip->intr = (uint8_t)((chip->intr & ~TSL2563_INT_MASK) | TSL2563_INT_LEVEL);
 		if (!tsl2563_get_power(chip)) {
-			ret = tsl2563_set_power(chip, true);
-			if (ret < 0)
-				return ret;
-			ret = tsl2563_configure(chip);
+			ret = tsl2563_power_on(chip);
 			if (ret < 0)
 				return ret;
 		}
@@ -568,8 +563,7 @@ static const struct iio_chan_spec tsl2563_channels[] = {
 static const struct iio_info tsl2563_info = {
 	.read_raw = tsl2563_read_raw,
 	.write_raw = tsl2563_write_raw,
-	.read_event_value = tsl2563_read_thresh,
-	.write_event_value = tsl2563_write_thresh,
+	.read_event_value = tsl2563_read_thresh, .write_event_value = tsl2563_write_thresh,
 	.read_event_config = tsl2563_read_interrupt_config,
 	.write_event_config = tsl2563_write_interrupt_config,
 };
@@ -683,7 +677,6 @@ static const struct iio_driver tsl2563_driver = {
 	.name = "tsl2563",
 	.bus = IIO_DRIVER_BUS_I2C,
 	.id_table = tsl2563_id,
-	.probe = tsl2563_probe,
-	.remove = tsl2563_remove,
+	.probe = tsl2563_probe, .remove = tsl2563_remove,
 };
 IIO_DRIVER_REGISTER(tsl2563_driver);

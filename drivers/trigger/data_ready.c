@@ -30,17 +30,11 @@ static uint64_t iio_dready_period(const struct iio_trigger *trig)
 	return d->period(d->owner, &ns) == 0 ? ns : 0;
 }
 
-static void iio_dready_release(struct iio_trigger *trig)
-{
-	free(trig->priv);
-}
-
 static const struct iio_trigger_ops iio_dready_ops = {
 	.type = "data-ready",
-	.caps = IIO_TRIGGER_TIMED,
+	.caps = IIO_TRIGGER_TIMED, .period_ns = iio_dready_period,
 	.attr_names = iio_dready_names,
-	.period_ns = iio_dready_period,
-	.release = iio_dready_release,
+	.release = iio_trigger_release_priv,
 };
 
 int iio_dready_trigger_create(struct iio_registry *reg, const char *name, struct iio_dev *owner,

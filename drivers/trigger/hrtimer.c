@@ -79,20 +79,12 @@ static uint64_t iio_hrtimer_period(const struct iio_trigger *trig)
 	return mhz ? 1000000000000ULL / mhz : 0;
 }
 
-static void iio_hrtimer_release(struct iio_trigger *trig)
-{
-	free(trig->priv);
-}
-
 static const struct iio_trigger_ops iio_hrtimer_ops = {
 	.type = "hrtimer",
-	.caps = IIO_TRIGGER_TIMED,
-	.attr_names = iio_hrtimer_names,
-	.attr_mode = iio_hrtimer_mode,
-	.attr_read = iio_hrtimer_read,
-	.attr_write = iio_hrtimer_write,
-	.period_ns = iio_hrtimer_period,
-	.release = iio_hrtimer_release,
+	.caps = IIO_TRIGGER_TIMED, .period_ns = iio_hrtimer_period,
+	.attr_names = iio_hrtimer_names, .attr_mode = iio_hrtimer_mode,
+	.attr_read = iio_hrtimer_read, .attr_write = iio_hrtimer_write,
+	.release = iio_trigger_release_priv,
 };
 
 int iio_hrtimer_trigger_create(struct iio_registry *reg, const char *name,

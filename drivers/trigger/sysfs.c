@@ -54,19 +54,12 @@ static int iio_sysfstrig_write(struct iio_trigger *trig, const char *attr, const
 	return 0;
 }
 
-static void iio_sysfstrig_release(struct iio_trigger *trig)
-{
-	free(trig->priv);
-}
-
 static const struct iio_trigger_ops iio_sysfstrig_ops = {
 	.type = "sysfs",
 	.caps = IIO_TRIGGER_ON_DEMAND,
-	.attr_names = iio_sysfstrig_names,
-	.attr_mode = iio_sysfstrig_mode,
-	.attr_read = iio_sysfstrig_read,
-	.attr_write = iio_sysfstrig_write,
-	.release = iio_sysfstrig_release,
+	.attr_names = iio_sysfstrig_names, .attr_mode = iio_sysfstrig_mode,
+	.attr_read = iio_sysfstrig_read, .attr_write = iio_sysfstrig_write,
+	.release = iio_trigger_release_priv,
 };
 
 /* ---- iio_sysfs_trigger: add_trigger, remove_trigger ---- */
@@ -162,10 +155,8 @@ static int iio_sysfs_trigger_write(void *ctx, struct iio_registry *reg, const ch
 }
 
 static const struct iio_trigger_ctl_ops iio_sysfs_trigger_ops = {
-	.attr_names = iio_sysfs_trigger_names,
-	.attr_mode = iio_sysfs_trigger_mode,
-	.attr_read = iio_sysfs_trigger_read,
-	.attr_write = iio_sysfs_trigger_write,
+	.attr_names = iio_sysfs_trigger_names, .attr_mode = iio_sysfs_trigger_mode,
+	.attr_read = iio_sysfs_trigger_read, .attr_write = iio_sysfs_trigger_write,
 };
 
 int iio_sysfs_trigger_install(struct iio_registry *reg)
