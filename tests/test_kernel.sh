@@ -851,6 +851,13 @@ scanfeed() {
 	rm -f "$tmp/$1"
 	(while [ ! -e "$tmp/$1" ]; do sleep 0.1; done; cat "$tmp/scans"; sleep "${2:-3}") >"$node" &
 	pids="$pids $!"
+	feeders="${feeders:-} $!"
+}
+# scanfeed_stop: the writers of earlier rows go: one still in its open of the node would
+# feed the next capture its scans (the next reader's open completes it)
+scanfeed_stop() {
+	for f in ${feeders:-}; do kill "$f" 2>/dev/null; wait "$f" 2>/dev/null; done
+	feeders=""
 }
 # capture_bg OUT N: a capture of voltage0 and voltage1 in the background ($cpid)
 capture_bg() {
@@ -869,6 +876,9 @@ both_active() {
 	scanfeed "$2" "$3"
 	capture_bg "$4" 1000
 	settle "... (capturing)" "1" values_of $d0/buffer/enable
+	# the enable comes before the CLI has read the channels' scales for its CSV: a device
+	# removed in that moment fails the CLI before its stream (ENODEV in_voltage1_scale)
+	sleep $((tenths / 100))
 }
 
 scanfeed go1
@@ -991,6 +1001,7 @@ s.sendto(("%s@%s\0ACTION=%s\0SUBSYSTEM=iio\0" % (a, p, a)).encode(), (0, 1))' "$
 {"board": "hot", "devices": [{"driver": "iio_dummy", "name": "dummy0"}],
  "triggers": [{"type": "hrtimer", "name": "uhot", "sampling_frequency": 50}]}
 JSON
+	scanfeed_stop
 	start_kshim --board "$tmp/hot.json"
 	# the board's device at 50 Hz through all of it (a session held until $tmp/hotstop); the
 	# kernel's fed once it is over, with a block timeout that outlasts the changes
