@@ -19,6 +19,11 @@
  * holds its list lock: store() only appends, flushing waits for
  * srv_streams_flush().
  * A reader detached on a bus worker is freed when that job ends.
+ *
+ * Names: a "stream" is the request (STREAM, CSTREAM: srv_stream_request(),
+ * srv_open) and the module (srv_streams_*); a "reader" is one client's end
+ * of a capture (struct srv_reader, srv_reader_*); the socket under a
+ * session is the session's (uv_stream_t, session.c) and is never called so.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -46,7 +51,7 @@
 #define SRV_STREAM_TS_NAME	"timestamp"
 
 /* Any thread for a retired reader: its share of the queues left when it was unlinked. */
-static void srv_stream_free(struct srv_reader *st)
+static void srv_reader_free(struct srv_reader *st)
 {
 	int i;
 
@@ -60,26 +65,26 @@ static void srv_stream_free(struct srv_reader *st)
 
 /* ---- blocks ---- */
 
-static size_t srv_stream_block_bytes(const struct srv_reader *st)
+static size_t srv_reader_block_bytes(const struct srv_reader *st)
 {
 	return (size_t)st->scans * (size_t)st->buf.layout.bytes;
 }
 
 /* The queues' bound this reader counts in (queues.h). */
-static struct srv_queues *srv_stream_queues(struct srv_reader *st)
+static struct srv_queues *srv_reader_queues(struct srv_reader *st)
 {
 	return &st->cap->ss->srv->queues;
 }
 
 /* Its share: the finished blocks waiting, or what its iiod FIFO holds. */
-void srv_stream_account(struct srv_reader *st)
+void srv_reader_account(struct srv_reader *st)
 {
-	srv_queue_set(srv_stream_queues(st), &st->acct, st->sink->held(st));
+	srv_queue_set(srv_reader_queues(st), &st->acct, st->sink->held(st));
 }
 
 static size_t srv_native_held(const struct srv_reader *st)
 {
-	return (size_t)st->qlen * srv_stream_block_bytes(st);
+	return (size_t)st->qlen * srv_reader_block_bytes(st);
 }
 
 static size_t srv_iiod_held(const struct srv_reader *st)
@@ -91,7 +96,7 @@ static size_t srv_iiod_held(const struct srv_reader *st)
  * Drop the oldest finished block: its scans and what it had lost move to the
  * next finished block's count, or to the next block begun (@carry).
  */
-static void srv_stream_drop_oldest(struct srv_reader *st)
+static void srv_reader_drop_oldest(struct srv_reader *st)
 {
 	struct srv_block *old = &st->q[st->qhead];
 	uint64_t lost = old->lost + (uint64_t)st->scans;
@@ -106,20 +111,20 @@ static void srv_stream_drop_oldest(struct srv_reader *st)
 }
 
 /* queues.h: over --max-queued-bytes, a native reader sheds its oldest blocks (S-6). */
-static size_t srv_stream_shed_oldest(struct srv_queue *q, size_t want)
+static size_t srv_reader_shed_oldest(struct srv_queue *q, size_t want)
 {
 	struct srv_reader *st = srv_container_of(q, struct srv_reader, acct);
 	size_t got = 0;
 
 	while (st->qlen && got < want) {
-		srv_stream_drop_oldest(st);
-		got += srv_stream_block_bytes(st);
+		srv_reader_drop_oldest(st);
+		got += srv_reader_block_bytes(st);
 	}
 	return got;
 }
 
 /* ...and an iiod reader its newest samples, as the kernel's kfifo refuses them. */
-static size_t srv_stream_shed_newest(struct srv_queue *q, size_t want)
+static size_t srv_reader_shed_newest(struct srv_queue *q, size_t want)
 {
 	struct srv_reader *st = srv_container_of(q, struct srv_reader, acct);
 	size_t bytes = (size_t)st->buf.layout.bytes;
@@ -132,23 +137,23 @@ static size_t srv_stream_shed_newest(struct srv_queue *q, size_t want)
 	return k * bytes;
 }
 
-static const struct srv_queue_ops srv_stream_queue_ops = { .shed = srv_stream_shed_oldest };
-static const struct srv_queue_ops srv_iiod_queue_ops = { .shed = srv_stream_shed_newest };
+static const struct srv_queue_ops srv_stream_queue_ops = { .shed = srv_reader_shed_oldest };
+static const struct srv_queue_ops srv_iiod_queue_ops = { .shed = srv_reader_shed_newest };
 
 /* The ring of blocks: SRV_STREAM_QUEUE_BYTES of finished ones (at least 2), and the filling one. */
-static int srv_stream_queue_alloc(struct srv_reader *st)
+static int srv_reader_queue_alloc(struct srv_reader *st)
 {
-	size_t fit = SRV_STREAM_QUEUE_BYTES / srv_stream_block_bytes(st);
+	size_t fit = SRV_STREAM_QUEUE_BYTES / srv_reader_block_bytes(st);
 
 	st->nq = (fit < 2 ? 2 : (int)fit) + 1;
 	st->q = calloc((size_t)st->nq, sizeof(*st->q));
 	return st->q ? 0 : -ENOMEM;
 }
 
-static void srv_stream_decode(struct srv_reader *st, const uint8_t *rec, int64_t *out)
+static void srv_reader_decode(struct srv_reader *st, const uint8_t *rec, int64_t *out)
 {
 	const struct iio_scan_layout *l = &st->buf.layout;
-	const struct srv_stream_conv *cv;
+	const struct srv_reader_conv *cv;
 	int64_t raw;
 	int i, v;
 
@@ -165,7 +170,7 @@ static void srv_stream_decode(struct srv_reader *st, const uint8_t *rec, int64_t
 }
 
 /* Block @blk encoded into @b in the reader's format. Return: 0 or -errno. */
-static int srv_stream_encode(struct srv_reader *st, const struct srv_block *blk,
+static int srv_reader_encode(struct srv_reader *st, const struct srv_block *blk,
 			     struct proto_buf *b)
 {
 	size_t bytes = (size_t)st->buf.layout.bytes;
@@ -173,13 +178,13 @@ static int srv_stream_encode(struct srv_reader *st, const struct srv_block *blk,
 	int i, ret;
 
 	if (st->format == PROTO_FORMAT_RAW) {
-		ret = proto_block_head(b, st->json, st->id, st->scans, srv_stream_block_bytes(st),
+		ret = proto_block_head(b, st->json, st->id, st->scans, srv_reader_block_bytes(st),
 				       blk->lost, st->format);
-		return ret ? ret : proto_buf_append(b, blk->rec, srv_stream_block_bytes(st));
+		return ret ? ret : proto_buf_append(b, blk->rec, srv_reader_block_bytes(st));
 	}
 	/* decoded only when sent: a slow reader's dropped blocks cost no decoding */
 	for (i = 0; i < st->scans; i++)
-		srv_stream_decode(st, blk->rec + (size_t)i * bytes,
+		srv_reader_decode(st, blk->rec + (size_t)i * bytes,
 				  st->vals + (size_t)i * (size_t)st->nchans);
 	if (st->json && st->format == PROTO_FORMAT_JSON)
 		return proto_block_json(b, st->id, st->scans, blk->lost, st->vals, st->nchans);
@@ -202,7 +207,7 @@ static int srv_stream_encode(struct srv_reader *st, const struct srv_block *blk,
  * SRV_STREAM_OUT_BYTES (all of them when @all: the stream ends) and no
  * reply waits on a bus before them. Return: true if any went.
  */
-static bool srv_stream_pump(struct srv_reader *st, bool all)
+static bool srv_reader_pump(struct srv_reader *st, bool all)
 {
 	struct srv_session *s = st->s;
 	struct srv_block *blk;
@@ -211,7 +216,7 @@ static bool srv_stream_pump(struct srv_reader *st, bool all)
 	while (st->qlen && s->state == SRV_CONN_OPEN && !s->slots_head &&
 	       (all || srv_session_queued(s) < SRV_STREAM_OUT_BYTES)) {
 		blk = &st->q[st->qhead];
-		if (srv_session_check(s, srv_stream_encode(st, blk, srv_session_out(s))) < 0)
+		if (srv_session_check(s, srv_reader_encode(st, blk, srv_session_out(s))) < 0)
 			break;
 		st->delivered += (uint64_t)st->scans;
 		st->qhead = (st->qhead + 1) % st->nq;
@@ -220,26 +225,26 @@ static bool srv_stream_pump(struct srv_reader *st, bool all)
 	}
 	if (moved) {
 		st->dirty = true;
-		srv_stream_account(st);
+		srv_reader_account(st);
 	}
 	return moved;
 }
 
 /* The filling block is full: queue it, hand out what fits, drop the oldest if no block is free. */
-static void srv_stream_finish(struct srv_reader *st)
+static void srv_reader_finish(struct srv_reader *st)
 {
 	st->qlen++;
 	st->n = 0;
-	srv_stream_pump(st, false);
+	srv_reader_pump(st, false);
 	if (!st->qlen)
 		st->qhead = 0;	/* a reader that keeps up fills the same block */
 	if (st->qlen == st->nq)
-		srv_stream_drop_oldest(st);	/* nq >= 3: a finished block follows it */
-	srv_stream_account(st);
+		srv_reader_drop_oldest(st);	/* nq >= 3: a finished block follows it */
+	srv_reader_account(st);
 }
 
 /* Is @st still taking records? */
-static bool srv_stream_taking(const struct srv_reader *st)
+static bool srv_reader_taking(const struct srv_reader *st)
 {
 	return !st->ended && st->s && st->s->state == SRV_CONN_OPEN;
 }
@@ -256,23 +261,23 @@ static void srv_iiod_store_n(struct iio_buffer *buf, const uint8_t *recs, unsign
 	size_t fit = (st->fifo_cap - st->fifo_len) / bytes;
 
 	(void)lost;	/* iiod has no count of it */
-	if (!srv_stream_taking(st))
+	if (!srv_reader_taking(st))
 		return;
 	if (fit > n)
 		fit = n;
 	memcpy(st->fifo + st->fifo_len, recs, fit * bytes);
 	st->fifo_len += fit * bytes;
 	st->dirty = st->want != 0;
-	srv_stream_account(st);
+	srv_reader_account(st);
 }
 
 /* The block being filled, its records allocated on first use; NULL: out of memory. */
-static struct srv_block *srv_stream_filling(struct srv_reader *st)
+static struct srv_block *srv_reader_filling(struct srv_reader *st)
 {
 	struct srv_block *blk = &st->q[(st->qhead + st->qlen) % st->nq];
 
 	if (!blk->rec) {
-		blk->rec = malloc(srv_stream_block_bytes(st));
+		blk->rec = malloc(srv_reader_block_bytes(st));
 		if (!blk->rec) {
 			srv_session_broken(st->s);
 			return NULL;
@@ -290,7 +295,7 @@ static struct srv_block *srv_stream_filling(struct srv_reader *st)
  * records as the core's ring holds them, copied into the blocks a stretch
  * at a time (a memcpy per block, not per 8-byte scan).
  */
-static void srv_stream_store_n(struct iio_buffer *buf, const uint8_t *recs, unsigned int n,
+static void srv_reader_store_n(struct iio_buffer *buf, const uint8_t *recs, unsigned int n,
 			       uint64_t lost)
 {
 	struct srv_reader *st = srv_container_of(buf, struct srv_reader, buf);
@@ -298,8 +303,8 @@ static void srv_stream_store_n(struct iio_buffer *buf, const uint8_t *recs, unsi
 	struct srv_block *blk;
 	unsigned int take;
 
-	while (n && srv_stream_taking(st)) {
-		blk = srv_stream_filling(st);
+	while (n && srv_reader_taking(st)) {
+		blk = srv_reader_filling(st);
 		if (!blk)
 			return;
 		st->lost += lost;
@@ -313,14 +318,14 @@ static void srv_stream_store_n(struct iio_buffer *buf, const uint8_t *recs, unsi
 		recs += take * bytes;
 		n -= take;
 		if (st->n == st->scans)
-			srv_stream_finish(st);
+			srv_reader_finish(st);
 	}
 }
 
 /* Core callbacks: one record (a demuxed one), as a stretch of one. */
-static void srv_stream_store(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost)
+static void srv_reader_store(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost)
 {
-	srv_stream_store_n(buf, rec, 1, lost);
+	srv_reader_store_n(buf, rec, 1, lost);
 }
 
 static void srv_iiod_store(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost)
@@ -338,7 +343,7 @@ void srv_streams_writable(struct srv_session *s)
 	do {
 		moved = false;
 		srv_list_for_each_safe(pos, tmp, &s->native.streams)
-			moved |= srv_stream_pump(srv_container_of(pos, struct srv_reader, node),
+			moved |= srv_reader_pump(srv_container_of(pos, struct srv_reader, node),
 						 false);
 		if (moved)
 			srv_session_flush(s);	/* may take it all: then more fits */
@@ -346,29 +351,29 @@ void srv_streams_writable(struct srv_session *s)
 }
 
 /* Core callback: the capture ended without the reader asking (removal, bus). */
-static void srv_stream_core_end(struct iio_buffer *buf, int err)
+static void srv_reader_core_end(struct iio_buffer *buf, int err)
 {
 	struct srv_reader *st = srv_container_of(buf, struct srv_reader, buf);
 
 	st->attached = false;
 	if (st->retired) {
-		srv_stream_free(st);	/* any thread: nothing else points at it */
+		srv_reader_free(st);	/* any thread: nothing else points at it */
 		return;
 	}
-	srv_stream_ended(st, err, NULL);
+	srv_reader_ended(st, err, NULL);
 	srv_stream_reap(st->cap);
 }
 
 static const struct iio_buffer_ops srv_stream_ops = {
-	.store = srv_stream_store,
-	.store_n = srv_stream_store_n,
-	.end = srv_stream_core_end,
+	.store = srv_reader_store,
+	.store_n = srv_reader_store_n,
+	.end = srv_reader_core_end,
 };
 
 static const struct iio_buffer_ops srv_iiod_buffer_ops = {
 	.store = srv_iiod_store,
 	.store_n = srv_iiod_store_n,
-	.end = srv_stream_core_end,
+	.end = srv_reader_core_end,
 };
 
 /*
@@ -422,10 +427,10 @@ void srv_streams_flush(struct srv_streams *ss)
 
 /* ---- leaving ---- */
 
-void srv_stream_unlink(struct srv_reader *st)
+void srv_reader_unlink(struct srv_reader *st)
 {
 	if (st->cap)
-		srv_queue_leave(srv_stream_queues(st), &st->acct);
+		srv_queue_leave(srv_reader_queues(st), &st->acct);
 	if (st->in_session) {
 		srv_list_del(&st->node);
 		if (st->sink->leave)
@@ -465,7 +470,7 @@ static void srv_detach_job_fini(struct srv_job *job)
 	if (!dj->ran && !c->hung)
 		iio_buffer_detach(dj->dev, &dj->st->buf);
 	if (dj->ran || !c->hung)
-		srv_stream_free(dj->st);
+		srv_reader_free(dj->st);
 	iio_device_put(dj->dev);
 	free(dj);
 	c->refs--;
@@ -473,7 +478,7 @@ static void srv_detach_job_fini(struct srv_job *job)
 }
 
 /* Take @st out of its capture and free it, on the bus worker when the device may block. */
-void srv_stream_release(struct srv_reader *st)
+void srv_reader_release(struct srv_reader *st)
 {
 	struct srv_capture *c = st->cap;
 	struct srv_detach_job *dj;
@@ -503,7 +508,7 @@ void srv_stream_release(struct srv_reader *st)
 	}
 	if (st->attached)
 		iio_buffer_detach(c->dev, &st->buf);
-	srv_stream_free(st);
+	srv_reader_free(st);
 	srv_capture_put_if_idle(c);
 }
 
@@ -517,7 +522,7 @@ static void srv_native_end(struct srv_reader *st, int err, const char *why)
 	snprintf(msg, sizeof(msg), "%s: %s", st->device,
 		 why ? why : (err == -ENODEV ? "device removed" :
 			      proto_errno_message(err) ? proto_errno_message(err) : "error"));
-	srv_stream_pump(st, true);	/* its finished blocks come before the end */
+	srv_reader_pump(st, true);	/* its finished blocks come before the end */
 	srv_session_check(st->s, proto_streamend_encode(srv_session_out(st->s), st->json,
 						       st->id, err, msg));
 	st->dirty = true;
@@ -530,13 +535,13 @@ static void srv_iiod_end(struct srv_reader *st, int err, const char *why)
 	srv_iiod_reader_answer(st, err);
 }
 
-void srv_stream_ended(struct srv_reader *st, int err, const char *why)
+void srv_reader_ended(struct srv_reader *st, int err, const char *why)
 {
 	if (st->ended)
 		return;
 	st->ended = true;
 	st->sink->end(st, err, why);
-	srv_stream_unlink(st);
+	srv_reader_unlink(st);
 }
 
 /* ---- the two sinks: a STREAM's blocks, an iiod OPEN's FIFO ---- */
@@ -545,7 +550,7 @@ void srv_stream_ended(struct srv_reader *st, int err, const char *why)
 static int srv_native_prepare(struct srv_reader *st)
 {
 	st->vals = malloc((size_t)st->scans * (size_t)st->nchans * sizeof(*st->vals));
-	return !st->vals ? -ENOMEM : srv_stream_queue_alloc(st);
+	return !st->vals ? -ENOMEM : srv_reader_queue_alloc(st);
 }
 
 static void srv_native_join(struct srv_reader *st, struct srv_session *s)
@@ -595,7 +600,7 @@ void srv_stream_reap(struct srv_capture *c)
 	srv_list_for_each_safe(pos, tmp, &c->readers) {
 		st = srv_container_of(pos, struct srv_reader, cnode);
 		if (st->ended && (!st->attached || !c->job))
-			srv_stream_release(st);
+			srv_reader_release(st);
 	}
 }
 
@@ -611,14 +616,14 @@ void srv_capture_retire(struct srv_capture *c, const char *why)
 	c->retired = true;
 	srv_list_for_each_safe(pos, tmp, &c->readers) {
 		st = srv_container_of(pos, struct srv_reader, cnode);
-		srv_stream_ended(st, -ENODEV, why);
+		srv_reader_ended(st, -ENODEV, why);
 		srv_list_del(&st->cnode);
 		st->in_capture = false;
 		c->nreaders--;
 		if (st->attached)
 			st->retired = true;	/* the old board's unregister ends and frees it */
 		else
-			srv_stream_free(st);
+			srv_reader_free(st);
 	}
 	srv_capture_put_if_idle(c);
 }
@@ -631,8 +636,8 @@ void srv_stream_stop_all(struct srv_session *s)
 	srv_list_for_each_safe(pos, tmp, &s->native.streams) {
 		st = srv_container_of(pos, struct srv_reader, node);
 		st->ended = true;
-		srv_stream_unlink(st);
-		srv_stream_release(st);
+		srv_reader_unlink(st);
+		srv_reader_release(st);
 	}
 }
 
@@ -648,8 +653,8 @@ void srv_stream_unstream(struct srv_session *s, const struct proto_request *req)
 			continue;
 		found = true;
 		st->ended = true;
-		srv_stream_unlink(st);
-		srv_stream_release(st);
+		srv_reader_unlink(st);
+		srv_reader_release(st);
 	}
 	if (req->stream && !found) {
 		srv_dispatch_error(s, req, -ENOENT, "no stream %d", req->stream);
@@ -660,7 +665,7 @@ void srv_stream_unstream(struct srv_session *s, const struct proto_request *req)
 
 /* ---- STREAMS ---- */
 
-static void srv_stream_info(const struct srv_reader *st, struct proto_stream_info *info)
+static void srv_reader_info(const struct srv_reader *st, struct proto_stream_info *info)
 {
 	*info = (struct proto_stream_info){
 		.id = st->id, .device = st->device, .trigger = st->trigger, .scans = st->scans,
@@ -680,7 +685,7 @@ void srv_stream_list(struct srv_session *s, const struct proto_request *req)
 	srv_list_for_each_safe(pos, tmp, &s->native.streams) {
 		if (ret)
 			break;
-		srv_stream_info(srv_container_of(pos, struct srv_reader, node), &info);
+		srv_reader_info(srv_container_of(pos, struct srv_reader, node), &info);
 		ret = proto_list_stream(b, req, i++, &info);
 	}
 	if (!ret)
@@ -718,7 +723,7 @@ static int srv_stream_open_run(struct srv_reader *st, struct iio_dev *dev,
 {
 	struct iio_trigger *cur = iio_device_current_trigger(dev);
 	const struct iio_scan_layout *l = &st->buf.layout;
-	struct srv_stream_conv *cv;
+	struct srv_reader_conv *cv;
 	int i, ret;
 
 	if (trig && trig != cur) {
@@ -808,13 +813,13 @@ static int srv_open_accept(struct srv_open *op, struct proto_buf *b)
 	}
 	snprintf(st->trigger, sizeof(st->trigger), "%s", trig ? trig->name : "-");
 	st->sink->join(st, op->s);
-	srv_stream_info(st, &info);
+	srv_reader_info(st, &info);
 	st->in_session = true;
 	srv_list_add_tail(&op->cap->readers, &st->cnode);
 	op->cap->nreaders++;
 	st->in_capture = true;
 	st->s = op->s;
-	srv_queue_join(srv_stream_queues(st), &st->acct);
+	srv_queue_join(srv_reader_queues(st), &st->acct);
 	return st->sink == &srv_sink_iiod ? proto_iiod_reply_code(b, 0) :
 	       proto_reply_stream(b, &op->rq, &info);
 }
@@ -829,7 +834,7 @@ static bool srv_open_answer(struct srv_open *op, struct proto_buf *b, int status
 		ret = srv_open_accept(op, b);
 		if (!ret)
 			return true;
-		srv_stream_unlink(op->st);
+		srv_reader_unlink(op->st);
 		if (op->st->in_capture) {
 			srv_list_del(&op->st->cnode);
 			op->cap->nreaders--;
@@ -857,7 +862,7 @@ static void srv_open_fini(struct srv_open *op, bool taken)
 		op->st->attached = op->ret == 0;
 		op->st->ended = true;
 		op->st->cap = c;
-		srv_stream_release(op->st);
+		srv_reader_release(op->st);
 	}
 	c->refs--;
 	iio_device_put(op->dev);
@@ -1166,7 +1171,7 @@ int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t ma
 		if (op->cap)
 			srv_capture_put_if_idle(op->cap);
 		iio_device_put(op->dev);
-		srv_stream_free(op->st);
+		srv_reader_free(op->st);
 		free(op);
 		return ret;
 	}

@@ -310,7 +310,7 @@ void srv_capture_end(struct srv_capture *c, int err, const char *why)
 	struct srv_list *pos, *tmp;
 
 	srv_list_for_each_safe(pos, tmp, &c->readers)
-		srv_stream_ended(srv_container_of(pos, struct srv_reader, cnode), err, why);
+		srv_reader_ended(srv_container_of(pos, struct srv_reader, cnode), err, why);
 }
 
 /* ---- polls on a bus worker ---- */

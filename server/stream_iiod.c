@@ -178,7 +178,7 @@ bool srv_iiod_reader_ready(struct srv_reader *st, uint64_t now_ms)
 	memmove(st->fifo, st->fifo + st->want, st->fifo_len - st->want);
 	st->fifo_len -= st->want;
 	st->want = 0;
-	srv_stream_account(st);
+	srv_reader_account(st);
 	return true;
 }
 
@@ -204,8 +204,8 @@ void srv_iiod_buf_close(struct srv_session *s, const struct srv_iiod_dev *d)
 		return;
 	}
 	st->ended = true;
-	srv_stream_unlink(st);
-	srv_stream_release(st);
+	srv_reader_unlink(st);
+	srv_reader_release(st);
 	srv_iiod_buf_code(s, 0);
 }
 
@@ -218,8 +218,8 @@ void srv_iiod_buf_stop_all(struct srv_session *s)
 		st = srv_container_of(pos, struct srv_reader, node);
 		st->ended = true;
 		st->slot = NULL;
-		srv_stream_unlink(st);
-		srv_stream_release(st);
+		srv_reader_unlink(st);
+		srv_reader_release(st);
 	}
 }
 

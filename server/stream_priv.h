@@ -73,7 +73,7 @@ struct srv_capture {
 };
 
 /* A decoded value's conversion, read once when the stream opens. */
-struct srv_stream_conv {
+struct srv_reader_conv {
 	bool is_ts;
 	bool has_offset;
 	bool has_scale;
@@ -156,7 +156,7 @@ struct srv_reader {
 	struct proto_stream_chan chans[IIO_SCAN_INDEX_MAX + 1];
 	char names[IIO_SCAN_INDEX_MAX + 1][48];
 	char types[IIO_SCAN_INDEX_MAX + 1][24];
-	struct srv_stream_conv conv[IIO_SCAN_INDEX_MAX + 1];
+	struct srv_reader_conv conv[IIO_SCAN_INDEX_MAX + 1];
 	char trigger[IIO_TRIGGER_NAME_MAX];
 	char device[24];
 	/* the blocks */
@@ -177,13 +177,13 @@ void srv_capture_put_if_idle(struct srv_capture *c);
 void srv_capture_end(struct srv_capture *c, int err, const char *why);
 /* stream.c */
 struct srv_open;
-void srv_stream_unlink(struct srv_reader *st);
-void srv_stream_release(struct srv_reader *st);
-void srv_stream_ended(struct srv_reader *st, int err, const char *why);
+void srv_reader_unlink(struct srv_reader *st);
+void srv_reader_release(struct srv_reader *st);
+void srv_reader_ended(struct srv_reader *st, int err, const char *why);
 void srv_stream_reap(struct srv_capture *c);
 void srv_capture_retire(struct srv_capture *c, const char *why);
 void srv_streams_flush(struct srv_streams *ss);
-void srv_stream_account(struct srv_reader *st);
+void srv_reader_account(struct srv_reader *st);
 /* stream_iiod.c: the iiod readers' part of a flush and of a reader's end */
 bool srv_iiod_reader_ready(struct srv_reader *st, uint64_t now_ms);
 void srv_iiod_reader_answer(struct srv_reader *st, int err);

@@ -653,6 +653,9 @@ static void test_iiod_trigger_policy_and_added(void)
 	CU_ASSERT_FATAL(xml != NULL);
 	CU_ASSERT(iiodt_bytes(c, xml, (size_t)len + 1, SRVTEST_REPLY_MS) == (size_t)len + 1);
 	CU_ASSERT(strstr(xml, "id=\"trigger2\" name=\"sysfstrig5\"") != NULL);
+	/* the board's iio_sysfs_trigger, listed as iiod lists the kernel's: no name, its files */
+	CU_ASSERT(strstr(xml, "<device id=\"iio_sysfs_trigger\"><attribute name=\"add_trigger\"/>"
+			 "<attribute name=\"remove_trigger\"/></device>") != NULL);
 	free(xml);
 	srvc_close(n);
 	srvc_close(c);
