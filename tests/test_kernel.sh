@@ -12,7 +12,8 @@
 # protocol, the CLI (libiiowire), iiowire-hwmon through a board map over a
 # kernel channel; hotplug by rescan (SIGHUP); faults (a FIFO that hangs,
 # a file that vanishes, a value over a page, control characters, a device
-# without a name); --read-only. IIO events of a kernel device, and drivers'
+# without a name); --read-only; links out of the tree (a bus entry, files
+# and a directory swapped after the scan) refused. IIO events of a kernel device, and drivers'
 # read errors and a tree changing during the first scan, through
 # tests/preload/kshim.c (LD_PRELOAD), which plays the kernel's event fd and
 # a device's unbind (read ENODEV, poll silent: seen on 6.1 under QEMU).
@@ -553,6 +554,49 @@ stop_daemon
 start_daemon --read-only
 check "--read-only" "iiowire: write: EACCES: server is read-only (--read-only)" \
 	$a write bmp280 in_temp_oversampling_ratio 8
+stop_daemon
+# ---- links: none is followed out of the tree (issue 27) ----
+# a bus entry leading out of devices/ is not mirrored, with a warning; files and a directory
+# swapped for links after the scan are refused by READ and WRITE, their targets untouched
+mkdir -p "$tmp/outside" "$tmp/evil"
+printf 'planted\n' >"$tmp/outside/name"
+printf '31337\n' >"$tmp/outside/in_voltage0_raw"
+ln -s "$tmp/outside" "/sys/bus/iio/devices/iio:device42"
+start_daemon
+check "a bus entry linking out of devices/ is not mirrored" "" sh -c "$a devices | grep device42"
+check "... nor read" "iiowire: read: ENODEV: no device iio:device42" \
+	$a read iio:device42 in_voltage0_raw
+check "... and a warning says why" "1" \
+	grep -c "warn: --kernel: /sys/bus/iio/devices/iio:device42 leads to $tmp/outside, outside /sys/devices: not mirrored" "$tmp/log"
+check "... the others are served" "1000" $a read tsl2563 in_intensity_both_raw
+d3=/sys/bus/iio/devices/iio:device3
+printf 'precious\n' >"$tmp/target"
+printf '2\n' >"$tmp/evil/length"
+mv "$d3/in_temp_input" "$tmp/temp.saved"
+mv "$d3/in_pressure_oversampling_ratio" "$tmp/ratio.saved"
+mv "$d0/buffer" "$tmp/buffer.saved"
+ln -s "$tmp/target" "$d3/in_temp_input"
+ln -s "$tmp/target" "$d3/in_pressure_oversampling_ratio"
+ln -s "$tmp/evil" "$d0/buffer"
+check "a file swapped for a link after the scan: READ refused" \
+	"iiowire: read: EPERM: bmp280 in_temp_input: operation not permitted" $a read bmp280 in_temp_input
+check "... WRITE refused" \
+	"iiowire: write: EPERM: bmp280 in_pressure_oversampling_ratio: operation not permitted" \
+	$a write bmp280 in_pressure_oversampling_ratio 4
+check "... the link's target untouched (not truncated, not written)" "precious" cat "$tmp/target"
+check "a directory swapped for a link: READ of a file in it refused" \
+	"iiowire: read: EPERM: ads1015 buffer/length: operation not permitted" $a read ads1015 buffer/length
+check "... WRITE refused" "iiowire: write: EPERM: ads1015 buffer/length: operation not permitted" \
+	$a write ads1015 buffer/length 64
+check "... its target untouched" "2" cat "$tmp/evil/length"
+rm "$d3/in_temp_input" "$d3/in_pressure_oversampling_ratio" "$d0/buffer" \
+	"/sys/bus/iio/devices/iio:device42"
+mv "$tmp/temp.saved" "$d3/in_temp_input"
+mv "$tmp/ratio.saved" "$d3/in_pressure_oversampling_ratio"
+mv "$tmp/buffer.saved" "$d0/buffer"
+check "the files back: read again" "25080" $a read bmp280 in_temp_input
+check "... written again (a regular file: truncated, no tail left)" "4" \
+	sh -c "$a write bmp280 in_pressure_oversampling_ratio 4 && cat $d3/in_pressure_oversampling_ratio"
 stop_daemon
 # as in a container: the tree mounted read-only elsewhere (--sysfs-root), an unprivileged user
 mkdir -p "$tmp/hostsys"

@@ -26,9 +26,11 @@
  * - IIOWIRE_KSHIM_IOCTL_GATE=PATH: while PATH exists, IIO_GET_EVENT_FD_IOCTL
  *   waits, as iio_event_getfd() waits for the device's mlock while a
  *   buffer enable (or another process's) holds it across its driver calls.
- * - IIOWIRE_KSHIM_READ_ERR="PATH=EIO;PATH=EAGAIN;...": read() of a file
- *   opened by that path fails with that errno, as sysfs passes on a
- *   driver's show() error (EIO, EAGAIN, EBUSY, ETIMEDOUT, ENXIO, EINVAL).
+ * - IIOWIRE_KSHIM_READ_ERR="PATH=EIO;PATH=EAGAIN;...": read() of that
+ *   file (told by device and inode, so any path to it counts, through
+ *   open() or openat2(), which the daemon opens sysfs files with) fails with
+ *   that errno, as sysfs passes on a driver's show() error (EIO, EAGAIN,
+ *   EBUSY, ETIMEDOUT, ENXIO, EINVAL).
  * - IIOWIRE_KSHIM_SCAN_RACE="DIR;ENTRY;PATH[;PATH...]": the first time a
  *   listing of DIR (opendir/readdir, as the scan reads it) yields ENTRY,
  *   the PATHs are removed (recursively; links not followed) before the
@@ -74,6 +76,7 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <linux/iio/events.h>
 
 #define KSHIM_FDS		4096	/* descriptors tracked; higher ones pass through */
@@ -135,9 +138,10 @@ static void kshim_rules_load(void)
 	free(copy);
 }
 
-/* After a successful open of @path as @fd: note whether its reads fail. */
-static void kshim_opened(const char *path, int fd)
+/* After a successful open as @fd: note whether its reads fail (the rule's file is @fd's). */
+static void kshim_opened(int fd)
 {
+	struct stat st, rst;
 	int i;
 
 	if (fd < 0 || fd >= KSHIM_FDS)
@@ -146,8 +150,9 @@ static void kshim_opened(const char *path, int fd)
 	if (kshim_nrules < 0)
 		kshim_rules_load();
 	kshim_read_err[fd] = 0;
-	for (i = 0; i < kshim_nrules; i++)
-		if (strcmp(kshim_rules[i].path, path) == 0)
+	for (i = 0; i < kshim_nrules && fstat(fd, &st) == 0; i++)
+		if (stat(kshim_rules[i].path, &rst) == 0 && rst.st_dev == st.st_dev &&
+		    rst.st_ino == st.st_ino)
 			kshim_read_err[fd] = kshim_rules[i].err;
 	pthread_mutex_unlock(&kshim_lock);
 }
@@ -253,8 +258,25 @@ int open(const char *path, int flags, ...)
 		errno = EBUSY;	/* another thread's open came first */
 		return -1;
 	}
-	kshim_opened(path, fd);
+	kshim_opened(fd);
 	return fd;
+}
+
+/* openat2(), which glibc 2.36 has no wrapper for: its files may have read rules too. */
+long syscall(long nr, ...)
+{
+	long a[6], ret;
+	va_list ap;
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	ret = KSHIM_NEXT(syscall)(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (nr == SYS_openat2 && ret >= 0)
+		kshim_opened((int)ret);
+	return ret;
 }
 
 ssize_t read(int fd, void *buf, size_t len)
