@@ -10,7 +10,8 @@
  * After that every open is relative to the root with openat2()'s
  * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS (an O_NOFOLLOW walk of each
  * component where the kernel has no openat2()): a file swapped for a link
- * after the scan is refused, never followed (-EPERM). Place in the flow:
+ * after the scan is refused, never followed (-EPERM; maps/README.md K-54,
+ * where libiio follows them). Place in the flow:
  * sysfs -> *here* -> kernel_dev.c, kernel_trig.c, kernel_event.c -> core.
  * It does no I/O on the files it opens and never logs itself.
  */
