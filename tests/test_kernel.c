@@ -70,6 +70,26 @@ int open(const char *path, int flags, ...)
 	return fd;
 }
 
+/* openat(): the backend's O_NOFOLLOW walk where the kernel has no openat2(). */
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	static int (*real_openat)(int, const char *, int, ...);
+	mode_t mode = 0;
+	va_list ap;
+	int fd;
+
+	if (!real_openat)
+		real_openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	if (flags & O_CREAT) {
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	fd = real_openat(dirfd, path, flags, mode);
+	fail_opened(path, fd);
+	return fd;
+}
+
 /* openat2(), which the backend opens sysfs files with (glibc has no wrapper for it). */
 long syscall(long nr, ...)
 {

@@ -72,8 +72,9 @@ static int kernel_path_walk(int rootfd, const char *rel, int flags)
 		comp[n] = '\0';
 		fd = openat(dir, comp, slash ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC :
 			    flags | O_NOFOLLOW | O_CLOEXEC);
+		/* a directory on the way that is no longer one (a link now): refused as openat2() does */
 		if (fd < 0)
-			fd = -errno;
+			fd = slash && (errno == ENOTDIR || errno == ELOOP) ? -EPERM : -errno;
 		if (dir != rootfd)
 			close(dir);
 		if (fd < 0 || !slash)

@@ -28,7 +28,8 @@
  *   buffer enable (or another process's) holds it across its driver calls.
  * - IIOWIRE_KSHIM_READ_ERR="PATH=EIO;PATH=EAGAIN;...": read() of that
  *   file (told by device and inode, so any path to it counts, through
- *   open() or openat2(), which the daemon opens sysfs files with) fails with
+ *   open(), or openat2() or openat(), which the daemon opens sysfs files
+ *   with) fails with
  *   that errno, as sysfs passes on a driver's show() error (EIO, EAGAIN,
  *   EBUSY, ETIMEDOUT, ENXIO, EINVAL).
  * - IIOWIRE_KSHIM_SCAN_RACE="DIR;ENTRY;PATH[;PATH...]": the first time a
@@ -258,6 +259,23 @@ int open(const char *path, int flags, ...)
 		errno = EBUSY;	/* another thread's open came first */
 		return -1;
 	}
+	kshim_opened(fd);
+	return fd;
+}
+
+/* openat(): the backend's O_NOFOLLOW walk where openat2() is missing (valgrind 3.19 has none). */
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+	int fd;
+
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	fd = KSHIM_NEXT(openat)(dirfd, path, flags, mode);
 	kshim_opened(fd);
 	return fd;
 }
