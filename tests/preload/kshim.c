@@ -231,19 +231,25 @@ static bool kshim_node_claim(const char *path, int fd)
 	return !busy;
 }
 
+/* The mode argument of an open() or openat() that creates (after @flags, its last named one). */
+#define KSHIM_OPEN_MODE(flags) __extension__({					\
+	mode_t kshim_mode = 0;							\
+	va_list kshim_ap;							\
+	if ((flags) & (O_CREAT | O_TMPFILE)) {					\
+		va_start(kshim_ap, flags);					\
+		kshim_mode = (mode_t)va_arg(kshim_ap, int);			\
+		va_end(kshim_ap);						\
+	}									\
+	kshim_mode;								\
+})
+
 int open(const char *path, int flags, ...)
 {
+	mode_t mode = KSHIM_OPEN_MODE(flags);
 	struct stat st;
-	mode_t mode = 0;
-	va_list ap;
 	bool busy;
 	int fd;
 
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = (mode_t)va_arg(ap, int);
-		va_end(ap);
-	}
 	/* refused before opening: a FIFO's open would wake a writer waiting for its reader */
 	if (kshim_is_node(path, &st)) {
 		pthread_mutex_lock(&kshim_lock);
@@ -266,16 +272,8 @@ int open(const char *path, int flags, ...)
 /* openat(): the backend's O_NOFOLLOW walk where openat2() is missing (valgrind 3.19 has none). */
 int openat(int dirfd, const char *path, int flags, ...)
 {
-	mode_t mode = 0;
-	va_list ap;
-	int fd;
+	int fd = KSHIM_NEXT(openat)(dirfd, path, flags, KSHIM_OPEN_MODE(flags));
 
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = (mode_t)va_arg(ap, int);
-		va_end(ap);
-	}
-	fd = KSHIM_NEXT(openat)(dirfd, path, flags, mode);
 	kshim_opened(fd);
 	return fd;
 }
