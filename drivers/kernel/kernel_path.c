@@ -19,6 +19,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,13 @@
 
 /* Where bus/iio/devices entries may lead, below the sysfs root (as on Linux). */
 #define KERNEL_PATH_DEVICES_DIR	"devices"
+
+/*
+ * Set once openat2() said ENOSYS: a fact of the running kernel (or of
+ * valgrind 3.19, which warns at every call it does not know), so the walk
+ * is taken from then on without asking again.
+ */
+static atomic_bool kernel_path_no_openat2;
 
 static void (*kernel_path_warn_fn)(void *data, const char *msg);
 static void *kernel_path_warn_data;
@@ -92,11 +101,16 @@ static int kernel_path_beneath(int rootfd, const char *rel, int flags)
 		.flags = (unsigned long long)(flags | O_NOFOLLOW | O_CLOEXEC),
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
-	long fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	long fd;
 
+	if (atomic_load(&kernel_path_no_openat2))
+		return kernel_path_walk(rootfd, rel, flags);
+	fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
 	if (fd >= 0)
 		return (int)fd;
-	/* no openat2() (before 5.6; some seccomp filters answer EPERM for a syscall they do not know) */
+	if (errno == ENOSYS)
+		atomic_store(&kernel_path_no_openat2, true);	/* before 5.6 */
+	/* some seccomp filters answer EPERM for a syscall they do not know: the walk decides */
 	if (errno == ENOSYS || errno == EPERM)
 		return kernel_path_walk(rootfd, rel, flags);
 	return -errno;
