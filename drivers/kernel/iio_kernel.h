@@ -125,6 +125,13 @@ extern const struct iio_driver iio_kernel_driver;
  */
 int iio_kernel_path_write(const char *path, const char *buf, size_t len, bool nonblock);
 ssize_t iio_kernel_path_read(const char *path, char *buf, size_t len);
+/**
+ * iio_kernel_entry_read() - iio_kernel_path_read() of @file in the directory
+ * the bus entry @entry (iio:deviceN, triggerN) leads to, resolved as
+ * iio_kernel_resolve() does. Return: the length, or -errno (-EXDEV: the
+ * entry leads out of the tree; -ENODEV: gone).
+ */
+ssize_t iio_kernel_entry_read(const char *entry, const char *file, char *buf, size_t len);
 
 /* ---- kernel_path.c: opening below the sysfs root, through no link ---- */
 

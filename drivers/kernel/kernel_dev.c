@@ -205,6 +205,20 @@ ssize_t iio_kernel_path_read(const char *path, char *buf, size_t len)
 	return kernel_dev_read_file(path, buf, len, true);
 }
 
+ssize_t iio_kernel_entry_read(const char *entry, const char *file, char *buf, size_t len)
+{
+	char path[IIO_KERNEL_PATH_MAX + IIO_ATTR_NAME_MAX + 1];
+	size_t n;
+	int ret;
+
+	ret = iio_kernel_resolve(entry, path, IIO_KERNEL_PATH_MAX, NULL, 0);
+	if (ret)
+		return ret;
+	n = strlen(path);
+	snprintf(path + n, sizeof(path) - n, "/%s", file);
+	return kernel_dev_read_file(path, buf, len, true);
+}
+
 static int kernel_dev_write_file(struct iio_dev *indio_dev, const char *name, const char *buf,
 				 size_t len)
 {
@@ -773,13 +787,15 @@ int iio_kernel_device_ids(int *ids, int max)
 /* Does directory iio:device@id answer to @key by @field (0 name, 1 label)? */
 static bool kernel_find_match(int id, const char *key, int field)
 {
-	char path[sizeof(((struct kernel_dev *)0)->path)], dir[KERNEL_DEV_DIR_MAX];
-	char text[IIO_KERNEL_NAME_MAX];
+	char dir[KERNEL_DEV_DIR_MAX], text[IIO_KERNEL_NAME_MAX];
+	ssize_t n;
 
 	snprintf(dir, sizeof(dir), KERNEL_DEV_PREFIX "%d", id);
-	if (iio_kernel_resolve(dir, path, sizeof(path), NULL, 0))
-		return false;	/* gone, or leading out of the tree (refused when mirrored) */
-	kernel_scan_small(path, "", field ? "label" : "name", text, sizeof(text));
+	/* gone, or leading out of the tree (refused when mirrored): no match */
+	n = iio_kernel_entry_read(dir, field ? "label" : "name", text, sizeof(text));
+	if (n <= 0)
+		return false;
+	text[strcspn(text, "\n")] = '\0';
 	return text[0] && strcmp(text, key) == 0;
 }
 

@@ -26,12 +26,12 @@
  * - IIOWIRE_KSHIM_IOCTL_GATE=PATH: while PATH exists, IIO_GET_EVENT_FD_IOCTL
  *   waits, as iio_event_getfd() waits for the device's mlock while a
  *   buffer enable (or another process's) holds it across its driver calls.
- * - IIOWIRE_KSHIM_READ_ERR="PATH=EIO;PATH=EAGAIN;...": read() of that
- *   file (told by device and inode, so any path to it counts, through
- *   open(), or openat2() or openat(), which the daemon opens sysfs files
- *   with) fails with
- *   that errno, as sysfs passes on a driver's show() error (EIO, EAGAIN,
- *   EBUSY, ETIMEDOUT, ENXIO, EINVAL).
+ * - IIOWIRE_KSHIM_READ_ERR="PATH=EIO;PATH=EAGAIN;...": read() of that file
+ *   fails with that errno, as sysfs passes on a driver's show() error (EIO,
+ *   EAGAIN, EBUSY, ETIMEDOUT, ENXIO, EINVAL). The file is told by device
+ *   and inode at the read, so however it was opened counts (the daemon
+ *   opens sysfs files with openat2(), or an openat() walk, relative to the
+ *   root, never by this path).
  * - IIOWIRE_KSHIM_SCAN_RACE="DIR;ENTRY;PATH[;PATH...]": the first time a
  *   listing of DIR (opendir/readdir, as the scan reads it) yields ENTRY,
  *   the PATHs are removed (recursively; links not followed) before the
@@ -77,7 +77,6 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <linux/iio/events.h>
 
 #define KSHIM_FDS		4096	/* descriptors tracked; higher ones pass through */
@@ -90,7 +89,6 @@ struct kshim_rule {
 };
 
 static pthread_mutex_t kshim_lock = PTHREAD_MUTEX_INITIALIZER;
-static int kshim_read_err[KSHIM_FDS];		/* fd -> errno its reads fail with */
 static struct stat kshim_node_of[KSHIM_FDS];	/* fd -> the stand-in node it holds */
 static bool kshim_node_held[KSHIM_FDS];
 static char *kshim_dev_path[KSHIM_FDS];		/* fd -> the stand-in node whose removal it sees */
@@ -139,23 +137,21 @@ static void kshim_rules_load(void)
 	free(copy);
 }
 
-/* After a successful open as @fd: note whether its reads fail (the rule's file is @fd's). */
-static void kshim_opened(int fd)
+/* The errno reads of @fd fail with: a rule's file is @fd's (0: none). Under the lock. */
+static int kshim_read_err(int fd)
 {
 	struct stat st, rst;
 	int i;
 
-	if (fd < 0 || fd >= KSHIM_FDS)
-		return;
-	pthread_mutex_lock(&kshim_lock);
 	if (kshim_nrules < 0)
 		kshim_rules_load();
-	kshim_read_err[fd] = 0;
-	for (i = 0; i < kshim_nrules && fstat(fd, &st) == 0; i++)
+	if (kshim_nrules == 0 || fstat(fd, &st) < 0)
+		return 0;
+	for (i = 0; i < kshim_nrules; i++)
 		if (stat(kshim_rules[i].path, &rst) == 0 && rst.st_dev == st.st_dev &&
 		    rst.st_ino == st.st_ino)
-			kshim_read_err[fd] = kshim_rules[i].err;
-	pthread_mutex_unlock(&kshim_lock);
+			return kshim_rules[i].err;
+	return 0;
 }
 
 /* Is @path a stand-in /dev/iio:deviceN (named so, no character device)? @st gets its file. */
@@ -231,25 +227,19 @@ static bool kshim_node_claim(const char *path, int fd)
 	return !busy;
 }
 
-/* The mode argument of an open() or openat() that creates (after @flags, its last named one). */
-#define KSHIM_OPEN_MODE(flags) __extension__({					\
-	mode_t kshim_mode = 0;							\
-	va_list kshim_ap;							\
-	if ((flags) & (O_CREAT | O_TMPFILE)) {					\
-		va_start(kshim_ap, flags);					\
-		kshim_mode = (mode_t)va_arg(kshim_ap, int);			\
-		va_end(kshim_ap);						\
-	}									\
-	kshim_mode;								\
-})
-
 int open(const char *path, int flags, ...)
 {
-	mode_t mode = KSHIM_OPEN_MODE(flags);
 	struct stat st;
+	mode_t mode = 0;
+	va_list ap;
 	bool busy;
 	int fd;
 
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
 	/* refused before opening: a FIFO's open would wake a writer waiting for its reader */
 	if (kshim_is_node(path, &st)) {
 		pthread_mutex_lock(&kshim_lock);
@@ -265,43 +255,16 @@ int open(const char *path, int flags, ...)
 		errno = EBUSY;	/* another thread's open came first */
 		return -1;
 	}
-	kshim_opened(fd);
 	return fd;
-}
-
-/* openat(): the backend's O_NOFOLLOW walk where openat2() is missing (valgrind 3.19 has none). */
-int openat(int dirfd, const char *path, int flags, ...)
-{
-	int fd = KSHIM_NEXT(openat)(dirfd, path, flags, KSHIM_OPEN_MODE(flags));
-
-	kshim_opened(fd);
-	return fd;
-}
-
-/* openat2(), which glibc 2.36 has no wrapper for: its files may have read rules too. */
-long syscall(long nr, ...)
-{
-	long a[6], ret;
-	va_list ap;
-	int i;
-
-	va_start(ap, nr);
-	for (i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
-	ret = KSHIM_NEXT(syscall)(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	if (nr == SYS_openat2 && ret >= 0)
-		kshim_opened((int)ret);
-	return ret;
 }
 
 ssize_t read(int fd, void *buf, size_t len)
 {
 	int err = 0;
 
-	if (fd >= 0 && fd < KSHIM_FDS) {
+	if (fd >= 0) {
 		pthread_mutex_lock(&kshim_lock);
-		err = kshim_read_err[fd];
+		err = kshim_read_err(fd);
 		pthread_mutex_unlock(&kshim_lock);
 	}
 	if (kshim_gone(fd))
@@ -317,7 +280,6 @@ int close(int fd)
 {
 	if (fd >= 0 && fd < KSHIM_FDS) {
 		pthread_mutex_lock(&kshim_lock);
-		kshim_read_err[fd] = 0;
 		kshim_node_held[fd] = false;
 		free(kshim_dev_path[fd]);
 		kshim_dev_path[fd] = NULL;
