@@ -74,6 +74,15 @@ settle() {
 	check "$sname" "$swant" "$@"
 }
 
+# hup_reloaded NAME: SIGHUP, then until the daemon counts the reload done: a value the old
+# mirror still answers (its files back at the same place) cannot tell the new one from it, and
+# under valgrind a capture started on the old one was ended by the reload
+hup_reloaded() {
+	hr=$($a stats | sed -n 's/^reloads //p')
+	kill -HUP "$dpid"
+	settle "$1" "reloads $((hr + 1))" sh -c "$a stats | grep '^reloads'"
+}
+
 start_daemon() {
 	# shellcheck disable=SC2086
 	$wrap "$daemon" --kernel --listen "unix:$sock" --iiod-listen "127.0.0.1:$iport" \
@@ -982,7 +991,7 @@ kt_ads1015
 # it live on; a read of the node's fd or of the event fd is ENODEV, but poll() reports nothing
 # and wakes no one (the shim plays it): the readers must ask by reading. The writer stays
 # silent and no rescan comes (no uevents here, no SIGHUP).
-kill -HUP "$dpid"
+hup_reloaded "the device back: reloaded"
 settle "the device back" "564" $a read ads1015 in_voltage0_raw
 both_active "unbind: both active" go5 10 capE.out
 touch "$tmp/go5"
@@ -1002,7 +1011,7 @@ kt_ads1015
 
 # a sysfs file that hangs (a FIFO stands in) while a rescan unregisters a capturing device:
 # the old mirror's disable write waits on it off the loop; every client is served meanwhile
-kill -HUP "$dpid"
+hup_reloaded "the device back: reloaded"
 settle "the device back" "564" $a read ads1015 in_voltage0_raw
 scanfeed go4 0
 capture_bg capD.out 1000
