@@ -127,11 +127,11 @@ int iio_kernel_open(const char *path, int flags)
 		n--;
 	/* every path is built as ROOT/REL; anything else is no file of ours */
 	if (strncmp(path, root, n) != 0 || path[n] != '/')
-		return -EXDEV;
+		return -EPERM;
 	for (rel = path + n; *rel == '/'; rel++)
 		;
 	if (!*rel)
-		return -EXDEV;
+		return -EPERM;
 	/* the root itself is the operator's: it may be given through a link */
 	rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
