@@ -63,6 +63,12 @@
 #define MQ_ATTR_VALUE_MAX_BYTES		4097
 /* Most loop_write rounds to flush the last messages at exit. */
 #define MQ_FLUSH_ROUNDS			50
+/*
+ * Home Assistant births (DISCOVERY/status "online") answered at most once per
+ * this many ms: the first at once, the rest of a burst by one republish when
+ * the interval ends (2,000 births once cost 18,008 config publishes).
+ */
+#define MQ_BIRTH_DEBOUNCE_MS		1000
 #define MQ_QOS				1
 
 static const char mq_online[] = "online";
@@ -95,6 +101,7 @@ struct mq_attr {
 	char set[MQ_TOPIC_MAX_BYTES];
 	char result[MQ_TOPIC_MAX_BYTES];
 	char config[MQ_TOPIC_MAX_BYTES];
+	bool retained_logged;		/* a retained command was ignored and said so */
 };
 
 struct mq {
@@ -131,6 +138,8 @@ struct mq {
 	int64_t broker_deadline;	/* a connect not answered by then is given up */
 	struct tool_backoff broker_backoff;
 	char status[MQ_TOPIC_MAX_BYTES];
+	int64_t birth_at;		/* the last birth answered (mq_birth_due()) */
+	bool birth_pending;		/* a birth came since; answered at birth_at + debounce */
 
 	/* daemon */
 	struct iiowire *w;		/* owned */
@@ -780,6 +789,31 @@ static void mq_command(struct mq *m, struct mq_attr *a, const char *payload, int
 	mq_attr_publish(m, a);
 }
 
+/*
+ * A retained message on a set topic is an old command the broker replays on
+ * every subscribe (each start, each reconnect): writing it would undo the
+ * writes made since. Only commands sent while we listen are taken, as Home
+ * Assistant's own command topics expect; the first such replay is logged.
+ */
+static void mq_command_retained(struct mq_attr *a)
+{
+	if (a->retained_logged)
+		return;
+	a->retained_logged = true;
+	mq_log("%s: a retained message ignored, nothing written (commands are taken only as "
+	       "they are sent; clear it with an empty retained publish)", a->set);
+}
+
+/* Answer a birth if the debounce interval has passed since the last one answered. */
+static void mq_birth_due(struct mq *m, int64_t now)
+{
+	if (!m->birth_pending || now - m->birth_at < MQ_BIRTH_DEBOUNCE_MS)
+		return;
+	m->birth_pending = false;
+	m->birth_at = now;
+	mq_broker_announce(m, false);
+}
+
 static void mq_on_message(struct mosquitto *mosq, void *data, const struct mosquitto_message *msg)
 {
 	struct mq *m = data;
@@ -789,13 +823,18 @@ static void mq_on_message(struct mosquitto *mosq, void *data, const struct mosqu
 	(void)mosq;
 	for (i = 0; i < m->nattrs; i++)
 		if (m->attrs[i].command && strcmp(msg->topic, m->attrs[i].set) == 0) {
-			mq_command(m, &m->attrs[i], msg->payload, msg->payloadlen);
+			if (msg->retain)
+				mq_command_retained(&m->attrs[i]);
+			else
+				mq_command(m, &m->attrs[i], msg->payload, msg->payloadlen);
 			return;
 		}
 	snprintf(birth, sizeof(birth), "%s/status", m->disc_prefix);
 	if (strcmp(msg->topic, birth) == 0 && msg->payloadlen == (int)strlen(mq_online) &&
-	    memcmp(msg->payload, mq_online, strlen(mq_online)) == 0)
-		mq_broker_announce(m, false);
+	    memcmp(msg->payload, mq_online, strlen(mq_online)) == 0) {
+		m->birth_pending = true;
+		mq_birth_due(m, tool_now_ms());
+	}
 }
 
 /* ---- the loop ----------------------------------------------------------- */
@@ -813,6 +852,8 @@ static int mq_poll_timeout(const struct mq *m, int64_t now)
 		due = m->broker_retry_at;
 	if (m->broker_connecting && m->broker_deadline < due)
 		due = m->broker_deadline;
+	if (m->birth_pending && m->birth_at + MQ_BIRTH_DEBOUNCE_MS < due)
+		due = m->birth_at + MQ_BIRTH_DEBOUNCE_MS;
 	return due <= now ? 0 : (int)(due - now);
 }
 
@@ -891,6 +932,7 @@ static int mq_run(struct mq *m)
 			mq_broker_lost(m, "no answer in time (--timeout)");
 		}
 		mq_daemon_work(m, now);
+		mq_birth_due(m, now);
 		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = mosquitto_socket(m->mosq), .events = POLLIN };
 		if (mosquitto_want_write(m->mosq))
@@ -986,9 +1028,12 @@ static void mq_usage(FILE *out)
 		"      --attr DEVICE:ATTR   also publish a device attribute's text (up to %d)\n"
 		"      --command DEVICE:ATTR  publish it and write what comes on .../set to it\n"
 		"                           (payload: 1 to %d bytes of [A-Za-z0-9._+-]); the\n"
-		"                           daemon's answer goes to .../result\n"
+		"                           daemon's answer goes to .../result; a retained\n"
+		"                           message there is ignored (an old command)\n"
 		"      --discovery-prefix P Home Assistant's discovery prefix (default %s)\n"
 		"      --no-discovery       no discovery configs\n"
+		"                           (sent again on Home Assistant's birth message, at\n"
+		"                           most once per %d ms)\n"
 		"  -u, --username USER      broker user name\n"
 		"  -P, --pw PASSWORD        broker password (a --config file keeps it off ps)\n"
 		"      --cafile FILE, --capath DIR   CA certificates (mqtts://; default: the\n"
@@ -1011,7 +1056,7 @@ static void mq_usage(FILE *out)
 		IIOWIRE_ADDRESS_ENV, IIOWIRE_DEFAULT_ADDRESS, MQ_DEFAULT_PORT, MQ_DEFAULT_TLS_PORT,
 		FLEET_CONSUMERS_MAX, MQ_DEFAULT_PREFIX, MQ_PREFIX_MAX_BYTES, MQ_DEFAULT_INTERVAL_MS,
 		MQ_DEFAULT_WATCH_MS, MQ_ATTRS_MAX, MQ_COMMAND_MAX_BYTES, MQ_DEFAULT_DISCOVERY_PREFIX,
-		MQ_DEFAULT_KEEPALIVE_S, IIOWIRE_DEFAULT_TIMEOUT_MS, IIOWIRE_TOKEN_FILE_ENV,
+		MQ_BIRTH_DEBOUNCE_MS, MQ_DEFAULT_KEEPALIVE_S, IIOWIRE_DEFAULT_TIMEOUT_MS, IIOWIRE_TOKEN_FILE_ENV,
 		MQ_RETRY_MIN_MS, MQ_RETRY_MAX_MS);
 }
 

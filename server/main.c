@@ -477,6 +477,12 @@ static void srv_main_nofile(struct srv_config *cfg, bool explicit_max)
 	}
 }
 
+/* The kernel backend's warnings (a bus entry linking out of the tree), from any thread. */
+static void srv_main_kernel_warn(void *data, const char *msg)
+{
+	srv_warn(data, "--kernel: %s", msg);
+}
+
 int main(int argc, char **argv)
 {
 	struct srv_config cfg = {
@@ -488,6 +494,7 @@ int main(int argc, char **argv)
 		.max_queued_bytes = SRV_QUEUED_BYTES_DEFAULT,
 	};
 	char default_board[PATH_MAX], err[BOARD_ERR_MAX + 64];
+	struct srv_log klog;
 	struct srv *srv;
 	int ret;
 
@@ -513,6 +520,9 @@ int main(int argc, char **argv)
 	 */
 	signal(SIGHUP, SIG_IGN);
 
+	/* its own log at the daemon's level: the first board load (in srv_create()) warns too */
+	srv_log_init(&klog, cfg.log_level);
+	iio_kernel_set_warn(srv_main_kernel_warn, &klog);
 	err[0] = '\0';
 	ret = srv_create(&cfg, &srv, err, sizeof(err));
 	if (ret < 0) {

@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "iio.h"
+
 #include "iio_core.h"
 #include "iio_consumer.h"
 #include "iio_event.h"
@@ -24,7 +26,7 @@
 #include "kernel/iio_kernel.h"
 #include "testutil.h"
 
-/* ---- read() of a "failing" attribute: fd -> errno, set by open() ---- */
+/* ---- read() of a "failing" attribute: fd -> errno, set by open() or openat2() ---- */
 
 #define FAIL_FDS	1024
 static int fail_errno[FAIL_FDS];
@@ -34,10 +36,24 @@ static const struct { const char *suffix; int err; } fail_rows[] = {
 	{ "_fail_einval", EINVAL },
 };
 
+/* @fd was opened by @path: its reads fail if the name says so. */
+static void fail_opened(const char *path, long fd)
+{
+	size_t n = strlen(path), i, sl;
+
+	if (fd < 0 || fd >= FAIL_FDS)
+		return;
+	fail_errno[fd] = 0;
+	for (i = 0; i < sizeof(fail_rows) / sizeof(fail_rows[0]); i++) {
+		sl = strlen(fail_rows[i].suffix);
+		if (n > sl && strcmp(path + n - sl, fail_rows[i].suffix) == 0)
+			fail_errno[fd] = fail_rows[i].err;
+	}
+}
+
 int open(const char *path, int flags, ...)
 {
 	static int (*real_open)(const char *, int, ...);
-	size_t n = strlen(path), i, sl;
 	mode_t mode = 0;
 	va_list ap;
 	int fd;
@@ -50,15 +66,48 @@ int open(const char *path, int flags, ...)
 		va_end(ap);
 	}
 	fd = real_open(path, flags, mode);
-	if (fd < 0 || fd >= FAIL_FDS)
-		return fd;
-	fail_errno[fd] = 0;
-	for (i = 0; i < sizeof(fail_rows) / sizeof(fail_rows[0]); i++) {
-		sl = strlen(fail_rows[i].suffix);
-		if (n > sl && strcmp(path + n - sl, fail_rows[i].suffix) == 0)
-			fail_errno[fd] = fail_rows[i].err;
-	}
+	fail_opened(path, fd);
 	return fd;
+}
+
+/* openat(): the backend's O_NOFOLLOW walk where the kernel has no openat2(). */
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	static int (*real_openat)(int, const char *, int, ...);
+	mode_t mode = 0;
+	va_list ap;
+	int fd;
+
+	if (!real_openat)
+		real_openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	if (flags & O_CREAT) {
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	fd = real_openat(dirfd, path, flags, mode);
+	fail_opened(path, fd);
+	return fd;
+}
+
+/* openat2(), which the backend opens sysfs files with (glibc has no wrapper for it). */
+long syscall(long nr, ...)
+{
+	static long (*real_syscall)(long, ...);
+	long a[6], ret;
+	va_list ap;
+	int i;
+
+	if (!real_syscall)
+		real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	ret = real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (nr == SYS_openat2)
+		fail_opened((const char *)a[1], ret);
+	return ret;
 }
 
 ssize_t read(int fd, void *buf, size_t len)

@@ -12,7 +12,8 @@
 # protocol, the CLI (libiiowire), iiowire-hwmon through a board map over a
 # kernel channel; hotplug by rescan (SIGHUP); faults (a FIFO that hangs,
 # a file that vanishes, a value over a page, control characters, a device
-# without a name); --read-only. IIO events of a kernel device, and drivers'
+# without a name); --read-only; links out of the tree (a bus entry, files
+# and a directory swapped after the scan) refused. IIO events of a kernel device, and drivers'
 # read errors and a tree changing during the first scan, through
 # tests/preload/kshim.c (LD_PRELOAD), which plays the kernel's event fd and
 # a device's unbind (read ENODEV, poll silent: seen on 6.1 under QEMU).
@@ -71,6 +72,15 @@ settle() {
 		i=$((i + 1))
 	done
 	check "$sname" "$swant" "$@"
+}
+
+# hup_reloaded NAME: SIGHUP, then until the daemon counts the reload done: a value the old
+# mirror still answers (its files back at the same place) cannot tell the new one from it, and
+# under valgrind a capture started on the old one was ended by the reload
+hup_reloaded() {
+	hr=$($a stats | sed -n 's/^reloads //p')
+	kill -HUP "$dpid"
+	settle "$1" "reloads $((hr + 1))" sh -c "$a stats | grep '^reloads'"
 }
 
 start_daemon() {
@@ -554,6 +564,49 @@ start_daemon --read-only
 check "--read-only" "iiowire: write: EACCES: server is read-only (--read-only)" \
 	$a write bmp280 in_temp_oversampling_ratio 8
 stop_daemon
+# ---- links: none is followed out of the tree (issue 27) ----
+# a bus entry leading out of devices/ is not mirrored, with a warning; files and a directory
+# swapped for links after the scan are refused by READ and WRITE, their targets untouched
+mkdir -p "$tmp/outside" "$tmp/evil"
+printf 'planted\n' >"$tmp/outside/name"
+printf '31337\n' >"$tmp/outside/in_voltage0_raw"
+ln -s "$tmp/outside" "/sys/bus/iio/devices/iio:device42"
+start_daemon
+check "a bus entry linking out of devices/ is not mirrored" "" sh -c "$a devices | grep device42"
+check "... nor read" "iiowire: read: ENODEV: no device iio:device42" \
+	$a read iio:device42 in_voltage0_raw
+check "... and a warning says why" "1" \
+	grep -c "warn: --kernel: /sys/bus/iio/devices/iio:device42 leads to $tmp/outside, outside /sys/devices: not mirrored" "$tmp/log"
+check "... the others are served" "1000" $a read tsl2563 in_intensity_both_raw
+d3=/sys/bus/iio/devices/iio:device3
+printf 'precious\n' >"$tmp/target"
+printf '2\n' >"$tmp/evil/length"
+mv "$d3/in_temp_input" "$tmp/temp.saved"
+mv "$d3/in_pressure_oversampling_ratio" "$tmp/ratio.saved"
+mv "$d0/buffer" "$tmp/buffer.saved"
+ln -s "$tmp/target" "$d3/in_temp_input"
+ln -s "$tmp/target" "$d3/in_pressure_oversampling_ratio"
+ln -s "$tmp/evil" "$d0/buffer"
+check "a file swapped for a link after the scan: READ refused" \
+	"iiowire: read: EPERM: bmp280 in_temp_input: operation not permitted" $a read bmp280 in_temp_input
+check "... WRITE refused" \
+	"iiowire: write: EPERM: bmp280 in_pressure_oversampling_ratio: operation not permitted" \
+	$a write bmp280 in_pressure_oversampling_ratio 4
+check "... the link's target untouched (not truncated, not written)" "precious" cat "$tmp/target"
+check "a directory swapped for a link: READ of a file in it refused" \
+	"iiowire: read: EPERM: ads1015 buffer/length: operation not permitted" $a read ads1015 buffer/length
+check "... WRITE refused" "iiowire: write: EPERM: ads1015 buffer/length: operation not permitted" \
+	$a write ads1015 buffer/length 64
+check "... its target untouched" "2" cat "$tmp/evil/length"
+rm "$d3/in_temp_input" "$d3/in_pressure_oversampling_ratio" "$d0/buffer" \
+	"/sys/bus/iio/devices/iio:device42"
+mv "$tmp/temp.saved" "$d3/in_temp_input"
+mv "$tmp/ratio.saved" "$d3/in_pressure_oversampling_ratio"
+mv "$tmp/buffer.saved" "$d0/buffer"
+check "the files back: read again" "25080" $a read bmp280 in_temp_input
+check "... written again (a regular file: truncated, no tail left)" "4" \
+	sh -c "$a write bmp280 in_pressure_oversampling_ratio 4 && cat $d3/in_pressure_oversampling_ratio"
+stop_daemon
 # as in a container: the tree mounted read-only elsewhere (--sysfs-root), an unprivileged user
 mkdir -p "$tmp/hostsys"
 if mount --bind /sys "$tmp/hostsys" && mount -o remount,bind,ro "$tmp/hostsys" &&
@@ -938,7 +991,7 @@ kt_ads1015
 # it live on; a read of the node's fd or of the event fd is ENODEV, but poll() reports nothing
 # and wakes no one (the shim plays it): the readers must ask by reading. The writer stays
 # silent and no rescan comes (no uevents here, no SIGHUP).
-kill -HUP "$dpid"
+hup_reloaded "the device back: reloaded"
 settle "the device back" "564" $a read ads1015 in_voltage0_raw
 both_active "unbind: both active" go5 10 capE.out
 touch "$tmp/go5"
@@ -958,7 +1011,7 @@ kt_ads1015
 
 # a sysfs file that hangs (a FIFO stands in) while a rescan unregisters a capturing device:
 # the old mirror's disable write waits on it off the loop; every client is served meanwhile
-kill -HUP "$dpid"
+hup_reloaded "the device back: reloaded"
 settle "the device back" "564" $a read ads1015 in_voltage0_raw
 scanfeed go4 0
 capture_bg capD.out 1000

@@ -4,7 +4,8 @@
 # mosquitto_pub: retained Home Assistant discovery configs, state values
 # equal to the daemon's CREAD, a channel whose read fails published as
 # unavailable, command topics (an allowed write, one the daemon refuses, a
-# hostile payload refused and logged), removal on a board reload, a daemon
+# hostile payload refused and logged, a retained one ignored at start), Home
+# Assistant births debounced, removal on a board reload, a daemon
 # restart, a broker restart, the last will of a killed bridge, a broker down
 # at start and one refusing the credentials, and a wildcard prefix refused.
 # Usage: test_mqtt.sh BUILD_DIR SOURCE_DIR. Skips (exit 77) without mosquitto.
@@ -240,6 +241,64 @@ check "no hostile payload was written" $?
 check "a 64-byte payload is taken (the 65-byte one above was refused)" $?
 grep -q "payload refused" "$tmp/bridge.err"
 check "hostile payloads are logged" $?
+
+# --- a retained command is an old one: a starting bridge does not write it ---
+mosquitto_pub -h 127.0.0.1 -p $bport -q 1 -r -t iiowire/rb/dummy0/out_voltage0_raw/set -m 4095
+"$cli" -a "unix:$sock" write dummy0 out_voltage0_raw 7 >/dev/null
+"$mqtt" -a "unix:$sock" --broker mqtt://127.0.0.1:$bport --board rb \
+	--command dummy0:out_voltage0_raw 2>"$tmp/rb.err" &
+rpid=$!
+pids="$pids $rpid"
+wait_msg iiowire/rb/dummy0/out_voltage0_raw 7
+check "a second bridge with the same --command is up (its state topic says 7)" $?
+sleep 1	# the retained 4095 came with the subscription, before the state was published
+got=$("$cli" -a "unix:$sock" read dummy0 out_voltage0_raw)
+[ "$got" = 7 ]
+check "a retained 4095 on .../set is not written at bridge start (the daemon has $got)" $?
+[ "$(grep -c 'out_voltage0_raw/set: a retained message ignored' "$tmp/rb.err")" -eq 1 ]
+check "  ...and it is logged once ($(head -c 200 "$tmp/rb.err"))" $?
+mosquitto_sub -h 127.0.0.1 -p $bport -t iiowire/rb/dummy0/out_voltage0_raw/result -C 1 -W 5 \
+	>"$tmp/result" 2>/dev/null &
+spid=$!
+sleep 0.3
+mosquitto_pub -h 127.0.0.1 -p $bport -q 1 -t iiowire/rb/dummy0/out_voltage0_raw/set -m 44
+wait $spid
+[ "$(cat "$tmp/result")" = OK ] && [ "$("$cli" -a "unix:$sock" read dummy0 out_voltage0_raw)" = 44 ]
+check "a command sent while it listens is still written (44)" $?
+shtest_clean_exit $rpid "$tmp/rb.err"
+check "the second bridge: clean exit" $?
+mosquitto_pub -h 127.0.0.1 -p $bport -q 1 -r -n -t iiowire/rb/dummy0/out_voltage0_raw/set
+
+# --- Home Assistant births: one republish at once, a burst at most one per second ---
+births() { # births N SECONDS: "CONFIGS MS", the config messages the bridge published for N
+	# births sent at once, and the milliseconds the sending took
+	mosquitto_sub -h 127.0.0.1 -p $bport -R -t 'homeassistant/+/iiowire_b1/+/config' -v \
+		-W "$2" >"$tmp/births" 2>/dev/null &
+	spid=$!
+	sleep 0.3
+	t0=$(date +%s%N)
+	seq "$1" | sed 's/.*/online/' | mosquitto_pub -h 127.0.0.1 -p $bport -q 1 -l \
+		-t homeassistant/status
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	wait $spid
+	echo "$(grep -c . "$tmp/births") $ms"
+}
+sleep 1.1	# no birth answered in the last debounce interval (1000 ms)
+births 1 2 >"$tmp/bn"
+read -r k ms <"$tmp/bn"
+[ "$k" -ge 4 ]
+check "one birth: every config published again at once ($k configs)" $?
+sleep 1.1
+births 2000 6 >"$tmp/bn"
+read -r n burst_ms <"$tmp/bn"
+r=$((n / k))
+[ $((n % k)) -eq 0 ] && [ "$r" -ge 1 ] && [ "$r" -le $((2 + burst_ms / 1000)) ]
+check "2000 births in $burst_ms ms: $r republishes ($n configs), at most 1 per 1000 ms" $?
+sleep 1.1
+births 3 3 >"$tmp/bn"
+read -r n ms <"$tmp/bn"
+[ "$n" -eq $((2 * k)) ]
+check "3 births at once: 2 republishes (at once, then at the interval's end), got $((n / k))" $?
 
 # --- removal on reload ---
 board "$tmp/board.json" 0

@@ -18,6 +18,7 @@
 #define IIOWIRE_IIO_KERNEL_H
 
 #include <stdbool.h>
+#include <dirent.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -37,6 +38,11 @@ struct iio_trigger;
 #define IIO_KERNEL_DEVICES_MAX		256
 /* Longest root directory (--sysfs-root, --dev-root). */
 #define IIO_KERNEL_ROOT_MAX		512
+/*
+ * Longest device or trigger directory kept, resolved (iio_kernel_resolve():
+ * the root, then devices/... below it; real boards' are under 200 bytes).
+ */
+#define IIO_KERNEL_PATH_MAX		(IIO_KERNEL_ROOT_MAX + 512)
 /* Longest device name or label kept (the kernel's are far shorter). */
 #define IIO_KERNEL_NAME_MAX		128
 /* Where kernel IIO devices are, below the sysfs root. */
@@ -83,9 +89,12 @@ int iio_kernel_find(const char *key, char *dir, size_t dirlen, char *err, size_t
  * ("iio:device3"), not registered: attributes as found, iio:device3 asked
  * for (iio_device_request_id()), its own I/O queue.
  * @out: the new device with one reference.
+ * Its directory is resolved once (iio_kernel_resolve()) and every file is
+ * opened below it through no link (iio_kernel_open()).
  * Return: 0, or -ENODEV (no such directory, or it vanished while read),
- * -E2BIG (more than IIO_KERNEL_FILES_MAX files or IIO_KERNEL_CHANNELS_MAX
- * channels), -ENOMEM; @err says which.
+ * -EXDEV (@dir is a link out of ROOT/devices), -E2BIG (more than
+ * IIO_KERNEL_FILES_MAX files or IIO_KERNEL_CHANNELS_MAX channels), -ENOMEM;
+ * @err says which.
  */
 int iio_kernel_mirror(const char *dir, struct iio_dev **out, char *err, size_t errlen);
 
@@ -98,7 +107,8 @@ const char *iio_kernel_dir(const struct iio_dev *indio_dev);
 /**
  * iio_kernel_register_all() - mirror and register every kernel device not
  * in @reg yet, in the order of their numbers. A device that vanishes while
- * read is skipped (the next rescan sees the tree as it is).
+ * read is skipped (the next rescan sees the tree as it is), and so is one
+ * whose entry links out of ROOT/devices, with an iio_kernel_warn().
  * Return: the number registered, or -errno with @err set (-E2BIG past
  * IIO_KERNEL_DEVICES_MAX, -ENOMEM).
  */
@@ -115,6 +125,49 @@ extern const struct iio_driver iio_kernel_driver;
  */
 int iio_kernel_path_write(const char *path, const char *buf, size_t len, bool nonblock);
 ssize_t iio_kernel_path_read(const char *path, char *buf, size_t len);
+/**
+ * iio_kernel_entry_read() - iio_kernel_path_read() of @file in the directory
+ * the bus entry @entry (iio:deviceN, triggerN) leads to, resolved as
+ * iio_kernel_resolve() does. Return: the length, or -errno (-EXDEV: the
+ * entry leads out of the tree; -ENODEV: gone).
+ */
+ssize_t iio_kernel_entry_read(const char *entry, const char *file, char *buf, size_t len);
+
+/* ---- kernel_path.c: opening below the sysfs root, through no link ---- */
+
+/**
+ * iio_kernel_open() - open @path (ROOT/REL, as the backend builds every
+ * path) with @flags, no symbolic link in any component of REL; the root
+ * itself may be a link (the operator's --sysfs-root).
+ * Return: the descriptor (the caller closes it), or -errno: -EPERM for a
+ * link met on the way (or a path not below the root), -EROFS for a write
+ * on a read-only mount.
+ */
+int iio_kernel_open(const char *path, int flags);
+
+/**
+ * iio_kernel_opendir() - iio_kernel_open() of a directory, as a DIR in
+ * @out (owned: closedir()). Return: 0, or -errno (@out NULL).
+ */
+int iio_kernel_opendir(const char *path, DIR **out);
+
+/**
+ * iio_kernel_resolve() - the directory the bus entry @entry (iio:deviceN,
+ * triggerN, iio_sysfs_trigger) leads to, resolved once into @out as
+ * ROOT/devices/... (or ROOT/bus/iio/devices/ENTRY for a plain directory).
+ * Return: 0; -EXDEV with @err set when it leads anywhere else (not to be
+ * mirrored: iio_kernel_warn() it); -ENODEV when gone; -ENAMETOOLONG; -errno.
+ */
+int iio_kernel_resolve(const char *entry, char *out, size_t len, char *err, size_t errlen);
+
+/**
+ * iio_kernel_set_warn() - where the backend's warnings go (@warn(@data,
+ * MSG), from any thread; NULL: nowhere). Set once by the server before a
+ * board is loaded; the backend itself never logs.
+ */
+void iio_kernel_set_warn(void (*warn)(void *data, const char *msg), void *data);
+/** iio_kernel_warn() - pass @msg to the hook of iio_kernel_set_warn(), if any. */
+void iio_kernel_warn(const char *msg);
 
 /* ---- kernel_trig.c: the kernel's triggerN and iio_sysfs_trigger ---- */
 

@@ -63,7 +63,7 @@ static const struct {
 /* What a mirrored device keeps; the arrays follow it in the private area. */
 struct kernel_dev {
 	char dir[KERNEL_DEV_DIR_MAX];
-	char path[IIO_KERNEL_ROOT_MAX + sizeof(IIO_KERNEL_BUS_DIR) + KERNEL_DEV_DIR_MAX + 2];
+	char path[IIO_KERNEL_PATH_MAX];	/* resolved: iio_kernel_resolve() */
 	char name[IIO_KERNEL_NAME_MAX];
 	char label[IIO_KERNEL_NAME_MAX];
 	struct iio_chan_spec *chans;
@@ -142,9 +142,9 @@ static ssize_t kernel_dev_read_file(const char *path, char *buf, size_t len, boo
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | (nonblock ? O_NONBLOCK : 0));
+	fd = iio_kernel_open(path, O_RDONLY | (nonblock ? O_NONBLOCK : 0));
 	if (fd < 0)
-		return errno == ENOENT ? -ENODEV : -errno;
+		return fd == -ENOENT ? -ENODEV : fd;
 	while (got < len) {
 		n = read(fd, buf + got, len - got);
 		if (n < 0 && errno == EINTR)
@@ -175,13 +175,19 @@ static ssize_t kernel_dev_read_text(struct iio_dev *indio_dev, const struct iio_
 
 int iio_kernel_path_write(const char *path, const char *buf, size_t len, bool nonblock)
 {
+	struct stat st;
 	ssize_t n;
 	int fd, ret = 0;
 
-	/* O_TRUNC: sysfs ignores it; a plain file (a fake tree) must not keep a longer tail */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | (nonblock ? O_NONBLOCK : 0));
+	fd = iio_kernel_open(path, O_WRONLY | (nonblock ? O_NONBLOCK : 0));
 	if (fd < 0)
-		return errno == ENOENT ? -ENODEV : -errno;
+		return fd == -ENOENT ? -ENODEV : fd;
+	/* sysfs ignores a truncate; a plain file (a fake tree) must not keep a longer tail */
+	if (fstat(fd, &st) < 0 || (S_ISREG(st.st_mode) && ftruncate(fd, 0) < 0)) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
 	/* one write(), as a sysfs store sees the whole buffer at once */
 	do {
 		n = write(fd, buf, len);
@@ -196,6 +202,20 @@ int iio_kernel_path_write(const char *path, const char *buf, size_t len, bool no
 
 ssize_t iio_kernel_path_read(const char *path, char *buf, size_t len)
 {
+	return kernel_dev_read_file(path, buf, len, true);
+}
+
+ssize_t iio_kernel_entry_read(const char *entry, const char *file, char *buf, size_t len)
+{
+	char path[IIO_KERNEL_PATH_MAX + IIO_ATTR_NAME_MAX + 1];
+	size_t n;
+	int ret;
+
+	ret = iio_kernel_resolve(entry, path, IIO_KERNEL_PATH_MAX, NULL, 0);
+	if (ret)
+		return ret;
+	n = strlen(path);
+	snprintf(path + n, sizeof(path) - n, "/%s", file);
 	return kernel_dev_read_file(path, buf, len, true);
 }
 
@@ -481,11 +501,11 @@ static int kernel_scan_files(struct kernel_scan *sc, const char *sub)
 	int ret = 0;
 
 	snprintf(path, sizeof(path), "%s%s%s", sc->kd.path, sub[0] ? "/" : "", sub);
-	d = opendir(path);
-	if (!d && sub[0])
+	ret = iio_kernel_opendir(path, &d);
+	if (ret && sub[0])
 		return 0;
-	if (!d)
-		return kernel_scan_err(sc, errno == ENOENT ? -ENODEV : -errno, strerror(errno));
+	if (ret)
+		return kernel_scan_err(sc, ret == -ENOENT ? -ENODEV : ret, strerror(-ret));
 	while ((de = readdir(d)) && !ret) {
 		struct iio_attr *a = &sc->attrs[sc->kd.nattrs];
 
@@ -514,11 +534,11 @@ static int kernel_scan_subdirs(struct kernel_scan *sc)
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
-	int ret = 0;
+	int ret;
 
-	d = opendir(sc->kd.path);
-	if (!d)
-		return kernel_scan_err(sc, errno == ENOENT ? -ENODEV : -errno, strerror(errno));
+	ret = iio_kernel_opendir(sc->kd.path, &d);
+	if (ret)
+		return kernel_scan_err(sc, ret == -ENOENT ? -ENODEV : ret, strerror(-ret));
 	while ((de = readdir(d)) && !ret) {
 		if (!kernel_dev_subdir(de->d_name) ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
@@ -558,8 +578,7 @@ static int kernel_scan_elements(struct kernel_scan *sc)
 	int k;
 
 	snprintf(sub, sizeof(sub), "%s/%s", sc->kd.path, KERNEL_SCAN_DIR);
-	d = opendir(sub);
-	if (!d)
+	if (iio_kernel_opendir(sub, &d))
 		return 0;	/* no buffer */
 	while ((de = readdir(d))) {
 		n = strlen(de->d_name);
@@ -613,9 +632,9 @@ static int kernel_scan_dir(struct kernel_scan *sc, const char *dir)
 	int i, ret;
 
 	snprintf(sc->kd.dir, sizeof(sc->kd.dir), "%s", dir);
-	snprintf(sc->kd.path, sizeof(sc->kd.path), "%s/%s/%s", kernel_sysfs_root,
-		 IIO_KERNEL_BUS_DIR, dir);
-	ret = kernel_scan_files(sc, "");
+	ret = iio_kernel_resolve(dir, sc->kd.path, sizeof(sc->kd.path), sc->err, sc->errlen);
+	if (!ret)
+		ret = kernel_scan_files(sc, "");
 	if (!ret)
 		ret = kernel_scan_subdirs(sc);
 	if (!ret)
@@ -768,12 +787,15 @@ int iio_kernel_device_ids(int *ids, int max)
 /* Does directory iio:device@id answer to @key by @field (0 name, 1 label)? */
 static bool kernel_find_match(int id, const char *key, int field)
 {
-	char path[IIO_KERNEL_ROOT_MAX + sizeof(IIO_KERNEL_BUS_DIR) + KERNEL_DEV_DIR_MAX + 2];
-	char text[IIO_KERNEL_NAME_MAX];
+	char dir[KERNEL_DEV_DIR_MAX], text[IIO_KERNEL_NAME_MAX];
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/%s/" KERNEL_DEV_PREFIX "%d", kernel_sysfs_root,
-		 IIO_KERNEL_BUS_DIR, id);
-	kernel_scan_small(path, "", field ? "label" : "name", text, sizeof(text));
+	snprintf(dir, sizeof(dir), KERNEL_DEV_PREFIX "%d", id);
+	/* gone, or leading out of the tree (refused when mirrored): no match */
+	n = iio_kernel_entry_read(dir, field ? "label" : "name", text, sizeof(text));
+	if (n <= 0)
+		return false;
+	text[strcspn(text, "\n")] = '\0';
 	return text[0] && strcmp(text, key) == 0;
 }
 
@@ -851,6 +873,10 @@ int iio_kernel_register_all(struct iio_registry *reg, char *err, size_t errlen)
 		ret = iio_kernel_mirror(dir, &dev, why, sizeof(why));
 		if (ret == -ENODEV)
 			continue;	/* gone while we looked: the next rescan sees the tree as it is */
+		if (ret == -EXDEV) {
+			iio_kernel_warn(why);	/* a link out of the tree: the others are served */
+			continue;
+		}
 		if (!ret) {
 			iio_device_set_driver(dev, &iio_kernel_driver);
 			ret = iio_device_register(reg, dev, why, sizeof(why));

@@ -133,7 +133,7 @@ int kernel_event_scan(const char *devpath, const struct iio_chan_spec *chans, in
 
 	es->nspecs = 0;
 	snprintf(path, sizeof(path), "%s/%s", devpath, KERNEL_EVENT_DIR);
-	d = opendir(path);
+	(void)iio_kernel_opendir(path, &d);
 	es->present = d != NULL;
 	if (!d)
 		return 0;	/* no event interface (or gone: the next rescan sees it) */

@@ -89,7 +89,6 @@ struct iio_source_hot *iio_kernel_hot_begin(const struct iio_registry *reg)
 /* Is iio:device@id one the registry had, the same device (its name file says)? */
 static bool kernel_hot_known(struct iio_source_hot *h, const char *dir)
 {
-	char path[IIO_KERNEL_ROOT_MAX + sizeof(IIO_KERNEL_BUS_DIR) + IIO_KERNEL_NAME_MAX + 8];
 	char name[IIO_KERNEL_NAME_MAX + 2];
 	ssize_t n;
 	int i;
@@ -97,9 +96,7 @@ static bool kernel_hot_known(struct iio_source_hot *h, const char *dir)
 	for (i = 0; i < h->nhad; i++) {
 		if (strcmp(h->had[i].dir, dir))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/%s/name", iio_kernel_sysfs_root(),
-			 IIO_KERNEL_BUS_DIR, dir);
-		n = iio_kernel_path_read(path, name, sizeof(name));
+		n = iio_kernel_entry_read(dir, "name", name, sizeof(name));
 		if (n > 0)
 			name[strcspn(name, "\n")] = '\0';
 		h->had[i].stays = n > 0 && strcmp(name, h->had[i].name) == 0;

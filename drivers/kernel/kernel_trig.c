@@ -32,7 +32,7 @@
 
 #define KERNEL_TRIG_PREFIX	"trigger"
 #define KERNEL_TRIG_NAME	"name"
-#define KERNEL_TRIG_PATH_MAX	(IIO_KERNEL_ROOT_MAX + sizeof(IIO_KERNEL_BUS_DIR) + 64)
+#define KERNEL_TRIG_PATH_MAX	IIO_KERNEL_PATH_MAX	/* resolved: iio_kernel_resolve() */
 
 /* What a mirrored trigger keeps (the trigger's priv). */
 struct kernel_trig {
@@ -172,8 +172,7 @@ static int kernel_trig_scan(struct kernel_trig *kt)
 	int i, ret = 0;
 	DIR *d;
 
-	d = opendir(kt->path);
-	if (!d)
+	if (iio_kernel_opendir(kt->path, &d))
 		return -ENODEV;
 	while (!ret && (de = readdir(d)))
 		ret = kernel_trig_file(kt, de->d_name);
@@ -183,7 +182,7 @@ static int kernel_trig_scan(struct kernel_trig *kt)
 	qsort(kt->names, (size_t)kt->nfiles, sizeof(kt->names[0]), kernel_trig_cmp);
 	for (i = 0; i < kt->nfiles; i++) {
 		snprintf(path, sizeof(path), "%s/%s", kt->path, kt->names[i]);
-		kt->modes[i] = stat(path, &st) ? 0 : st.st_mode & 0666;
+		kt->modes[i] = lstat(path, &st) ? 0 : st.st_mode & 0666;
 	}
 	kt->names[kt->nfiles] = NULL;
 	return 0;
@@ -201,8 +200,14 @@ int iio_kernel_trigger_prepare(int id, struct kernel_trig **out, char *err, size
 	if (!kt)
 		return -ENOMEM;
 	kt->id = id;
-	snprintf(kt->path, sizeof(kt->path), "%s/%s/" KERNEL_TRIG_PREFIX "%d",
-		 iio_kernel_sysfs_root(), IIO_KERNEL_BUS_DIR, id);
+	snprintf(name, sizeof(name), KERNEL_TRIG_PREFIX "%d", id);
+	ret = iio_kernel_resolve(name, kt->path, sizeof(kt->path), err, errlen);
+	if (ret == -EXDEV)
+		iio_kernel_warn(err);	/* a link out of the tree: skipped, the others served */
+	if (ret) {
+		free(kt);
+		return ret == -EXDEV || ret == -ENODEV ? 1 : ret;
+	}
 	snprintf(path, sizeof(path), "%s/" KERNEL_TRIG_NAME, kt->path);
 	n = iio_kernel_path_read(path, name, sizeof(name));
 	if (n > 0)
@@ -335,15 +340,19 @@ int iio_kernel_ctl_prepare(struct kernel_trig **out, char *err, size_t errlen)
 	kt = calloc(1, sizeof(*kt));
 	if (!kt)
 		return -ENOMEM;
-	snprintf(kt->path, sizeof(kt->path), "%s/%s/" IIO_KERNEL_SYSFS_TRIGGER,
-		 iio_kernel_sysfs_root(), IIO_KERNEL_BUS_DIR);
-	ret = kernel_trig_scan(kt);
+	ret = iio_kernel_resolve(IIO_KERNEL_SYSFS_TRIGGER, kt->path, sizeof(kt->path), err,
+				 errlen);
+	if (ret == -EXDEV)
+		iio_kernel_warn(err);
+	if (!ret)
+		ret = kernel_trig_scan(kt);
 	if (ret == -E2BIG)
 		snprintf(err, errlen, IIO_KERNEL_SYSFS_TRIGGER ": more than %d files",
 			 IIO_KERNEL_TRIGGER_FILES_MAX);
 	if (ret) {
 		free(kt);
-		return ret == -ENODEV ? 0 : ret;	/* none: iio-trig-sysfs is not loaded */
+		/* none: iio-trig-sysfs is not loaded; or a link out of the tree, warned above */
+		return ret == -ENODEV || ret == -EXDEV ? 0 : ret;
 	}
 	*out = kt;
 	return 0;

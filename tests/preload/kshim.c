@@ -26,9 +26,12 @@
  * - IIOWIRE_KSHIM_IOCTL_GATE=PATH: while PATH exists, IIO_GET_EVENT_FD_IOCTL
  *   waits, as iio_event_getfd() waits for the device's mlock while a
  *   buffer enable (or another process's) holds it across its driver calls.
- * - IIOWIRE_KSHIM_READ_ERR="PATH=EIO;PATH=EAGAIN;...": read() of a file
- *   opened by that path fails with that errno, as sysfs passes on a
- *   driver's show() error (EIO, EAGAIN, EBUSY, ETIMEDOUT, ENXIO, EINVAL).
+ * - IIOWIRE_KSHIM_READ_ERR="PATH=EIO;PATH=EAGAIN;...": read() of that file
+ *   fails with that errno, as sysfs passes on a driver's show() error (EIO,
+ *   EAGAIN, EBUSY, ETIMEDOUT, ENXIO, EINVAL). The file is told by device
+ *   and inode at the read, so however it was opened counts (the daemon
+ *   opens sysfs files with openat2(), or an openat() walk, relative to the
+ *   root, never by this path).
  * - IIOWIRE_KSHIM_SCAN_RACE="DIR;ENTRY;PATH[;PATH...]": the first time a
  *   listing of DIR (opendir/readdir, as the scan reads it) yields ENTRY,
  *   the PATHs are removed (recursively; links not followed) before the
@@ -86,7 +89,6 @@ struct kshim_rule {
 };
 
 static pthread_mutex_t kshim_lock = PTHREAD_MUTEX_INITIALIZER;
-static int kshim_read_err[KSHIM_FDS];		/* fd -> errno its reads fail with */
 static struct stat kshim_node_of[KSHIM_FDS];	/* fd -> the stand-in node it holds */
 static bool kshim_node_held[KSHIM_FDS];
 static char *kshim_dev_path[KSHIM_FDS];		/* fd -> the stand-in node whose removal it sees */
@@ -135,21 +137,21 @@ static void kshim_rules_load(void)
 	free(copy);
 }
 
-/* After a successful open of @path as @fd: note whether its reads fail. */
-static void kshim_opened(const char *path, int fd)
+/* The errno reads of @fd fail with: a rule's file is @fd's (0: none). Under the lock. */
+static int kshim_read_err(int fd)
 {
+	struct stat st, rst;
 	int i;
 
-	if (fd < 0 || fd >= KSHIM_FDS)
-		return;
-	pthread_mutex_lock(&kshim_lock);
 	if (kshim_nrules < 0)
 		kshim_rules_load();
-	kshim_read_err[fd] = 0;
+	if (kshim_nrules == 0 || fstat(fd, &st) < 0)
+		return 0;
 	for (i = 0; i < kshim_nrules; i++)
-		if (strcmp(kshim_rules[i].path, path) == 0)
-			kshim_read_err[fd] = kshim_rules[i].err;
-	pthread_mutex_unlock(&kshim_lock);
+		if (stat(kshim_rules[i].path, &rst) == 0 && rst.st_dev == st.st_dev &&
+		    rst.st_ino == st.st_ino)
+			return kshim_rules[i].err;
+	return 0;
 }
 
 /* Is @path a stand-in /dev/iio:deviceN (named so, no character device)? @st gets its file. */
@@ -253,7 +255,6 @@ int open(const char *path, int flags, ...)
 		errno = EBUSY;	/* another thread's open came first */
 		return -1;
 	}
-	kshim_opened(path, fd);
 	return fd;
 }
 
@@ -261,9 +262,9 @@ ssize_t read(int fd, void *buf, size_t len)
 {
 	int err = 0;
 
-	if (fd >= 0 && fd < KSHIM_FDS) {
+	if (fd >= 0) {
 		pthread_mutex_lock(&kshim_lock);
-		err = kshim_read_err[fd];
+		err = kshim_read_err(fd);
 		pthread_mutex_unlock(&kshim_lock);
 	}
 	if (kshim_gone(fd))
@@ -279,7 +280,6 @@ int close(int fd)
 {
 	if (fd >= 0 && fd < KSHIM_FDS) {
 		pthread_mutex_lock(&kshim_lock);
-		kshim_read_err[fd] = 0;
 		kshim_node_held[fd] = false;
 		free(kshim_dev_path[fd]);
 		kshim_dev_path[fd] = NULL;
