@@ -126,6 +126,43 @@ grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$tmp/h" &
 	[ "$(tail -1 "$tmp/om")" = "# EOF" ] &&
 	grep -q '^# UNIT iiowire_voltage_volts volts' "$tmp/om"
 check "OpenMetrics on Accept: content type, UNIT, # EOF" $?
+grep -q "^iiowire-exporter: listening on http://127.0.0.1:$xp/metrics (daemon 127.0.0.1:$d1)" \
+	"$tmp/exporter.err"
+check "the ready line says where it listens and which daemon /metrics reads" $?
+
+# --- a board without maps: every device channel, by device and channel (issue 29) ---
+cat >"$tmp/nomap.json" <<EOF
+{"board": "nomap", "buses": {"i2c-0": {"type": "i2c", "backend": "emulated"}},
+ "devices": [{"driver": "max1238", "bus": "i2c-0", "address": "0x35", "label": "adc1",
+   "emulate": {"AIN1": 1500}},
+  {"driver": "max1238", "bus": "i2c-0", "address": "0x36", "emulate": {"AIN2": 250}},
+  {"driver": "max1238", "bus": "i2c-0", "address": "0x37"}]}
+EOF
+dn=$(shtest_free_port 14)
+"$daemon" --listen 127.0.0.1:$dn --board "$tmp/nomap.json" --log-level error &
+pids="$pids $!"
+wait_port $dn
+curl -s "$url/probe?target=127.0.0.1:$dn" >"$tmp/nomap"
+grep -q '^iiowire_voltage_volts{board="127.0.0.1:'$dn'",device="max1238",label="adc1",hwid="0-0035",consumer="adc1",channel="voltage1"} 1.500000$' "$tmp/nomap"
+check "no maps: a labelled device's channel, consumer = its label, channel = sysfs's" $?
+grep -q '^iiowire_voltage_volts{.*hwid="0-0036",consumer="0-0036",channel="voltage2"} 0.250000$' "$tmp/nomap"
+check "no maps: two unlabelled max1238s told apart by hardware id" $?
+n=$(grep -c '^iiowire_voltage_volts{.*channel="voltage[0-9]*"}' "$tmp/nomap")
+[ "$n" -eq 36 ]
+check "no maps: every single-ended channel of the three ADCs (36, got $n)" $?
+grep -q '^iiowire_voltage_volts{.*channel="voltage0-voltage1"}' "$tmp/nomap"
+check "no maps: differential channels too" $?
+xa=$(shtest_free_port 15)
+$wrap "$exporter" --listen 127.0.0.1:$xa -a 127.0.0.1:$d1 --all-channels 2>"$tmp/all.err" &
+apid=$!
+pids="$pids $apid"
+wait_port $xa
+curl -s "http://127.0.0.1:$xa/metrics" >"$tmp/all"
+grep -q '^iiowire_voltage_volts{.*consumer="adc1",channel="voltage1"} 1.000000$' "$tmp/all" &&
+	! grep -q 'consumer="iio_hwmon.0"' "$tmp/all"
+check "--all-channels on a board with maps: device channels, not the maps' consumers" $?
+shtest_clean_exit $apid "$tmp/all.err"
+check "--all-channels exporter: clean exit" $?
 
 # --- bad targets: a clear answer, and the exporter keeps serving ---
 nothing=$(shtest_free_port 6)
