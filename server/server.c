@@ -238,6 +238,21 @@ const char *srv_board_origin(const struct srv *srv)
 	return srv->cfg.board_path ? srv->cfg.board_path : "--kernel";
 }
 
+/*
+ * A board without devices serves nothing: say which file to fill, at start
+ * and after a reload (the package ships an empty one, and a silent daemon
+ * left a new user with an empty `iiowire devices` and no next step).
+ * --kernel's devices come and go by hotplug, so an empty start is normal there.
+ */
+static void srv_board_empty_note(struct srv *srv)
+{
+	if (iio_registry_count(srv->board->reg) > 0 || !srv->cfg.board_path || srv->cfg.kernel)
+		return;
+	srv_warn(&srv->log, "board %s has no devices: add them to %s (maps/README.md shows how), "
+		 "then reload (SIGHUP; systemctl reload iiowired)", srv->board->name,
+		 srv->cfg.board_path);
+}
+
 enum srv_reload_phase {
 	SRV_RELOAD_LOAD,
 	SRV_RELOAD_DESTROY,
@@ -344,6 +359,7 @@ static void srv_reload_done_cb(uv_async_t *async)
 		srv_info(&srv->log, "board reloaded from %s: %s, %d device(s)",
 			 srv_board_origin(srv), srv->board->name,
 			 iio_registry_count(srv->board->reg));
+		srv_board_empty_note(srv);
 		srv_acl_report(srv);
 		srv_sd_reloading(true, "serving the reloaded board");
 		srv->reload_old = old;
@@ -663,6 +679,7 @@ int srv_start(struct srv *srv)
 		 IIOWIRE_VERSION, PROTO_VERSION_MAJOR, PROTO_VERSION_MINOR, srv->board->name,
 		 srv_board_origin(srv), iio_registry_count(srv->board->reg),
 		 srv->cfg.read_only ? ", read-only" : "");
+	srv_board_empty_note(srv);
 	srv_acl_report(srv);
 	srv_announce(srv);
 	if (srv_kwatch_start(srv) < 0)

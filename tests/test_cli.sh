@@ -143,6 +143,22 @@ check "consumer missing" 1 "" "iiowire: consumer: ENODEV: " -- $c consumer nobod
 check_re "stats" 0 '^[a-z_]+ -?[0-9]+$' -- $c stats
 check "version" 0 "library 0.1.0${nl}server 0.1.0${nl}protocol 1.0" "" -- $c version
 
+# ---- an empty board (the package's): the listing says so and what to edit (issue 29) ----
+printf '{"board": "unconfigured", "devices": []}\n' >"$tmp/empty.json"
+"$daemon" --listen "unix:$tmp/empty.sock" --board "$tmp/empty.json" 2>"$tmp/empty.log" &
+pids="$pids $!"
+i=0
+until "$cli" -a "unix:$tmp/empty.sock" version >/dev/null 2>&1 || [ $i -ge 200 ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
+check "devices on an empty board: no rows, exit 0, the board file to edit on stderr" 0 "" \
+	"iiowire: the daemon's board has no devices: add them to its board file (the installed iiowired's is /" \
+	-- "$cli" -a "unix:$tmp/empty.sock" devices
+check "...and --json stays a plain empty list" 0 "[]" "" -- "$cli" -a "unix:$tmp/empty.sock" --json devices
+check "the daemon's log says so at start, naming the file" 0 "" "" -- \
+	grep -q "warn: board unconfigured has no devices: add them to $tmp/empty.json" "$tmp/empty.log"
+
 # ---- consumer reads ----
 check "cread default processed" 0 "1000" "" -- $c cread iio_hwmon.0 testchan1
 check "cread first channel" 0 "1000" "" -- $c cread iio_hwmon.0 -
