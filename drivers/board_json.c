@@ -22,6 +22,7 @@
 
 #include "board_priv.h"
 #include "iio.h"
+#include "iio_near.h"
 
 int board_err(struct board_ctx *ctx, const char *path, const char *fmt, ...)
 {

@@ -331,13 +331,6 @@ const struct iio_driver *iio_driver_at(size_t i);
 const char *iio_driver_bus_name(enum iio_driver_bus bus);
 
 /**
- * iio_name_edits() - the Levenshtein distance of two short names (chip
- * names, board-file keys), for "did you mean" hints.
- * Return: the number of edits, or -1 when either is 32 bytes or longer.
- */
-int iio_name_edits(const char *a, const char *b);
-
-/**
  * iio_driver_list_print() - every chip name the built-in drivers handle, one
  * line each, sorted by name: "NAME DRIVER BUS" ("ad7991 ad799x i2c"), columns
  * padded with blanks. What `iiowired --list-drivers` and `iiowire-board
