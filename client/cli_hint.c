@@ -9,6 +9,7 @@
  * prints nothing (cli.c does, escaped) and a failed listing means no hint.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,39 +17,46 @@
 #include "cli_hint.h"
 #include "iio_near.h"
 
-/* Each device's four names: id, name, label, hardware id. */
-#define CLI_HINT_DEVICE_NAMES	4
-
-/* @near (or nothing) into @buf. Return: whether there was one. */
-static bool cli_hint_put(const char *near, char *buf, size_t len)
+/*
+ * The name nearest to @typed among @n listing entries of @size bytes, each
+ * with strings at the @noffs offsets @offs ("" entries skipped). The
+ * listing is libiiowire's (an owned array, freed by the caller).
+ * Return: whether one was near (then in @buf).
+ */
+static bool cli_hint_pick(const char *typed, const void *items, int n, size_t size,
+			  const size_t *offs, size_t noffs, char *buf, size_t len)
 {
-	if (!near)
-		return false;
-	snprintf(buf, len, "%s", near);
-	return true;
-}
-
-/* The device name near @typed; none when @typed names a device. */
-static bool cli_hint_device(struct iiowire *w, const char *typed, char *buf, size_t len)
-{
-	struct iiowire_device *d = NULL;
-	const char **cands;
-	bool found = false;
-	int i, n = iiowire_device_list(w, &d);
+	const char **cands, *s, *near = NULL;
+	size_t i, k;
 
 	if (n <= 0)
 		return false;
-	cands = calloc((size_t)n * CLI_HINT_DEVICE_NAMES, sizeof(*cands));
-	for (i = 0; cands && i < n; i++) {
-		cands[CLI_HINT_DEVICE_NAMES * i] = d[i].id;
-		cands[CLI_HINT_DEVICE_NAMES * i + 1] = d[i].name;
-		cands[CLI_HINT_DEVICE_NAMES * i + 2] = *d[i].label ? d[i].label : NULL;
-		cands[CLI_HINT_DEVICE_NAMES * i + 3] = *d[i].hwid ? d[i].hwid : NULL;
-	}
-	if (cands)
-		found = cli_hint_put(iio_name_nearest(typed, cands,
-						      (size_t)n * CLI_HINT_DEVICE_NAMES), buf, len);
+	cands = calloc((size_t)n * noffs, sizeof(*cands));
+	if (!cands)
+		return false;
+	for (i = 0; i < (size_t)n; i++)
+		for (k = 0; k < noffs; k++) {
+			s = *(const char *const *)((const char *)items + i * size + offs[k]);
+			cands[i * noffs + k] = s && *s ? s : NULL;
+		}
+	near = iio_name_nearest(typed, cands, (size_t)n * noffs);
+	if (near)
+		snprintf(buf, len, "%s", near);
 	free(cands);
+	return near != NULL;
+}
+
+/* The device name (id, name, label, hardware id) near @typed; none when @typed names one. */
+static bool cli_hint_device(struct iiowire *w, const char *typed, char *buf, size_t len)
+{
+	static const size_t offs[] = {
+		offsetof(struct iiowire_device, id), offsetof(struct iiowire_device, name),
+		offsetof(struct iiowire_device, label), offsetof(struct iiowire_device, hwid),
+	};
+	struct iiowire_device *d = NULL;
+	int n = iiowire_device_list(w, &d);
+	bool found = cli_hint_pick(typed, d, n, sizeof(*d), offs, 4, buf, len);
+
 	iiowire_free(d);
 	return found;
 }
@@ -57,19 +65,11 @@ static bool cli_hint_device(struct iiowire *w, const char *typed, char *buf, siz
 static bool cli_hint_attr(struct iiowire *w, const char *device, const char *typed, char *buf,
 			  size_t len)
 {
+	static const size_t offs[] = { offsetof(struct iiowire_attr, name) };
 	struct iiowire_attr *a = NULL;
-	const char **cands;
-	bool found = false;
-	int i, n = iiowire_attr_list(w, device, &a);
+	int n = iiowire_attr_list(w, device, &a);
+	bool found = cli_hint_pick(typed, a, n, sizeof(*a), offs, 1, buf, len);
 
-	if (n <= 0)
-		return false;
-	cands = calloc((size_t)n, sizeof(*cands));
-	for (i = 0; cands && i < n; i++)
-		cands[i] = a[i].name;
-	if (cands)
-		found = cli_hint_put(iio_name_nearest(typed, cands, (size_t)n), buf, len);
-	free(cands);
 	iiowire_free(a);
 	return found;
 }
@@ -77,19 +77,11 @@ static bool cli_hint_attr(struct iiowire *w, const char *device, const char *typ
 /* The consumer (of the maps) near @typed. */
 static bool cli_hint_consumer(struct iiowire *w, const char *typed, char *buf, size_t len)
 {
+	static const size_t offs[] = { offsetof(struct iiowire_map, consumer) };
 	struct iiowire_map *m = NULL;
-	const char **cands;
-	bool found = false;
-	int i, n = iiowire_map_list(w, &m);
+	int n = iiowire_map_list(w, &m);
+	bool found = cli_hint_pick(typed, m, n, sizeof(*m), offs, 1, buf, len);
 
-	if (n <= 0)
-		return false;
-	cands = calloc((size_t)n, sizeof(*cands));
-	for (i = 0; cands && i < n; i++)
-		cands[i] = m[i].consumer;
-	if (cands)
-		found = cli_hint_put(iio_name_nearest(typed, cands, (size_t)n), buf, len);
-	free(cands);
 	iiowire_free(m);
 	return found;
 }
