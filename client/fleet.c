@@ -99,7 +99,7 @@ int fleet_format(char *buf, size_t len, int64_t milli, int64_t div)
 	return n < 0 || (size_t)n >= len ? -EFBIG : n;
 }
 
-/* Attribute @attr of @c's device, parsed as @fmt (IIO_VAL_INT, INT_PLUS_NANO). Return: 0, -errno. */
+/* Attribute @attr of @c's device, parsed as @fmt (IIO_VAL_INT, _PLUS_NANO). Return: 0, -errno. */
 static int fleet_attr_value(struct fleet_chan *c, const char *attr, int fmt, int *val, int *val2)
 {
 	char text[FLEET_VALUE_MAX_BYTES];

@@ -154,6 +154,44 @@ int iio_driver_suggest(const char *name, char *buf, size_t len)
 	return count;
 }
 
+/* Whether @addr is in @list (ended by IIO_I2C_ADDR_END). */
+static bool iio_driver_addr_listed(const unsigned short *list, unsigned int addr)
+{
+	for (; *list != IIO_I2C_ADDR_END; list++)
+		if (*list == addr)
+			return true;
+	return false;
+}
+
+int iio_driver_addr_note(const struct iio_driver *drv, unsigned int addr, char *buf, size_t len)
+{
+	const unsigned short *a;
+	size_t used;
+
+	if (drv->address_list ? iio_driver_addr_listed(drv->address_list, addr) :
+	    addr <= IIO_I2C_ADDR_DEVICE_MAX)
+		return 0;
+	if (!drv->address_list) {
+		snprintf(buf, len, "0x%02x is in I2C's reserved range 0x%02x-0x7f: an 8-bit "
+			 "datasheet address? The 7-bit one would be 0x%02x", addr,
+			 IIO_I2C_ADDR_DEVICE_MAX + 1, addr >> 1);
+		return 1;
+	}
+	used = (size_t)snprintf(buf, len, "0x%02x is not an address the %s family's datasheets "
+				"give (", addr, drv->name);
+	for (a = drv->address_list; *a != IIO_I2C_ADDR_END && used < len; a++)
+		used += (size_t)snprintf(buf + used, len - used, "%s0x%02x",
+					 a == drv->address_list ? "" : ", ", *a);
+	if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, ")");
+	/* datasheets often give the 8-bit address: the 7-bit one shifted left */
+	if (used < len && !(addr & 1) && iio_driver_addr_listed(drv->address_list, addr >> 1))
+		snprintf(buf + used, len - used, "; 0x%02x is 0x%02x shifted left one bit, a "
+			 "datasheet's 8-bit address: a board file wants the 7-bit 0x%02x", addr,
+			 addr >> 1, addr >> 1);
+	return 1;
+}
+
 int iio_driver_probe(const struct iio_driver *drv, const struct iio_probe *p,
 		     struct iio_dev **out, char *err, size_t errlen)
 {
