@@ -310,7 +310,7 @@ static int cli_cmd_devices(struct cli *c, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	n = iiowire_device_list(c->w, &d);
-	/* an empty listing is no next step: say what is empty and what to edit (stderr: not a row) */
+	/* an empty listing is no next step: say what is empty, what to edit (stderr: not a row) */
 	if (n == 0 && !c->json)
 		fprintf(stderr, "iiowire: the daemon's board has no devices: add them to its board "
 			"file (the installed iiowired's is %s; the daemon's log names the one it "

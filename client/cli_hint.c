@@ -55,8 +55,8 @@ static bool cli_hint_device(struct iiowire *w, const char *typed, char *buf, siz
 	};
 	struct iiowire_device *d = NULL;
 	int n = iiowire_device_list(w, &d);
-	bool found = cli_hint_pick(typed, d, n, sizeof(*d), offs, sizeof(offs) / sizeof(offs[0]), buf,
-				   len);
+	bool found = cli_hint_pick(typed, d, n, sizeof(*d), offs, sizeof(offs) / sizeof(offs[0]),
+				   buf, len);
 
 	iiowire_free(d);
 	return found;

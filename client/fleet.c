@@ -108,10 +108,19 @@ static int fleet_attr_value(struct fleet_chan *c, const char *attr, int fmt, int
 	return ret < 0 ? ret : iio_parse_value(text, fmt, val, val2);
 }
 
+/* (@raw + offset @o) x scale @s x @mult, as the core computes it. Return: 0, or -errno. */
+static int fleet_convert(const struct fleet_chan *c, int raw, const int *o, const int *s,
+			 unsigned int mult, int *out)
+{
+	return iio_raw_to_processed(raw, c->offset_attr[0] != '\0', IIO_VAL_INT_PLUS_NANO, o[0],
+				    o[1], c->scale_attr[0] != '\0', IIO_VAL_INT_PLUS_NANO, s[0],
+				    s[1], mult, out);
+}
+
 /* A device channel's value, as fleet_read() says. Return: 0, or -errno. */
 static int fleet_read_device(struct fleet_chan *c, int64_t *milli)
 {
-	int raw, unused, sval = 0, sval2 = 0, oval = 0, oval2 = 0, out, ret;
+	int raw, unused, s[2] = { 0, 0 }, o[2] = { 0, 0 }, out, ret;
 
 	if (c->processed) {
 		/* fract_mult 100: the first decimal is worth 100 thousandths */
@@ -127,21 +136,17 @@ static int fleet_read_device(struct fleet_chan *c, int64_t *milli)
 	}
 	ret = fleet_attr_value(c, c->watch_attr, IIO_VAL_INT, &raw, &unused);
 	if (ret == 0 && c->scale_attr[0])
-		ret = fleet_attr_value(c, c->scale_attr, IIO_VAL_INT_PLUS_NANO, &sval, &sval2);
+		ret = fleet_attr_value(c, c->scale_attr, IIO_VAL_INT_PLUS_NANO, &s[0], &s[1]);
 	if (ret == 0 && c->offset_attr[0])
-		ret = fleet_attr_value(c, c->offset_attr, IIO_VAL_INT_PLUS_NANO, &oval, &oval2);
+		ret = fleet_attr_value(c, c->offset_attr, IIO_VAL_INT_PLUS_NANO, &o[0], &o[1]);
 	if (ret < 0)
 		return ret;
-	ret = iio_raw_to_processed(raw, c->offset_attr[0] != '\0', IIO_VAL_INT_PLUS_NANO, oval,
-				   oval2, c->scale_attr[0] != '\0', IIO_VAL_INT_PLUS_NANO, sval,
-				   sval2, 1000, &out);
+	ret = fleet_convert(c, raw, o, s, 1000, &out);
 	if (ret == 0) {
 		*milli = out;
 	} else if (ret == -ERANGE) {
 		/* as the CREAD fallback: the plain processed value, its thousandths lost */
-		ret = iio_raw_to_processed(raw, c->offset_attr[0] != '\0', IIO_VAL_INT_PLUS_NANO,
-					   oval, oval2, c->scale_attr[0] != '\0',
-					   IIO_VAL_INT_PLUS_NANO, sval, sval2, 1, &out);
+		ret = fleet_convert(c, raw, o, s, 1, &out);
 		if (ret == 0)
 			*milli = (int64_t)out * 1000;
 	}
@@ -333,7 +338,8 @@ static bool fleet_dev_chan(struct iiowire *w, const struct iiowire_device *d, co
 	name = strchr(c->watch_attr, '_') + 1;
 	n = strlen(name) > strlen(post) + 1 ? strlen(name) - strlen(post) - 1 : strlen(name);
 	snprintf(c->channel, sizeof(c->channel), "%.*s", (int)n, name);
-	snprintf(c->type_name, sizeof(c->type_name), "%s", ch->type_name ? ch->type_name : "unknown");
+	snprintf(c->type_name, sizeof(c->type_name), "%s",
+		 ch->type_name ? ch->type_name : "unknown");
 	snprintf(c->datasheet, sizeof(c->datasheet), "%s",
 		 ch->datasheet_name ? ch->datasheet_name : "");
 	snprintf(c->device_id, sizeof(c->device_id), "%s", d->id);

@@ -265,7 +265,8 @@ static int board_err_missing_sep(struct board_ctx *ctx, const char *text, size_t
 	board_excerpt(text, len, off, near, sizeof(near));
 	if (text[prev - 1] == '"') {
 		/* a string after '{' or ',' in an object is a key */
-		for (q = prev - 1; q > 0 && !(text[q - 1] == '"' && (q < 2 || text[q - 2] != '\\'));)
+		q = prev - 1;
+		while (q > 0 && !(text[q - 1] == '"' && (q < 2 || text[q - 2] != '\\')))
 			q--;
 		board_syntax_scan(text, len, q ? q - 1 : 0, &syn);
 		q = q ? board_after_prev(text, q - 1) : 0;

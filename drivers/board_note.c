@@ -29,8 +29,8 @@ int board_note(const struct board *b, int *pos, char *buf, size_t len)
 		if (!drv || !i2c || !iio_driver_addr_note(drv, i2c->addr, note, sizeof(note)))
 			continue;
 		snprintf(buf, len, "%s at %s%s%s%s: %s", dev->name, dev->hwid,
-			 dev->label ? " (" : "", dev->label ? dev->label : "", dev->label ? ")" : "",
-			 note);
+			 dev->label ? " (" : "", dev->label ? dev->label : "",
+			 dev->label ? ")" : "", note);
 		(*pos)++;
 		return 1;
 	}

@@ -386,11 +386,13 @@ static const struct tboard_err_row tboard_errors[] = {
 	{ "syntax: bad token", "{\"board\": \"x\",\n  \"devices\": [:]}",
 	  "t.json:2:15: JSON syntax error at ':]}'" },
 	{ "syntax: a ']' closing a '{'", "{\"board\": \"x\",\n  \"devices\": [}",
-	  "t.json:2:15: JSON syntax error: missing ']' (the '[' at 2:14 is still open) before '}'" },
+	  "t.json:2:15: JSON syntax error: missing ']' (the '[' at 2:14 is still open) "
+	  "before '}'" },
 	/* issue 29: a missing '}' is reported where it belongs, not at the ']' after it */
 	{ "syntax: missing '}' before ']'",
 	  "{\"devices\": [{\"driver\": \"x\"\n ],\n \"board\": \"x\"}",
-	  "t.json:1:28: JSON syntax error: missing '}' (the '{' at 1:14 is still open) before '],'" },
+	  "t.json:1:28: JSON syntax error: missing '}' (the '{' at 1:14 is still open) "
+	  "before '],'" },
 	{ "syntax: missing comma between members",
 	  "{\"board\": \"x\"\n \"devices\": []}",
 	  "t.json:1:14: JSON syntax error: missing comma before '\"devices\": []}'" },

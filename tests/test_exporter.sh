@@ -161,6 +161,19 @@ curl -s "http://127.0.0.1:$xa/metrics" >"$tmp/all"
 grep -q '^iiowire_voltage_volts{.*consumer="adc1",channel="voltage1"} 1.000000$' "$tmp/all" &&
 	! grep -q 'consumer="iio_hwmon.0"' "$tmp/all"
 check "--all-channels on a board with maps: device channels, not the maps' consumers" $?
+# the demo board through it: a raw value with an offset (the IMU's temp0) equals the
+# daemon's CREAD of the map that names it; an input (processed) value is read as it is
+dd=$(shtest_free_port 16)
+"$daemon" --listen 127.0.0.1:$dd --board "$2/maps/demo.json" --log-level error &
+pids="$pids $!"
+wait_port $dd
+curl -s "http://127.0.0.1:$xa/probe?target=127.0.0.1:$dd" >"$tmp/demo"
+tv=$("$cli" -a 127.0.0.1:$dd cread iio_hwmon.0 board_temp processed 1000)
+grep -qx "iiowire_temperature_celsius{.*consumer=\"imu\",channel=\"temp0\"} $((tv / 1000000)).$(printf %06d $((tv % 1000000)))" "$tmp/demo"
+check "--all-channels: (raw + offset) x scale of temp0 equals the daemon's CREAD ($tv)" $?
+lx=$("$cli" -a 127.0.0.1:$dd read ambient-light in_illuminance0_input)
+grep -qx "iiowire_illuminance_lux{.*consumer=\"ambient-light\",channel=\"illuminance0\"} $lx.000" "$tmp/demo"
+check "--all-channels: an _input channel's value as the daemon gives it ($lx lx)" $?
 shtest_clean_exit $apid "$tmp/all.err"
 check "--all-channels exporter: clean exit" $?
 
