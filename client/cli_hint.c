@@ -103,9 +103,13 @@ bool cli_hint_find(struct iiowire *w, const char *cmd, int argc, char **argv, in
 		return cli_hint_attr(w, argv[0], argv[1], buf, len);
 	if (err != -ENODEV)
 		return false;
-	/* watch, monitor and capture take options first: the first word near a device */
+	/*
+	 * The device is the first word that is not an option or its number (watch,
+	 * monitor and capture take options first); one that names a device (its
+	 * file gone, not it) gets no hint
+	 */
 	for (i = 0; i < argc; i++)
-		if (argv[i][0] != '-' && cli_hint_device(w, argv[i], buf, len))
-			return true;
+		if (argv[i][0] != '-' && strspn(argv[i], "0123456789") != strlen(argv[i]))
+			return cli_hint_device(w, argv[i], buf, len);
 	return false;
 }
