@@ -46,7 +46,11 @@ static bool cli_hint_pick(const char *typed, const void *items, int n, size_t si
 	return near != NULL;
 }
 
-/* The device name (id, name, label, hardware id) near @typed; none when @typed names one. */
+/*
+ * The device name (id, name, label, hardware id) near @typed; none when @typed
+ * names one, or is itself an id ("iio:device42": its number is a choice, not
+ * a typo, and iio:device4 would be another device, not the one meant).
+ */
 static bool cli_hint_device(struct iiowire *w, const char *typed, char *buf, size_t len)
 {
 	static const size_t offs[] = {
@@ -54,9 +58,14 @@ static bool cli_hint_device(struct iiowire *w, const char *typed, char *buf, siz
 		offsetof(struct iiowire_device, label), offsetof(struct iiowire_device, hwid),
 	};
 	struct iiowire_device *d = NULL;
-	int n = iiowire_device_list(w, &d);
-	bool found = cli_hint_pick(typed, d, n, sizeof(*d), offs, sizeof(offs) / sizeof(offs[0]),
-				   buf, len);
+	int num, end = 0, n;
+	bool found;
+
+	if (sscanf(typed, "iio:device%d%n", &num, &end) == 1 && typed[end] == '\0')
+		return false;
+	n = iiowire_device_list(w, &d);
+	found = cli_hint_pick(typed, d, n, sizeof(*d), offs, sizeof(offs) / sizeof(offs[0]), buf,
+			      len);
 
 	iiowire_free(d);
 	return found;

@@ -114,7 +114,8 @@ check "read scale" 0 "1.000000000" "" -- $c read max1238 in_voltage_scale
 check "read INT_PLUS_MICRO" 0 "0.001333" "" -- $c read dummy0 in_voltage0_scale
 check "no such attribute" 1 "" "iiowire: read: ENOENT: " -- $c read max1238 in_voltage99_raw
 check "no such device" 1 "" "iiowire: read: ENODEV: " -- $c read max9999 in_voltage0_raw
-# "did you mean", by the board loader's rule (drivers/abi/iio_near.c; issue 29)
+# "did you mean", by the board loader's rule (drivers/abi/iio_near.c; issue 29); none for
+# a name nothing is near, nor for an id (iio:device9 is not a typo of iio:device0)
 check "no such device: the near one" 1 "" "iiowire: read: ENODEV: no device max1283${nl}iiowire: did you mean 'max1238'?" \
 	-- $c read max1283 in_voltage0_raw
 check "no such attribute: the near one" 1 "" "did you mean 'in_voltage0_raw'?" \
@@ -124,9 +125,11 @@ check "a label, after options (monitor -n 1)" 1 "" "did you mean 'stargate2-adc'
 check "no such consumer: the near one" 1 "" "did you mean 'iio_hwmon.0'?" -- $c consumer iio_hwmon
 check "unknown command: the near one" 2 "" "unknown command 'devics' (did you mean 'devices'?)" \
 	-- $c devics
-$c read qqqqqqq in_voltage0_raw 2>"$tmp/err"
-if ! grep -q "did you mean" "$tmp/err"; then passed=$((passed + 1)); else
-	failed=$((failed + 1)); echo "FAIL: nothing near, yet a hint: $(cat "$tmp/err")"; fi
+for word in qqqqqqq iio:device9; do
+	$c read $word in_voltage0_raw 2>"$tmp/err"
+	if ! grep -q "did you mean" "$tmp/err"; then passed=$((passed + 1)); else
+		failed=$((failed + 1)); echo "FAIL: $word: yet a hint: $(cat "$tmp/err")"; fi
+done
 check "write" 0 "" "" -- $c write dummy0 out_voltage0_raw 5
 check "write read back" 0 "5" "" -- $c read dummy0 out_voltage0_raw
 check "write back 0" 0 "" "" -- $c write dummy0 out_voltage0_raw 0
