@@ -34,6 +34,8 @@
 #include <cjson/cJSON.h>
 
 #include "cli_capture.h"
+#include "cli_hint.h"
+#include "iio_near.h"
 #include "iiowire.h"
 #include "iiowire_tool.h"
 
@@ -56,6 +58,8 @@
 #define CLI_WATCH_DEFAULT_INTERVAL_MS	1000
 /* Pause between reconnect attempts while watching. */
 #define CLI_WATCH_RETRY_MS	1000
+/* A suggested name (device, attribute, consumer): never longer than a near one can be. */
+#define CLI_NAME_HINT_MAX_BYTES	IIO_NEAR_NAME_MAX_BYTES
 
 /* The run's settings and its one connection (made on first use). */
 struct cli {
@@ -65,6 +69,10 @@ struct cli {
 	bool json;
 	bool in_shell;
 	struct iiowire *w;
+	/* the command running and its words, for cli_fail()'s "did you mean" */
+	const char *cmd;
+	int argc;
+	char **argv;
 };
 
 struct cli_cmd {
@@ -175,8 +183,12 @@ static int cli_fail(struct cli *c, const char *what, int err)
 	const char *name = iiowire_errno_name(err);
 	const char *msg = c->w ? iiowire_errmsg(c->w) : "";
 
+	char near[CLI_NAME_HINT_MAX_BYTES];
+
 	fprintf(stderr, "iiowire: %s: %s: %s\n", what, name ? name : "EIO",
 		*msg ? cli_esc(msg) : iiowire_strerror(err));
+	if (c->cmd && cli_hint_find(c->w, c->cmd, c->argc, c->argv, err, near, sizeof(near)))
+		fprintf(stderr, "iiowire: did you mean '%s'?\n", cli_esc(near));
 	return CLI_EXIT_ERROR;
 }
 
@@ -298,6 +310,12 @@ static int cli_cmd_devices(struct cli *c, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	n = iiowire_device_list(c->w, &d);
+	/* an empty listing is no next step: say what is empty, what to edit (stderr: not a row) */
+	if (n == 0 && !c->json)
+		fprintf(stderr, "iiowire: the daemon's board has no devices: add them to its board "
+			"file (the installed iiowired's is %s; the daemon's log names the one it "
+			"loaded; maps/README.md shows how), then reload it (systemctl reload "
+			"iiowired)\n", IIOWIRE_BOARD_FILE);
 	return cli_list_finish(c, "devices", n, d, sizeof(*d), cli_device_item);
 }
 
@@ -1129,6 +1147,22 @@ static const struct cli_cmd cli_cmds[] = {
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
+/* An unknown command, with the one it most likely meant. Return: CLI_EXIT_USAGE. */
+static int cli_unknown_command(const char *typed)
+{
+	const char *names[sizeof(cli_cmds) / sizeof(cli_cmds[0])];
+	const char *near;
+	size_t n;
+
+	for (n = 0; cli_cmds[n].name; n++)
+		names[n] = cli_cmds[n].name;
+	near = iio_name_nearest(typed, names, n);
+	if (near)
+		return cli_usage_error("unknown command '%s' (did you mean '%s'?)", cli_esc(typed),
+				       near);
+	return cli_usage_error("unknown command '%s'", cli_esc(typed));
+}
+
 /* Run one command line. Return: the exit status. */
 static int cli_run(struct cli *c, int argc, char **argv)
 {
@@ -1139,7 +1173,7 @@ static int cli_run(struct cli *c, int argc, char **argv)
 		if (strcmp(cmd->name, argv[0]) == 0)
 			break;
 	if (!cmd->name)
-		return cli_usage_error("unknown command '%s'", argv[0]);
+		return cli_unknown_command(argv[0]);
 	if (argc - 1 < cmd->min_args || (cmd->max_args >= 0 && argc - 1 > cmd->max_args))
 		return cli_usage_error("usage: iiowire %s", cmd->usage);
 	if (cmd->run != cli_cmd_help && cmd->run != cli_cmd_shell) {
@@ -1147,7 +1181,12 @@ static int cli_run(struct cli *c, int argc, char **argv)
 		if (ret)
 			return ret;
 	}
-	return cmd->run(c, argc - 1, argv + 1);
+	c->cmd = cmd->name;
+	c->argc = argc - 1;
+	c->argv = argv + 1;
+	ret = cmd->run(c, argc - 1, argv + 1);
+	c->cmd = NULL;
+	return ret;
 }
 
 int main(int argc, char **argv)

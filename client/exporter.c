@@ -79,6 +79,7 @@ struct exp {
 	char board[FLEET_NAME_MAX_BYTES];
 	const char *consumers[FLEET_CONSUMERS_MAX];
 	int nconsumers;
+	bool all_channels;		/* --all-channels: every device channel, not the maps' */
 	const char *probe_targets[EXP_PROBE_TARGETS_MAX];	/* --probe-target */
 	int nprobe_targets;		/* 0: every target probed, none with the token */
 };
@@ -237,7 +238,8 @@ static struct iiowire *exp_read(struct exp_scrape *s)
 		snprintf(msg, sizeof(msg), "not an iiowired: %s", iiowire_errmsg(w));
 	msg[0] = ret < 0 ? msg[0] : '\0';
 	if (ret == 0)
-		ret = fleet_probe(w, s->e->consumers, s->e->nconsumers, &s->set, msg, sizeof(msg));
+		ret = fleet_probe(w, s->e->consumers, s->e->nconsumers, s->e->all_channels,
+				  &s->set, msg, sizeof(msg));
 	if (ret >= 0 && !(s->ok = calloc((size_t)s->set.n + 1, sizeof(*s->ok))))
 		ret = -ENOMEM;
 	if (ret >= 0 && !(s->milli = calloc((size_t)s->set.n + 1, sizeof(*s->milli))))
@@ -470,7 +472,7 @@ static void exp_usage(FILE *out)
 	fprintf(out,
 		"usage: iiowire-exporter [--listen ADDR] [-a DAEMON] [--board NAME]\n"
 		"                        [--consumer NAME]... [--timeout MS] [--token-file FILE]\n"
-		"                        [--probe-target PATTERN]...\n"
+		"                        [--probe-target PATTERN]... [--all-channels]\n"
 		"\n"
 		"A Prometheus exporter for iiowired. GET /metrics reads the daemon of -a;\n"
 		"GET /probe?target=HOST:PORT[&board=NAME] reads any daemon (the blackbox and\n"
@@ -488,7 +490,10 @@ static void exp_usage(FILE *out)
 		"  -n, --board NAME         the board label of /metrics (default: host name;\n"
 		"                           /probe: the board parameter, else the target)\n"
 		"  -c, --consumer NAME      export only these consumers (repeatable, up to %d;\n"
-		"                           default: every consumer the maps name)\n"
+		"                           default: every consumer the maps name; with no\n"
+		"                           maps, every device channel, the consumer label\n"
+		"                           being the device's label or name)\n"
+		"      --all-channels       every device channel, as with no maps\n"
 		"  -t, --timeout MS         per-request timeout of a scrape (default %d; less\n"
 		"                           when Prometheus's scrape timeout is shorter)\n"
 		"  -k, --token-file FILE    token for AUTH, sent to the daemon of -a and to the\n"
@@ -523,6 +528,7 @@ static int exp_parse_args(struct exp *e, int argc, char **argv)
 		{ "board", required_argument, NULL, 'n' },
 		{ "consumer", required_argument, NULL, 'c' },
 		{ "probe-target", required_argument, NULL, 'p' },
+		{ "all-channels", no_argument, NULL, 'A' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -564,6 +570,9 @@ static int exp_parse_args(struct exp *e, int argc, char **argv)
 				return exp_usage_error("--probe-target '%s': not a HOST:PORT "
 						       "pattern", optarg);
 			e->probe_targets[e->nprobe_targets++] = optarg;
+			break;
+		case 'A':
+			e->all_channels = true;
 			break;
 		case 'h':
 			exp_usage(stdout);
@@ -649,6 +658,10 @@ static int exp_serve(struct exp *e)
 		tool_signalfd_close(pfd.fd, &old);
 		return EXP_EXIT_ERROR;
 	}
+	/* the ready line, as node_exporter's: where it listens, what /metrics reads */
+	exp_log("listening on http://%s/metrics (daemon %s) and /probe?target=HOST:PORT",
+		e->listen, e->address ? e->address : getenv(IIOWIRE_ADDRESS_ENV) ?
+		getenv(IIOWIRE_ADDRESS_ENV) : IIOWIRE_DEFAULT_ADDRESS);
 	while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
 		;
 	MHD_stop_daemon(d);

@@ -2,7 +2,9 @@
  * fleet.h - what the two fleet bridges, iiowire-mqtt and iiowire-exporter,
  * share: a daemon's consumer channels with the provider device each reads
  * (name, label, hardware id), the attribute WATCH follows for it, and its
- * value in the unit that MQTT (Home Assistant) and Prometheus name.
+ * value in the unit that MQTT (Home Assistant) and Prometheus name. A board
+ * without maps (or --all-channels) gives every device channel with a value
+ * instead, as node_exporter exports what it finds: maps then name and select.
  *
  * Not part of libiiowire; linked into the two bridges only. Nothing here
  * prints or keeps global state: a struct fleet_set belongs to one thread,
@@ -49,12 +51,18 @@ struct fleet_unit {
 };
 
 /**
- * struct fleet_chan - one consumer channel of the daemon.
+ * struct fleet_chan - one consumer channel of the daemon, or one device
+ * channel (@ch NULL: no maps, or --all-channels).
  * @ch: owned by the set. @unit: borrowed static row (a fallback row for a
  * type without units). Strings are the set's copies.
+ * @w: a device channel's connection (borrowed: the set's), else NULL.
+ * For a device channel @consumer is the device (its label, else its name,
+ * else its hardware id or iio:deviceN when two share a name) and @channel
+ * the channel as sysfs names it ("voltage0", "accel_x").
  */
 struct fleet_chan {
 	struct iiowire_channel *ch;
+	struct iiowire *w;
 	const struct fleet_unit *unit;
 	char consumer[FLEET_NAME_MAX_BYTES];
 	char channel[FLEET_NAME_MAX_BYTES];
@@ -65,6 +73,10 @@ struct fleet_chan {
 	char hwid[FLEET_NAME_MAX_BYTES];	/* "0-0035", or "" */
 	char datasheet[FLEET_NAME_MAX_BYTES];
 	char watch_attr[FLEET_ATTR_MAX_BYTES];	/* the raw or input attribute, or "" */
+	/* a device channel's value: input (processed), else raw with these two */
+	bool processed;
+	char scale_attr[FLEET_ATTR_MAX_BYTES];	/* "" when it has none */
+	char offset_attr[FLEET_ATTR_MAX_BYTES];	/* "" when it has none */
 };
 
 /** struct fleet_set - a daemon's consumer channels, as fleet_probe() found them. */
@@ -75,7 +87,9 @@ struct fleet_set {
 
 /**
  * fleet_probe() - find the channels of @consumers (all consumers the maps
- * name when @nconsumers is 0), in map order, with their providers.
+ * name when @nconsumers is 0), in map order, with their providers; with
+ * @all_channels, or no maps and no @consumers, every input channel of every
+ * device that has a processed or raw value, in device and channel order.
  * @set: caller's memory, filled; end with fleet_release() (also on failure).
  * @msg: caller's buffer for what went wrong; with all consumers, one that
  *	cannot be read (its provider gone) is left out and @msg says why
@@ -84,7 +98,7 @@ struct fleet_set {
  * no map; -E2BIG: over FLEET_CHANNELS_MAX; a connection error).
  */
 int fleet_probe(struct iiowire *w, const char *const *consumers, int nconsumers,
-		struct fleet_set *set, char *msg, size_t len);
+		bool all_channels, struct fleet_set *set, char *msg, size_t len);
 
 /** fleet_release() - free what fleet_probe() put in @set; the set is empty after. */
 void fleet_release(struct fleet_set *set);
@@ -92,7 +106,10 @@ void fleet_release(struct fleet_set *set);
 /**
  * fleet_read() - read @c's processed value times 1000 (µV from a voltage),
  * falling back to the plain processed value (times 1000 here, losing the
- * digits the daemon could not give) when that is out of int.
+ * digits the daemon could not give) when that is out of int. A device
+ * channel's value is its input attribute, else (raw + offset) * scale with
+ * the core's arithmetic (iio_raw_to_processed()), read as text: a scale
+ * finer than nano is cut at the ninth decimal.
  * Return: 0 with *@milli set, or -errno of the read.
  */
 int fleet_read(struct fleet_chan *c, int64_t *milli);

@@ -893,6 +893,7 @@ static int hwmon_loop(struct hwmon *h)
 {
 	struct pollfd pfd = { .events = POLLIN };
 	sigset_t old;
+	bool ready = false;
 	int ret;
 
 	/* the signals wake the interval sleep; no handler, no global flag */
@@ -902,6 +903,12 @@ static int hwmon_loop(struct hwmon *h)
 	for (;;) {
 		ret = hwmon_pass(h);
 		hwmon_report(h, ret);
+		/* the ready line, as node_exporter's: once, when the tree first has values */
+		if (ret == 0 && !ready && h->dir[0]) {
+			hwmon_warn("%s: %d channels in %s, updated every %d ms", h->consumer,
+				   h->nsensors, h->dir, h->interval_ms);
+			ready = true;
+		}
 		if (h->print)
 			hwmon_print(h);
 		ret = poll(&pfd, 1, h->interval_ms);

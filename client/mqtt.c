@@ -122,6 +122,7 @@ struct mq {
 	char board[FLEET_NAME_MAX_BYTES];
 	const char *consumers[FLEET_CONSUMERS_MAX];
 	int nconsumers;
+	bool all_channels;		/* --all-channels: every device channel, not the maps' */
 	struct mq_attr attrs[MQ_ATTRS_MAX];
 	int nattrs;
 	int interval_ms;
@@ -588,7 +589,7 @@ static int mq_probe(struct mq *m, char *msg, size_t len)
 		return ret;
 	}
 	msg[0] = '\0';
-	ret = fleet_probe(m->w, m->consumers, m->nconsumers, &m->set, msg, len);
+	ret = fleet_probe(m->w, m->consumers, m->nconsumers, m->all_channels, &m->set, msg, len);
 	if (ret >= 0 && msg[0])
 		mq_log("%s: left out", msg);
 	if (ret >= 0 && !(m->chans = calloc((size_t)m->set.n + 1, sizeof(*m->chans))))
@@ -651,8 +652,9 @@ static int mq_daemon_up(struct mq *m)
 		mq_daemon_down(m, ret, msg);
 		return ret;
 	}
-	if (m->daemon_warned)
-		mq_log("daemon %s: connected, %d channels", iiowire_address(m->w), m->set.n);
+	/* the ready line, as mosquitto's: what goes where (again after an outage) */
+	mq_log("daemon %s: connected; publishing %d channels to %s:%d under %s/%s/",
+	       iiowire_address(m->w), m->set.n, m->host, m->port, m->prefix, m->board);
 	m->daemon_warned = false;
 	tool_backoff_reset(&m->daemon_backoff);
 	mq_pub_status(m);
@@ -966,6 +968,7 @@ enum {
 	MQ_OPT_ID,
 	MQ_OPT_KEEPALIVE,
 	MQ_OPT_CONFIG,
+	MQ_OPT_ALL_CHANNELS,
 };
 
 static const struct option mq_opts[] = {
@@ -992,6 +995,7 @@ static const struct option mq_opts[] = {
 	{ "id", required_argument, NULL, MQ_OPT_ID },
 	{ "keepalive", required_argument, NULL, MQ_OPT_KEEPALIVE },
 	{ "config", required_argument, NULL, MQ_OPT_CONFIG },
+	{ "all-channels", no_argument, NULL, MQ_OPT_ALL_CHANNELS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -999,6 +1003,7 @@ static void mq_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: iiowire-mqtt [-a DAEMON] --broker mqtt://HOST[:PORT] [--consumer NAME]...\n"
+		"                    [--all-channels]\n"
 		"                    [--board NAME] [--prefix PREFIX] [--interval MS]\n"
 		"                    [--watch-interval MS] [--attr DEVICE:ATTR]...\n"
 		"                    [--command DEVICE:ATTR]... [--discovery-prefix PREFIX]\n"
@@ -1018,7 +1023,10 @@ static void mq_usage(FILE *out)
 		"  -b, --broker URL         mqtt://HOST[:PORT] (port %d) or mqtts://HOST[:PORT]\n"
 		"                           (TLS, port %d), required\n"
 		"  -c, --consumer NAME      a consumer to publish (repeatable, up to %d;\n"
-		"                           default: every consumer the maps name)\n"
+		"                           default: every consumer the maps name; with no\n"
+		"                           maps, every device channel: CONSUMER is the\n"
+		"                           device's label or name, CHANNEL sysfs's voltage0)\n"
+		"      --all-channels       every device channel, as with no maps\n"
 		"  -n, --board NAME         the board's topic level and device (default: host name)\n"
 		"  -p, --prefix PREFIX      topic prefix (default %s; no '+', '#', no empty level,\n"
 		"                           at most %d bytes)\n"
@@ -1278,6 +1286,10 @@ static int mq_parse_args(struct mq *m, int argc, char **argv)
 		}
 		if (opt == MQ_OPT_INSECURE) {
 			m->insecure = true;
+			continue;
+		}
+		if (opt == MQ_OPT_ALL_CHANNELS) {
+			m->all_channels = true;
 			continue;
 		}
 		if (opt == '?' || opt == ':')

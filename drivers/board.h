@@ -56,4 +56,13 @@ struct bus *board_find_bus(const struct board *b, const char *key);
  */
 int board_default_path(char *buf, size_t len);
 
+/**
+ * board_note() - the next note on a loaded board: something that loaded but
+ * is probably a mistake (an I2C address unlikely for its chip, such as a
+ * datasheet's 8-bit address: iio_driver_addr_note()). Iterate from *@pos = 0.
+ * @buf: caller's, "max1238 at 0-0072 (adc1): 0x72 is ...".
+ * Return: 1 with @buf filled and *@pos advanced, 0 when there is no more.
+ */
+int board_note(const struct board *b, int *pos, char *buf, size_t len);
+
 #endif /* IIOWIRE_BOARD_H */

@@ -22,6 +22,7 @@
 
 #include "board_priv.h"
 #include "iio.h"
+#include "iio_near.h"
 
 int board_err(struct board_ctx *ctx, const char *path, const char *fmt, ...)
 {
@@ -162,16 +163,34 @@ static void board_excerpt(const char *text, size_t len, size_t off, char *out, s
 }
 
 /*
- * The first comma that only blanks separate from a closing '}' or ']',
- * outside strings: JSON has no trailing commas, and cJSON's position for
- * one is the next line's. Return: its offset, or -1.
+ * What a scan outside strings finds for the messages cJSON's error pointer
+ * cannot give: cJSON stops at the byte it could not take, which is after
+ * the place to fix when a comma or a closing bracket is missing.
+ * @comma: the first comma only blanks separate from a '}' or ']' (JSON has
+ *	no trailing commas; cJSON's position for one is the next line's), or -1.
+ * @mismatch: the first '}' or ']' that does not close the innermost open
+ *	bracket, the length when the text ends with one open, or -1.
+ * @open: that innermost open bracket's offset.
+ * @inner: the innermost open bracket at the scan's stop offset, or 0.
  */
-static long board_trailing_comma(const char *text, size_t len)
-{
-	bool in_str = false;
-	size_t i, j;
+struct board_syntax {
+	long comma;
+	long mismatch;
+	size_t open;
+	char inner;
+};
 
-	for (i = 0; i < len; i++) {
+/* Scan @text as struct board_syntax says; @stop: the offset @inner is for. */
+static void board_syntax_scan(const char *text, size_t len, size_t stop, struct board_syntax *syn)
+{
+	size_t stack[BOARD_JSON_DEPTH_MAX], i, j;
+	bool in_str = false;
+	int depth = 0;
+
+	*syn = (struct board_syntax){ .comma = -1, .mismatch = -1 };
+	for (i = 0; i < len && syn->mismatch < 0; i++) {
+		if (i == stop)
+			syn->inner = depth ? text[stack[depth - 1]] : 0;
 		if (in_str) {
 			if (text[i] == '\\')
 				i++;
@@ -179,21 +198,89 @@ static long board_trailing_comma(const char *text, size_t len)
 				in_str = false;
 			continue;
 		}
-		if (text[i] == '"')
+		if (text[i] == '"') {
 			in_str = true;
-		if (text[i] != ',')
-			continue;
-		for (j = i + 1; j < len && strchr(" \t\r\n", text[j]); j++)
-			;
-		if (j < len && (text[j] == '}' || text[j] == ']'))
-			return (long)i;
+		} else if ((text[i] == '{' || text[i] == '[') && depth < BOARD_JSON_DEPTH_MAX) {
+			stack[depth++] = i;
+		} else if ((text[i] == '}' || text[i] == ']') && depth > 0) {
+			/* '{' + 2 is '}', '[' + 2 is ']' */
+			if (text[stack[depth - 1]] + 2 != text[i]) {
+				syn->mismatch = (long)i;
+				syn->open = stack[depth - 1];
+			}
+			depth--;
+		} else if (text[i] == ',' && syn->comma < 0) {
+			for (j = i + 1; j < len && strchr(" \t\r\n", text[j]); j++)
+				;
+			if (j < len && (text[j] == '}' || text[j] == ']'))
+				syn->comma = (long)i;
+		}
 	}
-	return -1;
+	if (syn->mismatch < 0 && depth > 0) {
+		syn->mismatch = (long)len;
+		syn->open = stack[depth - 1];
+	}
+}
+
+/* Just past the last non-blank byte before @off: where a missing comma or bracket goes. */
+static size_t board_after_prev(const char *text, size_t off)
+{
+	while (off > 0 && strchr(" \t\r\n", text[off - 1]))
+		off--;
+	return off;
+}
+
+/* A bracket left open: name it and where it opened, at the place its closer belongs. */
+static int board_err_unclosed(struct board_ctx *ctx, const char *text, size_t len,
+			      const struct board_syntax *syn)
+{
+	char want = text[syn->open] + 2, near[24];
+	int line, col;
+
+	board_line_col(text, syn->open, &line, &col);
+	if ((size_t)syn->mismatch >= len)
+		return board_err_at(ctx, text, len, "JSON syntax error: unexpected end of file: "
+				    "missing '%c' (the '%c' at %d:%d is still open)", want,
+				    text[syn->open], line, col);
+	board_excerpt(text, len, (size_t)syn->mismatch, near, sizeof(near));
+	return board_err_at(ctx, text, board_after_prev(text, (size_t)syn->mismatch),
+			    "JSON syntax error: missing '%c' (the '%c' at %d:%d is still open) "
+			    "before '%s'", want, text[syn->open], line, col, near);
+}
+
+/*
+ * cJSON stopped at @off, where a value or key starts right after another
+ * value ended: a comma is missing before it, or, after an object's key, a
+ * colon. Return: -EINVAL after the message, or 0 when it is neither.
+ */
+static int board_err_missing_sep(struct board_ctx *ctx, const char *text, size_t len, size_t off)
+{
+	size_t prev = board_after_prev(text, off), q;
+	struct board_syntax syn;
+	char near[24];
+
+	if (prev == 0 || !strchr("\"{[-0123456789tfn", text[off]) ||
+	    !strchr("\"}]0123456789el", text[prev - 1]))
+		return 0;
+	board_excerpt(text, len, off, near, sizeof(near));
+	if (text[prev - 1] == '"') {
+		/* a string after '{' or ',' in an object is a key */
+		q = prev - 1;
+		while (q > 0 && !(text[q - 1] == '"' && (q < 2 || text[q - 2] != '\\')))
+			q--;
+		board_syntax_scan(text, len, q ? q - 1 : 0, &syn);
+		q = q ? board_after_prev(text, q - 1) : 0;
+		if (syn.inner == '{' && q > 0 && (text[q - 1] == '{' || text[q - 1] == ','))
+			return board_err_at(ctx, text, off, "JSON syntax error: missing ':' after "
+					    "the key, at '%s'", near);
+	}
+	return board_err_at(ctx, text, prev, "JSON syntax error: missing comma before '%s'",
+			    near);
 }
 
 cJSON *board_parse(struct board_ctx *ctx, const char *text, size_t len)
 {
-	long comma;
+	struct board_syntax syn;
 	const char *end = NULL;
 	char near[24];
 	size_t off;
@@ -202,29 +289,36 @@ cJSON *board_parse(struct board_ctx *ctx, const char *text, size_t len)
 	if (board_check_text(ctx, text, len))
 		return NULL;
 	root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-	if (!root && (comma = board_trailing_comma(text, len)) >= 0) {
-		board_err_at(ctx, text, (size_t)comma, "JSON syntax error: a comma before the end "
-			     "of an object or array");
-		return NULL;
-	}
 	if (!root) {
+		board_syntax_scan(text, len, len, &syn);
+		if (syn.comma >= 0) {
+			board_err_at(ctx, text, (size_t)syn.comma, "JSON syntax error: a comma "
+				     "before the end of an object or array");
+			return NULL;
+		}
 		off = end && end >= text ? (size_t)(end - text) : 0;
 		/* cJSON reports the last byte when it ran off the end */
-		while (off < len && (text[off] == ' ' || text[off] == '\t' || text[off] == '\r' ||
-				     text[off] == '\n'))
+		while (off < len && strchr(" \t\r\n", text[off]))
 			off++;
-		if (off >= len || (off + 1 == len && len > 0 && end && end == text + len - 1 &&
-				   text[off] != '}' && text[off] != ']')) {
+		if (off + 1 == len && end == text + len - 1 && text[off] != '}' && text[off] != ']')
+			off = len;
+		/* a bracket left open before where cJSON stopped is the first thing to fix */
+		if (syn.mismatch >= 0 && (size_t)syn.mismatch <= off) {
+			board_err_unclosed(ctx, text, len, &syn);
+			return NULL;
+		}
+		if (off >= len) {
 			board_err_at(ctx, text, len, "JSON syntax error: unexpected end of file");
 			return NULL;
 		}
+		if (board_err_missing_sep(ctx, text, len, off))
+			return NULL;
 		board_excerpt(text, len, off, near, sizeof(near));
 		board_err_at(ctx, text, off, "JSON syntax error at '%s'", near);
 		return NULL;
 	}
 	off = (size_t)(end - text);
-	while (off < len && (text[off] == ' ' || text[off] == '\t' || text[off] == '\r' ||
-			     text[off] == '\n'))
+	while (off < len && strchr(" \t\r\n", text[off]))
 		off++;
 	if (off < len) {
 		board_excerpt(text, len, off, near, sizeof(near));

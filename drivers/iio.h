@@ -299,6 +299,10 @@ enum iio_driver_bus {
  * @takes_name: the device's name comes from the board (iio_dummy's configfs
  *	group name, a front end's node name); without it the name is the id
  *	name, as in the kernel, and a board "name" is refused.
+ * @address_list: the 7-bit I2C addresses the datasheets give the chips,
+ *	ended by IIO_I2C_ADDR_END (the kernel's i2c_driver.address_list), or
+ *	NULL when the driver knows none: an address outside it is loaded, with
+ *	a note (iio_driver_addr_note()).
  */
 struct iio_driver {
 	const char *name;
@@ -307,7 +311,24 @@ struct iio_driver {
 	int (*probe)(const struct iio_probe *p, struct iio_dev **out, char *err, size_t errlen);
 	void (*remove)(struct iio_dev *indio_dev);
 	bool takes_name;
+	const unsigned short *address_list;
 };
+
+/* The end of struct iio_driver's address_list, as the kernel's I2C_CLIENT_END. */
+#define IIO_I2C_ADDR_END	0xfffeU
+/* The highest 7-bit address a device may have: 0x78-0x7f are reserved (10-bit, future). */
+#define IIO_I2C_ADDR_DEVICE_MAX	0x77
+
+/**
+ * iio_driver_addr_note() - whether 7-bit I2C address @addr is an unlikely
+ * one for @drv: outside its address_list, or without one in the reserved
+ * range past IIO_I2C_ADDR_DEVICE_MAX; a datasheet's 8-bit address (the
+ * 7-bit one shifted left, R/W bit included) is the usual cause, and the
+ * note says which 7-bit address that would be.
+ * @buf: caller's, the note ("0x72 is not one of tsl2563's datasheet ...").
+ * Return: 1 with @buf filled, or 0 when the address is a likely one.
+ */
+int iio_driver_addr_note(const struct iio_driver *drv, unsigned int addr, char *buf, size_t len);
 
 /*
  * Drivers register themselves by placing a pointer in a link-time section,
@@ -329,13 +350,6 @@ const struct iio_driver *iio_driver_at(size_t i);
 
 /** iio_driver_bus_name() - "i2c", "spi" or "none", as --list-drivers prints it. */
 const char *iio_driver_bus_name(enum iio_driver_bus bus);
-
-/**
- * iio_name_edits() - the Levenshtein distance of two short names (chip
- * names, board-file keys), for "did you mean" hints.
- * Return: the number of edits, or -1 when either is 32 bytes or longer.
- */
-int iio_name_edits(const char *a, const char *b);
 
 /**
  * iio_driver_list_print() - every chip name the built-in drivers handle, one

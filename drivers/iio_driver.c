@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "iio_kit.h"
+#include "iio_near.h"
 #include "iio_priv.h"
 #include "bus/bus.h"
 
@@ -30,9 +31,8 @@ static const char *const iio_driver_bus_names[] = {
 	[IIO_DRIVER_BUS_SPI] = "spi",
 };
 
-/* How many near names an "unknown driver" message offers, and how near they are. */
+/* How many near names an "unknown driver" message offers (iio_near.h says how near). */
 #define IIO_DRIVER_SUGGEST_MAX		4
-#define IIO_DRIVER_SUGGEST_EDITS	2
 /* chip names are short; a longer typed name is never near one */
 #define IIO_DRIVER_NAME_MAX		32
 
@@ -124,52 +124,6 @@ int iio_driver_list_print(FILE *f)
 	return ferror(f) ? -EIO : n;
 }
 
-int iio_name_edits(const char *a, const char *b)
-{
-	int row[IIO_DRIVER_NAME_MAX + 1];
-	size_t i, j, la = strlen(a), lb = strlen(b);
-	int diag, up;
-
-	if (la >= IIO_DRIVER_NAME_MAX || lb >= IIO_DRIVER_NAME_MAX)
-		return -1;
-	for (j = 0; j <= lb; j++)
-		row[j] = (int)j;
-	for (i = 1; i <= la; i++) {
-		diag = row[0];
-		row[0] = (int)i;
-		for (j = 1; j <= lb; j++) {
-			up = row[j];
-			row[j] = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < row[j])
-				row[j] = up + 1;
-			if (row[j - 1] + 1 < row[j])
-				row[j] = row[j - 1] + 1;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-/*
- * How near @cand is to the typed @name, smaller is nearer: twice the edit
- * distance when that is small, one more than the farthest of those when
- * @name is a prefix of @cand, -1 when it is not near at all.
- */
-static int iio_driver_nearness(const char *name, const char *cand)
-{
-	int d;
-
-	if (strlen(cand) >= IIO_DRIVER_NAME_MAX)
-		return -1;
-	d = iio_name_edits(name, cand);
-	if (d <= IIO_DRIVER_SUGGEST_EDITS)
-		return 2 * d;
-	/* "ad799" means one of the ad799x parts: a prefix of three or more is near */
-	if (strlen(name) >= 3 && strncmp(cand, name, strlen(name)) == 0)
-		return 2 * IIO_DRIVER_SUGGEST_EDITS + 1;
-	return -1;
-}
-
 int iio_driver_suggest(const char *name, char *buf, size_t len)
 {
 	struct iio_driver_name *names;
@@ -185,9 +139,10 @@ int iio_driver_suggest(const char *name, char *buf, size_t len)
 		return 0;
 	qsort(names, (size_t)n, sizeof(*names), iio_driver_name_cmp);
 	/* nearest first: one pass per nearness level, alphabetical within it */
-	for (best = 0; best <= 2 * IIO_DRIVER_SUGGEST_EDITS + 1; best++) {
+	for (best = 0; best <= IIO_NEAR_FARTHEST; best++) {
 		for (i = 0; i < n && count < IIO_DRIVER_SUGGEST_MAX; i++) {
-			d = iio_driver_nearness(name, names[i].name);
+			d = strlen(names[i].name) < IIO_DRIVER_NAME_MAX ?
+			    iio_name_nearness(name, names[i].name) : -1;
 			if (d != best || used >= len)
 				continue;
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", count ? ", " : "",
@@ -197,6 +152,44 @@ int iio_driver_suggest(const char *name, char *buf, size_t len)
 	}
 	free(names);
 	return count;
+}
+
+/* Whether @addr is in @list (ended by IIO_I2C_ADDR_END). */
+static bool iio_driver_addr_listed(const unsigned short *list, unsigned int addr)
+{
+	for (; *list != IIO_I2C_ADDR_END; list++)
+		if (*list == addr)
+			return true;
+	return false;
+}
+
+int iio_driver_addr_note(const struct iio_driver *drv, unsigned int addr, char *buf, size_t len)
+{
+	const unsigned short *a;
+	size_t used;
+
+	if (drv->address_list ? iio_driver_addr_listed(drv->address_list, addr) :
+	    addr <= IIO_I2C_ADDR_DEVICE_MAX)
+		return 0;
+	if (!drv->address_list) {
+		snprintf(buf, len, "0x%02x is in I2C's reserved range 0x%02x-0x7f: an 8-bit "
+			 "datasheet address? The 7-bit one would be 0x%02x", addr,
+			 IIO_I2C_ADDR_DEVICE_MAX + 1, addr >> 1);
+		return 1;
+	}
+	used = (size_t)snprintf(buf, len, "0x%02x is not an address the %s family's datasheets "
+				"give (", addr, drv->name);
+	for (a = drv->address_list; *a != IIO_I2C_ADDR_END && used < len; a++)
+		used += (size_t)snprintf(buf + used, len - used, "%s0x%02x",
+					 a == drv->address_list ? "" : ", ", *a);
+	if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, ")");
+	/* datasheets often give the 8-bit address: the 7-bit one shifted left */
+	if (used < len && !(addr & 1) && iio_driver_addr_listed(drv->address_list, addr >> 1))
+		snprintf(buf + used, len - used, "; 0x%02x is 0x%02x shifted left one bit, a "
+			 "datasheet's 8-bit address: a board file wants the 7-bit 0x%02x", addr,
+			 addr >> 1, addr >> 1);
+	return 1;
 }
 
 int iio_driver_probe(const struct iio_driver *drv, const struct iio_probe *p,

@@ -238,6 +238,28 @@ const char *srv_board_origin(const struct srv *srv)
 	return srv->cfg.board_path ? srv->cfg.board_path : "--kernel";
 }
 
+/*
+ * What the loaded board may have wrong, at start and after a reload: its
+ * notes (board_note()), and whether it has no devices at all, with the file
+ * to fill (the package ships an empty one, and a silent daemon left a new
+ * user with an empty `iiowire devices` and no next step). --kernel's devices
+ * come and go by hotplug, so an empty start is normal there.
+ */
+static void srv_board_notes(struct srv *srv)
+{
+	char note[BOARD_ERR_MAX];
+	int pos = 0;
+
+	/* and what loaded but is probably a mistake (an 8-bit I2C address) */
+	while (board_note(srv->board, &pos, note, sizeof(note)) > 0)
+		srv_warn(&srv->log, "%s: %s", srv_board_origin(srv), note);
+	if (iio_registry_count(srv->board->reg) > 0 || !srv->cfg.board_path || srv->cfg.kernel)
+		return;
+	srv_warn(&srv->log, "board %s has no devices: add them to %s (maps/README.md shows how), "
+		 "then reload (SIGHUP; systemctl reload iiowired)", srv->board->name,
+		 srv->cfg.board_path);
+}
+
 enum srv_reload_phase {
 	SRV_RELOAD_LOAD,
 	SRV_RELOAD_DESTROY,
@@ -344,6 +366,7 @@ static void srv_reload_done_cb(uv_async_t *async)
 		srv_info(&srv->log, "board reloaded from %s: %s, %d device(s)",
 			 srv_board_origin(srv), srv->board->name,
 			 iio_registry_count(srv->board->reg));
+		srv_board_notes(srv);
 		srv_acl_report(srv);
 		srv_sd_reloading(true, "serving the reloaded board");
 		srv->reload_old = old;
@@ -663,6 +686,7 @@ int srv_start(struct srv *srv)
 		 IIOWIRE_VERSION, PROTO_VERSION_MAJOR, PROTO_VERSION_MINOR, srv->board->name,
 		 srv_board_origin(srv), iio_registry_count(srv->board->reg),
 		 srv->cfg.read_only ? ", read-only" : "");
+	srv_board_notes(srv);
 	srv_acl_report(srv);
 	srv_announce(srv);
 	if (srv_kwatch_start(srv) < 0)

@@ -383,11 +383,29 @@ struct tboard_err_row {
 
 static const struct tboard_err_row tboard_errors[] = {
 	/* syntax: FILE:LINE:COLUMN */
-	{ "syntax: bad token", "{\"board\": \"x\",\n  \"devices\": [}",
-	  "t.json:2:15: JSON syntax error at '}'" },
-	{ "syntax: missing colon", "{\"a\" 1}", "t.json:1:6: JSON syntax error at '1}'" },
+	{ "syntax: bad token", "{\"board\": \"x\",\n  \"devices\": [:]}",
+	  "t.json:2:15: JSON syntax error at ':]}'" },
+	{ "syntax: a ']' closing a '{'", "{\"board\": \"x\",\n  \"devices\": [}",
+	  "t.json:2:15: JSON syntax error: missing ']' (the '[' at 2:14 is still open) "
+	  "before '}'" },
+	/* issue 29: a missing '}' is reported where it belongs, not at the ']' after it */
+	{ "syntax: missing '}' before ']'",
+	  "{\"devices\": [{\"driver\": \"x\"\n ],\n \"board\": \"x\"}",
+	  "t.json:1:28: JSON syntax error: missing '}' (the '{' at 1:14 is still open) "
+	  "before '],'" },
+	{ "syntax: missing comma between members",
+	  "{\"board\": \"x\"\n \"devices\": []}",
+	  "t.json:1:14: JSON syntax error: missing comma before '\"devices\": []}'" },
+	{ "syntax: missing comma between elements", "{\"devices\": [{} {}]}",
+	  "t.json:1:16: JSON syntax error: missing comma before '{}]}'" },
+	{ "syntax: missing comma after a number", "{\"a\": [1 2]}",
+	  "t.json:1:9: JSON syntax error: missing comma before '2]}'" },
+	{ "syntax: two strings in an array: a comma, not a colon", "{\"a\": [\"x\", \"y\" \"z\"]}",
+	  "t.json:1:16: JSON syntax error: missing comma before '\"z\"]}'" },
+	{ "syntax: missing colon", "{\"a\" 1}",
+	  "t.json:1:6: JSON syntax error: missing ':' after the key, at '1}'" },
 	{ "syntax: end of file", "{\"board\": \"x\",\n", "t.json:2:1: JSON syntax error: "
-	  "unexpected end of file" },
+	  "unexpected end of file: missing '}' (the '{' at 1:1 is still open)" },
 	{ "syntax: string never closed", "{\"board\": \"abc\n}",
 	  "t.json:1:11: JSON syntax error: string never closed" },
 	{ "syntax: empty", "", "t.json:1:1: JSON syntax error: unexpected end of file" },

@@ -114,6 +114,22 @@ check "read scale" 0 "1.000000000" "" -- $c read max1238 in_voltage_scale
 check "read INT_PLUS_MICRO" 0 "0.001333" "" -- $c read dummy0 in_voltage0_scale
 check "no such attribute" 1 "" "iiowire: read: ENOENT: " -- $c read max1238 in_voltage99_raw
 check "no such device" 1 "" "iiowire: read: ENODEV: " -- $c read max9999 in_voltage0_raw
+# "did you mean", by the board loader's rule (drivers/abi/iio_near.c; issue 29); none for
+# a name nothing is near, nor for an id (iio:device9 is not a typo of iio:device0)
+check "no such device: the near one" 1 "" "iiowire: read: ENODEV: no device max1283${nl}iiowire: did you mean 'max1238'?" \
+	-- $c read max1283 in_voltage0_raw
+check "no such attribute: the near one" 1 "" "did you mean 'in_voltage0_raw'?" \
+	-- $c read max1238 in_votage0_raw
+check "a label, after options (monitor -n 1)" 1 "" "did you mean 'stargate2-adc'?" \
+	-- $c monitor -n 1 stargate-adc
+check "no such consumer: the near one" 1 "" "did you mean 'iio_hwmon.0'?" -- $c consumer iio_hwmon
+check "unknown command: the near one" 2 "" "unknown command 'devics' (did you mean 'devices'?)" \
+	-- $c devics
+for word in qqqqqqq iio:device9; do
+	$c read $word in_voltage0_raw 2>"$tmp/err"
+	if ! grep -q "did you mean" "$tmp/err"; then passed=$((passed + 1)); else
+		failed=$((failed + 1)); echo "FAIL: $word: yet a hint: $(cat "$tmp/err")"; fi
+done
 check "write" 0 "" "" -- $c write dummy0 out_voltage0_raw 5
 check "write read back" 0 "5" "" -- $c read dummy0 out_voltage0_raw
 check "write back 0" 0 "" "" -- $c write dummy0 out_voltage0_raw 0
@@ -142,6 +158,22 @@ check "consumer --json" 0 '[{"channel": "diff", "device": "iio:device1", "datash
 check "consumer missing" 1 "" "iiowire: consumer: ENODEV: " -- $c consumer nobody
 check_re "stats" 0 '^[a-z_]+ -?[0-9]+$' -- $c stats
 check "version" 0 "library 0.1.0${nl}server 0.1.0${nl}protocol 1.0" "" -- $c version
+
+# ---- an empty board (the package's): the listing says so and what to edit (issue 29) ----
+printf '{"board": "unconfigured", "devices": []}\n' >"$tmp/empty.json"
+"$daemon" --listen "unix:$tmp/empty.sock" --board "$tmp/empty.json" 2>"$tmp/empty.log" &
+pids="$pids $!"
+i=0
+until "$cli" -a "unix:$tmp/empty.sock" version >/dev/null 2>&1 || [ $i -ge 200 ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
+check "devices on an empty board: no rows, exit 0, the board file to edit on stderr" 0 "" \
+	"iiowire: the daemon's board has no devices: add them to its board file (the installed iiowired's is /" \
+	-- "$cli" -a "unix:$tmp/empty.sock" devices
+check "...and --json stays a plain empty list" 0 "[]" "" -- "$cli" -a "unix:$tmp/empty.sock" --json devices
+check "the daemon's log says so at start, naming the file" 0 "" "" -- \
+	grep -q "warn: board unconfigured has no devices: add them to $tmp/empty.json" "$tmp/empty.log"
 
 # ---- consumer reads ----
 check "cread default processed" 0 "1000" "" -- $c cread iio_hwmon.0 testchan1

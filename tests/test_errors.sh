@@ -2,7 +2,8 @@
 # test_errors.sh - errors that must say what went wrong, where (issue
 # "errors that mislead"): a unix socket in a directory that does not exist,
 # a listener that fails after another opened (nothing may claim to listen),
-# a trailing comma in a board file, a misspelt board key, a consumer that
+# a trailing comma in a board file, a misspelt board key, an 8-bit I2C
+# address (loaded, with a warning), a consumer that
 # does not exist, a board file that does not exist.
 # Usage: test_errors.sh BUILD_DIR SOURCE_DIR. The last line is "N passed, M failed".
 set -u
@@ -57,6 +58,21 @@ JSON
 expect "misspelt key" 2 "devices[0].adress: unknown key (did you mean \"address\"?)" \
 	"$board" "$tmp/key.json"
 expect "iiowire-board --version" 0 "iiowire-board " "$board" --version
+# a datasheet's 8-bit I2C address loads on an emulated bus, with a warning (issue 29)
+cat >"$tmp/addr8.json" <<'JSON'
+{"board": "x", "buses": {"i2c-0": {"type": "i2c", "backend": "emulated"}},
+ "devices": [{"driver": "tsl2561", "bus": "i2c-0", "address": "0x72"}]}
+JSON
+expect "an 8-bit address: loaded, with the 7-bit one named" 0 \
+	"addr8.json: warning: tsl2561 at 0-0072: 0x72 is not an address the tsl2563 family's datasheets give (0x29, 0x39, 0x49); 0x72 is 0x39 shifted left one bit" \
+	"$board" "$tmp/addr8.json"
+"$daemon" --board "$tmp/addr8.json" --listen "unix:$tmp/a8.sock" >"$tmp/a8.log" 2>&1 &
+a8pid=$!
+shtest_wait_socket "$tmp/a8.sock"
+kill $a8pid
+wait $a8pid
+expect "... and iiowired's log says so at start" 0 \
+	"warn: $tmp/addr8.json: tsl2561 at 0-0072: 0x72 is not an address" cat "$tmp/a8.log"
 # a misspelt --board: the message says which file it is
 expect "a board file that is not there" 2 \
 	"iiowired: board file $tmp/mylihgt.json: No such file or directory" \

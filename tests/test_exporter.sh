@@ -126,6 +126,56 @@ grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$tmp/h" &
 	[ "$(tail -1 "$tmp/om")" = "# EOF" ] &&
 	grep -q '^# UNIT iiowire_voltage_volts volts' "$tmp/om"
 check "OpenMetrics on Accept: content type, UNIT, # EOF" $?
+grep -q "^iiowire-exporter: listening on http://127.0.0.1:$xp/metrics (daemon 127.0.0.1:$d1)" \
+	"$tmp/exporter.err"
+check "the ready line says where it listens and which daemon /metrics reads" $?
+
+# --- a board without maps: every device channel, by device and channel (issue 29) ---
+cat >"$tmp/nomap.json" <<EOF
+{"board": "nomap", "buses": {"i2c-0": {"type": "i2c", "backend": "emulated"}},
+ "devices": [{"driver": "max1238", "bus": "i2c-0", "address": "0x35", "label": "adc1",
+   "emulate": {"AIN1": 1500}},
+  {"driver": "max1238", "bus": "i2c-0", "address": "0x36", "emulate": {"AIN2": 250}},
+  {"driver": "max1238", "bus": "i2c-0", "address": "0x37"}]}
+EOF
+dn=$(shtest_free_port 14)
+"$daemon" --listen 127.0.0.1:$dn --board "$tmp/nomap.json" --log-level error &
+pids="$pids $!"
+wait_port $dn
+curl -s "$url/probe?target=127.0.0.1:$dn" >"$tmp/nomap"
+grep -q '^iiowire_voltage_volts{board="127.0.0.1:'$dn'",device="max1238",label="adc1",hwid="0-0035",consumer="adc1",channel="voltage1"} 1.500000$' "$tmp/nomap"
+check "no maps: a labelled device's channel, consumer = its label, channel = sysfs's" $?
+grep -q '^iiowire_voltage_volts{.*hwid="0-0036",consumer="0-0036",channel="voltage2"} 0.250000$' "$tmp/nomap"
+check "no maps: two unlabelled max1238s told apart by hardware id" $?
+n=$(grep -c '^iiowire_voltage_volts{.*channel="voltage[0-9]*"}' "$tmp/nomap")
+[ "$n" -eq 36 ]
+check "no maps: every single-ended channel of the three ADCs (36, got $n)" $?
+grep -q '^iiowire_voltage_volts{.*channel="voltage0-voltage1"}' "$tmp/nomap"
+check "no maps: differential channels too" $?
+xa=$(shtest_free_port 15)
+$wrap "$exporter" --listen 127.0.0.1:$xa -a 127.0.0.1:$d1 --all-channels 2>"$tmp/all.err" &
+apid=$!
+pids="$pids $apid"
+wait_port $xa
+curl -s "http://127.0.0.1:$xa/metrics" >"$tmp/all"
+grep -q '^iiowire_voltage_volts{.*consumer="adc1",channel="voltage1"} 1.000000$' "$tmp/all" &&
+	! grep -q 'consumer="iio_hwmon.0"' "$tmp/all"
+check "--all-channels on a board with maps: device channels, not the maps' consumers" $?
+# the demo board through it: a raw value with an offset (the IMU's temp0) equals the
+# daemon's CREAD of the map that names it; an input (processed) value is read as it is
+dd=$(shtest_free_port 16)
+"$daemon" --listen 127.0.0.1:$dd --board "$2/maps/demo.json" --log-level error &
+pids="$pids $!"
+wait_port $dd
+curl -s "http://127.0.0.1:$xa/probe?target=127.0.0.1:$dd" >"$tmp/demo"
+tv=$("$cli" -a 127.0.0.1:$dd cread iio_hwmon.0 board_temp processed 1000)
+grep -qx "iiowire_temperature_celsius{.*consumer=\"imu\",channel=\"temp0\"} $((tv / 1000000)).$(printf %06d $((tv % 1000000)))" "$tmp/demo"
+check "--all-channels: (raw + offset) x scale of temp0 equals the daemon's CREAD ($tv)" $?
+lx=$("$cli" -a 127.0.0.1:$dd read ambient-light in_illuminance0_input)
+grep -qx "iiowire_illuminance_lux{.*consumer=\"ambient-light\",channel=\"illuminance0\"} $lx.000" "$tmp/demo"
+check "--all-channels: an _input channel's value as the daemon gives it ($lx lx)" $?
+shtest_clean_exit $apid "$tmp/all.err"
+check "--all-channels exporter: clean exit" $?
 
 # --- bad targets: a clear answer, and the exporter keeps serving ---
 nothing=$(shtest_free_port 6)

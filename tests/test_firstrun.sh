@@ -34,7 +34,9 @@ if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ]; then
 fi
 
 port=$((30600 + $$ % 300))
-sh "$src/server/run-demo.sh" --listen "127.0.0.1:$port" >"$tmp/demo.out" 2>&1 &
+wport=$(shtest_free_port 1)
+IIOWIRE_DEMO_WEB=127.0.0.1:$wport sh "$src/server/run-demo.sh" --listen "127.0.0.1:$port" \
+	>"$tmp/demo.out" 2>&1 &
 demo=$!
 pids="$pids $demo"
 i=0
@@ -47,7 +49,8 @@ done
 grep -q "listening on 127.0.0.1:$port" "$tmp/demo.out" ||
 	bad "run-demo.sh never served: $(tail -5 "$tmp/demo.out")"
 for line in "checking build dependencies" "building iiowired and iiowire in build/demo" \
-	"nc localhost 30432" "build/demo/client/iiowire devices" "iio_info -u ip:localhost"; do
+	"nc localhost 30432" "build/demo/client/iiowire devices" "iio_info -u ip:localhost" \
+	"http://127.0.0.1:$wport/ " "options given to run-demo.sh go on to iiowired"; do
 	if grep -q "$line" "$tmp/demo.out"; then ok; else bad "run-demo.sh never said '$line'"; fi
 done
 # README's session: the block after "$ nc localhost 30432"; requests are the
@@ -67,6 +70,13 @@ if "$src/build/demo/client/iiowire" -a "127.0.0.1:$port" devices | grep -q '^iio
 	ok
 else
 	bad "the CLI run-demo.sh names"
+fi
+# the web page it names, on loopback only (README, Quick start)
+if curl -s "http://127.0.0.1:$wport/" | grep -q '<html' &&
+	grep -q "listening for HTTP and WebSocket on 127.0.0.1:$wport" "$tmp/demo.out"; then
+	ok
+else
+	bad "the web page run-demo.sh names: $(grep HTTP "$tmp/demo.out")"
 fi
 if command -v iio_info >/dev/null; then
 	if iio_info -u ip:127.0.0.1 2>&1 | grep -q 'max1363'; then ok; else bad "iio_info on the demo's iiod port"; fi

@@ -223,7 +223,8 @@ TEST_CASE(test_hwmon_errors, "option and connection errors");
 /* The bridge across a daemon restart, reloads, and a clean exit. */
 static void test_hwmon_life(void)
 {
-	char root[160], in1[260], in2[260], name[260], label[260], dir[200];
+	char root[160], in1[260], in2[260], name[260], label[260], dir[200], errf[200];
+	char err[4096], want[512];
 	const char *argv[] = { CT_HWMON_PATH, "-a", hw_daemon.address, "--consumer",
 			       "iio_hwmon.0", "--sysfs-root", root, "--interval", "50",
 			       "--timeout", "500", NULL };
@@ -236,9 +237,10 @@ static void test_hwmon_life(void)
 	snprintf(in2, sizeof(in2), "%s/in2_input", dir);
 	snprintf(name, sizeof(name), "%s/name", dir);
 	snprintf(label, sizeof(label), "%s/in1_label", dir);
+	snprintf(errf, sizeof(errf), "%s/life.err", hw_daemon.dir);
 	pid = fork();
 	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
+		int fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
 		dup2(fd, 2);
 		execv(argv[0], (char *const *)argv);
@@ -273,9 +275,17 @@ static void test_hwmon_life(void)
 	waitpid(pid, &status, 0);
 	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	CU_ASSERT_EQUAL(access(dir, F_OK), -1);
+	/* the ready line, once: not again after the daemon came back (issue 29) */
+	snprintf(want, sizeof(want), "iiowire-hwmon: iio_hwmon.0: 2 channels in %s, updated "
+		 "every 50 ms\n", dir);
+	CU_ASSERT(ct_read_file(errf, err, sizeof(err)) > 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+	CU_ASSERT_PTR_NULL(strstr(strstr(err, want) ? strstr(err, want) + 1 : err, want));
+	if (!strstr(err, want))
+		fprintf(stderr, "\nstderr:\n%s\nwanted:\n%s", err, want);
 	test_rmtree(root);
 }
-TEST_CASE(test_hwmon_life, "restart, reloads, clean exit");
+TEST_CASE(test_hwmon_life, "restart, reloads, clean exit, one ready line");
 
 /* ---- every hwmon class, from a fake daemon ---------------------------- */
 

@@ -484,7 +484,8 @@ if command -v iio_info >/dev/null 2>&1; then
 fi
 kt_remove 5
 kill -HUP "$dpid"
-settle "a device that left" "iiowire: read: ENODEV: no device ads1115" $a read ads1115 in_voltage0_raw
+settle "a device that left (the CLI names the one still there)" "iiowire: read: ENODEV: no device ads1115
+iiowire: did you mean 'ads1015'?" $a read ads1115 in_voltage0_raw
 check "the others stay" "564" $a read ads1015 in_voltage0_raw
 # a kernel uevent (SUBSYSTEM=iio) on the netlink socket rescans without SIGHUP; in this
 # network namespace the test plays the kernel (root may send to the uevent group)

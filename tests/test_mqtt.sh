@@ -334,6 +334,39 @@ check "discovery configs published again" $?
 wait_msg iiowire/b1/iio_hwmon.0/testchan1 1.000000
 check "values published again" $?
 
+# --- the ready line; every device channel without maps or with --all-channels (issue 29) ---
+grep -q "daemon unix:$sock: connected; publishing 3 channels to 127.0.0.1:$bport under iiowire/b1/" \
+	"$tmp/bridge.err"
+check "the ready line says what is published where ($(head -c 300 "$tmp/bridge.err"))" $?
+"$mqtt" -a "unix:$sock" --broker mqtt://127.0.0.1:$bport --board b4 --no-discovery \
+	--all-channels 2>"$tmp/all.err" &
+apid=$!
+pids="$pids $apid"
+wait_msg iiowire/b4/stargate2-adc/voltage1 1.000000
+check "--all-channels: a device channel under its device's label and sysfs name" $?
+[ -z "$(get iiowire/b4/iio_hwmon.0/testchan1)" ]
+check "  ...and not the maps' consumer channels" $?
+shtest_clean_exit $apid "$tmp/all.err"
+check "--all-channels bridge: clean exit" $?
+cat >"$tmp/nomap.json" <<EOF
+{"board": "nomap", "buses": {"i2c-0": {"type": "i2c", "backend": "emulated"}},
+ "devices": [{"driver": "max1238", "bus": "i2c-0", "address": "0x35",
+   "emulate": {"AIN3": 1250}}]}
+EOF
+"$daemon" --listen "unix:$tmp/n.sock" --board "$tmp/nomap.json" --log-level error &
+pids="$pids $!"
+shtest_wait_socket "$tmp/n.sock"
+"$mqtt" -a "unix:$tmp/n.sock" --broker mqtt://127.0.0.1:$bport --board b5 --no-discovery \
+	2>"$tmp/nomap.err" &
+npid=$!
+pids="$pids $npid"
+wait_msg iiowire/b5/max1238/voltage3 1.250000
+check "no maps: every device channel, under the device's name ($(head -c 300 "$tmp/nomap.err"))" $?
+grep -q "publishing 24 channels" "$tmp/nomap.err"
+check "  ...all 24 of the MAX1238's (12 single-ended, 12 differential)" $?
+shtest_clean_exit $npid "$tmp/nomap.err"
+check "no-maps bridge: clean exit" $?
+
 # --- the last will of a killed bridge ---
 kill -9 $bpid
 wait $bpid 2>/dev/null

@@ -673,10 +673,14 @@ static const struct iio_device_id tsl2563_id[] = {
 	{ NULL, 0 }
 };
 
+/* the ADDR SEL pin: ground, float, VDD (reference/kernel-iio-facts.md, tsl2563) */
+static const unsigned short tsl2563_addresses[] = { 0x29, 0x39, 0x49, IIO_I2C_ADDR_END };
+
 static const struct iio_driver tsl2563_driver = {
 	.name = "tsl2563",
 	.bus = IIO_DRIVER_BUS_I2C,
 	.id_table = tsl2563_id,
 	.probe = tsl2563_probe, .remove = tsl2563_remove,
+	.address_list = tsl2563_addresses,
 };
 IIO_DRIVER_REGISTER(tsl2563_driver);

@@ -209,7 +209,7 @@ int main(int argc, char **argv)
 	const char *file = NULL;
 	bool maps = false;
 	struct board *b;
-	int i, ret;
+	int i, pos, ret;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--maps") == 0) {
@@ -246,6 +246,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err[0] ? err : file);
 		return IIOWIRE_BOARD_EXIT_BOARD;
 	}
+	/* what loaded but is probably a mistake: on stderr, before the listing */
+	for (pos = 0; board_note(b, &pos, err, sizeof(err)) > 0;)
+		fprintf(stderr, "%s: warning: %s\n", file, err);
 	ret = maps ? iiowire_board_show_maps(b) : iiowire_board_show_devices(b);
 	board_destroy(b);
 	if (ret < 0) {
