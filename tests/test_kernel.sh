@@ -90,6 +90,13 @@ start_daemon() {
 	dpid=$!
 	pids="$pids $dpid"
 	shtest_wait_socket "$sock"
+	# the iiod listener binds after the unix one: under valgrind on a busy machine an iiod
+	# client sent at once found nothing there (the SETTRIG row's empty answer)
+	wi=0
+	until nc -z 127.0.0.1 "$iport" 2>/dev/null || [ $wi -ge $tenths ]; do
+		sleep 0.1
+		wi=$((wi + 1))
+	done
 }
 
 stop_daemon() {
@@ -713,7 +720,7 @@ nc_until() {
 	{
 		printf '%s\n' "$@"
 		ni=0
-		while [ "$(wc -l <"$nout")" -lt "$nn" ] && [ $ni -lt 100 ]; do
+		while [ "$(wc -l <"$nout")" -lt "$nn" ] && [ $ni -lt $tenths ]; do
 			sleep 0.1
 			ni=$((ni + 1))
 		done
