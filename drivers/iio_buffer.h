@@ -102,9 +102,9 @@ int64_t iio_scan_element_value(const struct iio_chan_spec *chan, const uint8_t *
  *	core's driving @handler (a kernel device read from /dev/iio:deviceN,
  *	whose trigger is the kernel's): none is needed or attached, and the
  *	core builds no buffer files (the device has its own). Only an
- *	IIO_TRIGGER_EXTERNAL trigger (one the host fires) may be its current trigger, and only such
- *	a device may have one (-EINVAL otherwise, as the kernel's
- *	validate_trigger answers a foreign trigger).
+ *	IIO_TRIGGER_EXTERNAL trigger (one the host fires) may be its
+ *	current trigger, and only such a device may have one (-EINVAL
+ *	otherwise, as the kernel's validate_trigger answers a foreign one).
  * @set_trigger: a self-timed device's current trigger changes to @trig
  *	(NULL clears), device lock held: tell whoever does the triggering
  *	(the kernel: trigger/current_trigger). NULL: nothing to tell.

@@ -534,10 +534,11 @@ static void srv_iiod_buffer_cmd(struct srv_session *s, const struct proto_iiod_c
 	}
 }
 
-static void srv_iiod_print(struct srv_session *s)
+static void srv_iiod_print(struct srv_session *s, const struct proto_iiod_cmd *cmd)
 {
 	const struct srv_iiod_ctx *ctx = srv_iiod_model(s->srv);
 
+	(void)cmd;
 	if (!ctx) {
 		srv_iiod_code(s, -ENOMEM);
 		return;
@@ -711,12 +712,6 @@ static void srv_iiod_version(struct srv_session *s, const struct proto_iiod_cmd 
 	srv_session_check(s, proto_iiod_reply_version(srv_session_out(s)));
 }
 
-static void srv_iiod_print_cmd(struct srv_session *s, const struct proto_iiod_cmd *cmd)
-{
-	(void)cmd;
-	srv_iiod_print(s);
-}
-
 /* bus waits are bounded by --io-timeout-ms; READBUF waits this long */
 static void srv_iiod_timeout(struct srv_session *s, const struct proto_iiod_cmd *cmd)
 {
@@ -747,7 +742,7 @@ static void (*const srv_iiod_handlers[PROTO_IIOD_OP_COUNT])(struct srv_session *
 	[PROTO_IIOD_OP_HELP] = srv_iiod_help,
 	[PROTO_IIOD_OP_EXIT] = srv_iiod_exit,
 	[PROTO_IIOD_OP_VERSION] = srv_iiod_version,
-	[PROTO_IIOD_OP_PRINT] = srv_iiod_print_cmd,
+	[PROTO_IIOD_OP_PRINT] = srv_iiod_print,
 	[PROTO_IIOD_OP_TIMEOUT] = srv_iiod_timeout,
 	[PROTO_IIOD_OP_READ] = srv_iiod_read,
 	[PROTO_IIOD_OP_GETTRIG] = srv_iiod_buffer_cmd,
