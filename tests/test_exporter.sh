@@ -152,6 +152,36 @@ n=$(grep -c '^iiowire_voltage_volts{.*channel="voltage[0-9]*"}' "$tmp/nomap")
 check "no maps: every single-ended channel of the three ADCs (36, got $n)" $?
 grep -q '^iiowire_voltage_volts{.*channel="voltage0-voltage1"}' "$tmp/nomap"
 check "no maps: differential channels too" $?
+# FLEET_CHANNELS_MAX (256) at N and past it: ten MAX1238s (24 channels with values each) and
+# two MAX1036s (8 each) are 256; a MAX11644 more (4) goes past, and the target is refused whole
+limit_board() {
+	printf '{"board": "lim", "buses": {"i2c-0": {"type": "i2c", "backend": "emulated"}}, "devices": ['
+	li=0
+	while [ $li -lt 10 ]; do
+		printf '{"driver": "max1238", "bus": "i2c-0", "address": "0x%x"}, ' $((0x30 + li))
+		li=$((li + 1))
+	done
+	printf '{"driver": "max1036", "bus": "i2c-0", "address": "0x64"}, '
+	printf '{"driver": "max1036", "bus": "i2c-0", "address": "0x65"}%s]}\n' "$1"
+}
+limit_board "" >"$tmp/lim256.json"
+limit_board ', {"driver": "max11644", "bus": "i2c-0", "address": "0x3a"}' >"$tmp/lim260.json"
+for lim in lim256 lim260; do
+	dl=$(shtest_free_port 17)
+	"$daemon" --listen 127.0.0.1:$dl --board "$tmp/$lim.json" --log-level error &
+	lpid=$!
+	pids="$pids $lpid"
+	wait_port $dl
+	curl -s "$url/probe?target=127.0.0.1:$dl" >"$tmp/$lim"
+	kill $lpid
+	wait $lpid 2>/dev/null
+done
+n=$(grep -c '^iiowire_channel_up{' "$tmp/lim256")
+[ "$n" -eq 256 ] && grep -q '^iiowire_up{.*} 1$' "$tmp/lim256"
+check "no maps: 256 channels (FLEET_CHANNELS_MAX) all exported (got $n)" $?
+[ "$(grep -c '^iiowire_channel_up{' "$tmp/lim260")" -eq 0 ] && grep -q '^iiowire_up{.*} 0$' "$tmp/lim260" &&
+	grep -q 'E2BIG: more than 256 channels' "$tmp/exporter.err"
+check "no maps: 260 channels, past the limit: the target is down, E2BIG logged" $?
 xa=$(shtest_free_port 15)
 $wrap "$exporter" --listen 127.0.0.1:$xa -a 127.0.0.1:$d1 --all-channels 2>"$tmp/all.err" &
 apid=$!
