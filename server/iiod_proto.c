@@ -54,7 +54,8 @@ void srv_iiod_usage(FILE *out)
 {
 	fprintf(out,
 "\n"
-"libiio clients (iio_info, iio_attr, Python bindings: iiod 0.24 protocol, PROTOCOL-iiod.md):\n"
+"libiio clients (iio_info, iio_attr, Python bindings: iiod 0.24's text protocol and,\n"
+"after BINARY, libiio 1.0's binary one with events; PROTOCOL-iiod.md):\n"
 "      --iiod-listen ADDR    also listen for them on ADDR: PORT or :PORT (loopback:\n"
 "                            127.0.0.1 and [::1]), HOST:PORT or [IPV6]:PORT; repeatable;\n"
 "                            off by default (iiod's own port is %d)\n"
@@ -62,9 +63,11 @@ void srv_iiod_usage(FILE *out)
 "                            authentication: its clients bypass the token)\n"
 "iiod limits: request line %d bytes; WRITE payload %d bytes (more: -EFBIG, the bytes\n"
 "are skipped up to %d, past that the connection is closed); --max-clients, --read-only\n"
-"(WRITE gets -EACCES), --io-timeout-ms, --line-timeout-ms and --idle-timeout-ms apply.\n",
+"(WRITE gets -EACCES), --io-timeout-ms, --line-timeout-ms and --idle-timeout-ms apply.\n"
+"libiio 1.0: %d blocks per buffer of at most %d bytes, %d event streams per connection.\n",
 		PROTO_IIOD_PORT, PROTO_IIOD_LINE_MAX_BYTES, PROTO_IIOD_WRITE_MAX_BYTES,
-		PROTO_IIOD_SKIP_MAX_BYTES);
+		PROTO_IIOD_SKIP_MAX_BYTES, SRV_IIODB_BLOCKS_MAX, SRV_IIODB_BLOCK_MAX_BYTES,
+		SRV_IIODB_EVSTREAMS_MAX);
 }
 
 

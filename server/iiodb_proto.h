@@ -22,8 +22,13 @@
 struct srv_session;
 struct srv_iiod_bdev;
 
-/* Event streams one connection may hold at once. */
-#define SRV_IIODB_EVSTREAMS_MAX	32
+/*
+ * Limits (PROTOCOL-iiod.md): event streams one connection holds; blocks one
+ * buffer holds, and the largest block.
+ */
+#define SRV_IIODB_EVSTREAMS_MAX		32
+#define SRV_IIODB_BLOCKS_MAX		64
+#define SRV_IIODB_BLOCK_MAX_BYTES	(4 * 1024 * 1024)
 
 /**
  * struct srv_iiodb_conn - a binary session's own state, made by BINARY.

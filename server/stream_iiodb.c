@@ -33,12 +33,7 @@
 #include "stream_iiod.h"
 #include "stream_priv.h"
 
-/*
- * Limits (PROTOCOL-iiod.md): blocks one buffer holds, the largest block,
- * and the FIFO a buffer fills them from (iiod's kernel buffer).
- */
-#define SRV_IIODB_BLOCKS_MAX		64
-#define SRV_IIODB_BLOCK_MAX_BYTES	(4 * 1024 * 1024)
+/* the FIFO a buffer fills its blocks from (iiod's kernel buffer) */
 #define SRV_IIODB_FIFO_BYTES		SRV_IIOD_QUEUE_BYTES
 
 /* One block of the client's. @queued: a TRANSFER_BLOCK waits for its data. */

@@ -189,7 +189,6 @@ static const struct iiodt_row iiodt_rows[] = {
 	ROW("READ it unchanged", "READ iio:device0 OUTPUT voltage0 raw\r\n", "4\n555\0\n"),
 	ROW("unknown command", "FROB iio:device0\r\n", "-22\n"),
 	ROW("I-1 mixed-case keyword", "Read iio:device0 name\r\n", "-22\n"),
-	ROW("BINARY: a 1.0 client stays on text", "BINARY\r\n", "-22\n"),
 	ROW("ZPRINT: no zstd, the client falls back", "ZPRINT\r\n", "-22\n"),
 	ROW("GETTRIG: no trigger set", "GETTRIG iio:device0\r\n", "0\n"),
 	ROW("GETTRIG unknown device", "GETTRIG nodev\r\n", "-19\n"),
