@@ -419,7 +419,7 @@ static inline int chipsuite_compare_attrs(struct iio_dev *emu, struct iio_dev *d
 	CU_ASSERT_EQUAL(iio_device_attr_count(dev), iio_device_attr_count(emu));
 	for (i = 0; i < iio_device_attr_count(emu); i++) {
 		const struct iio_attr *a = iio_device_attr_at(emu, i);
-		char via_emu[64], via_dev[64];
+		char via_emu[128], via_dev[128];
 		ssize_t n1 = chiptest_read(emu, a->name, via_emu, sizeof(via_emu));
 		ssize_t n2 = chiptest_read(dev, a->name, via_dev, sizeof(via_dev));
 
