@@ -12,25 +12,20 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "iio_event.h"
-#include "chipsuite.h"
 
 #define ADS_ADDR	0x48
-#define NROWS(a)	CHIPSUITE_NROWS(a)
+
+/* the cases the shim suite runs too, on the emulated bus */
+#define ADS1015_CASES_BACKEND	(&chiptest_emulated)
+#define ADS1015_CASES_ADDR	ADS_ADDR
+#include "ads1015_cases.h"
+#define NROWS(a)		CHIPSUITE_NROWS(a)
 
 /* the kernel's event codes: IIO_UNMOD_EVENT_CODE(IIO_VOLTAGE, ch, IIO_EV_TYPE_THRESH, dir) */
 #define ADS_EV_RISING(ch)	(0x0001000000000000ull | (ch))
 #define ADS_EV_EITHER(ch)	(0x0000000000000000ull | (ch))
-
-static void ads_expect(struct iio_dev *dev, const char *attr, const char *want, const char *row)
-{
-	char buf[96];
-
-	TEST_ROW_ASSERT_GOT(chiptest_read(dev, attr, buf, sizeof(buf)) > 0 &&
-			    strcmp(buf, want) == 0, row, "%s reads \"%s\"", attr, buf);
-}
 
 /* ---- every part: the kernel's files ---- */
 
@@ -70,9 +65,9 @@ static void part_files(struct iio_dev *dev, const struct part_row *row)
 	char name[96];
 	size_t c, s;
 
-	ads_expect(dev, "name", "ads1015\n", row->part);	/* the kernel's one name */
-	ads_expect(dev, "scale_available", row->scale_avail, row->part);
-	ads_expect(dev, "sampling_frequency_available", row->freq_avail, row->part);
+	ads1015_expect(dev, "name", "ads1015\n", row->part);	/* the kernel's one name */
+	ads1015_expect(dev, "scale_available", row->scale_avail, row->part);
+	ads1015_expect(dev, "sampling_frequency_available", row->freq_avail, row->part);
 	for (c = 0; c < NROWS(chan_ids); c++) {
 		for (s = 0; s < NROWS(suffixes); s++) {
 			snprintf(name, sizeof(name), "in_%s_%s", chan_ids[c], suffixes[s]);
@@ -80,12 +75,12 @@ static void part_files(struct iio_dev *dev, const struct part_row *row)
 					    "no %s", name);
 		}
 		snprintf(name, sizeof(name), "in_%s_scale", chan_ids[c]);
-		ads_expect(dev, name, row->scale, row->part);
+		ads1015_expect(dev, name, row->scale, row->part);
 		snprintf(name, sizeof(name), "in_%s_sampling_frequency", chan_ids[c]);
-		ads_expect(dev, name, row->freq, row->part);
+		ads1015_expect(dev, name, row->freq, row->part);
 		snprintf(name, sizeof(name), "scan_elements/in_%s_index", chan_ids[c]);
 		snprintf(name + 64, 32, "%zu\n", c);
-		ads_expect(dev, name, name + 64, row->part);
+		ads1015_expect(dev, name, name + 64, row->part);
 	}
 	/* rising value and enable, falling value, either enable and period */
 	TEST_ROW_ASSERT((iio_device_attr_find(dev, "events/in_voltage0-voltage3_thresh_either_period")
@@ -94,7 +89,7 @@ static void part_files(struct iio_dev *dev, const struct part_row *row)
 			 NULL) == row->events, row->part);
 	TEST_ROW_ASSERT(iio_device_attr_find(dev, "events/in_voltage2_thresh_falling_en") == NULL,
 			row->part);
-	ads_expect(dev, "scan_elements/in_timestamp_index", "8\n", row->part);
+	ads1015_expect(dev, "scan_elements/in_timestamp_index", "8\n", row->part);
 }
 
 static void test_every_part(void)
@@ -113,142 +108,6 @@ static void test_every_part(void)
 	chipsuite_part_list("ads1015", 3);
 }
 TEST_CASE(test_every_part, "every part: the kernel's channels, names and files");
-
-/* ---- raw values from the datasheets' LSB sizes ---- */
-
-/* AIN0 1000 mV, AIN1 250.5 mV, AIN2 -300 mV, AIN3 3000 mV */
-static const struct emu_input value_inputs[] = {
-	CHIPTEST_CONST("AIN0", 1000), CHIPTEST_CONST("AIN1", 250.5),
-	CHIPTEST_CONST("AIN2", -300), CHIPTEST_CONST("AIN3", 3000),
-};
-
-struct value_row {
-	const char *name;
-	const char *part;
-	const char *scale;	/* written to the channel first, or NULL */
-	const char *chan;
-	int raw;
-};
-
-/*
- * LSB = FSR / 2^(bits-1): at +/-2.048 V 1 mV (12 bits) and 62.5 uV (16
- * bits); at +/-6.144 V 3 mV and 187.5 uV; at +/-0.256 V 0.125 mV and
- * 7.8125 uV. Codes round down and clip at -2^(bits-1) and 2^(bits-1) - 1.
- */
-static const struct value_row value_rows[] = {
-	{ "ads1015 AIN0", "ads1015", NULL, "voltage0", 1000 },
-	{ "ads1015 AIN0-AIN1", "ads1015", NULL, "voltage0-voltage1", 749 },
-	{ "ads1015 AIN0-AIN3", "ads1015", NULL, "voltage0-voltage3", -2000 },
-	{ "ads1015 AIN1-AIN3 clips low", "ads1015", NULL, "voltage1-voltage3", -2048 },
-	{ "ads1015 AIN3 clips high", "ads1015", NULL, "voltage3", 2047 },
-	{ "ads1015 AIN2 below ground", "ads1015", NULL, "voltage2", -300 },
-	{ "ads1015 AIN3 at 6.144 V", "ads1015", "3", "voltage3", 1000 },
-	{ "ads1015 AIN1 at 0.256 V", "ads1015", "0.125", "voltage1", 2004 },
-	{ "ads1015 AIN2-AIN3 at 6.144 V", "ads1015", "3", "voltage2-voltage3", -1100 },
-	{ "ads1115 AIN0", "ads1115", NULL, "voltage0", 16000 },
-	{ "ads1115 AIN0-AIN1", "ads1115", NULL, "voltage0-voltage1", 11992 },
-	{ "ads1115 AIN2-AIN3 clips low", "ads1115", NULL, "voltage2-voltage3", -32768 },
-	{ "ads1115 AIN3 at 6.144 V", "ads1115", "0.1875", "voltage3", 16000 },
-	{ "ads1115 AIN1 at 0.256 V", "ads1115", "0.007813", "voltage1", 32064 },
-	{ "tla2024 AIN0-AIN1", "tla2024", NULL, "voltage0-voltage1", 749 },
-	{ "tla2024 AIN3 at 4.096 V", "tla2024", "2", "voltage3", 1500 },
-};
-
-static void test_raw_values(void)
-{
-	char attr[64];
-	struct chiptest ct;
-	size_t r;
-	int val;
-
-	for (r = 0; r < NROWS(value_rows); r++) {
-		const struct value_row *row = &value_rows[r];
-
-		if (chiptest_setup(&ct, row->part, ADS_ADDR, value_inputs, 4, NULL)) {
-			TEST_ROW_ASSERT_GOT(0, row->name, "%s", ct.err);
-			continue;
-		}
-		snprintf(attr, sizeof(attr), "in_%s_scale", row->chan);
-		if (row->scale)
-			TEST_ROW_ASSERT(chiptest_write(ct.dev, attr, row->scale) == 0, row->name);
-		snprintf(attr, sizeof(attr), "in_%s_raw", row->chan);
-		val = -99999;
-		TEST_ROW_ASSERT_GOT(chiptest_read_int(ct.dev, attr, &val) == 0 && val == row->raw,
-				    row->name, "%s = %d", attr, val);
-		chiptest_teardown(&ct);
-	}
-}
-TEST_CASE(test_raw_values, "raw: single-ended and differential, every PGA range, clipping");
-
-/* ---- scale and sampling_frequency writes ---- */
-
-struct write_row {
-	const char *name;
-	const char *part;
-	const char *attr;
-	const char *val;
-	int expect;
-	const char *reads;	/* the attribute afterwards */
-};
-
-static const struct write_row write_rows[] = {
-	{ "ads1015 scale 3", "ads1015", "in_voltage0_scale", "3", 0, "3.000000000\n" },
-	{ "ads1015 scale 0.5", "ads1015", "in_voltage0_scale", "0.5", 0, "0.500000000\n" },
-	{ "ads1015 scale 0.125", "ads1015", "in_voltage0_scale", "0.125", 0, "0.125000000\n" },
-	{ "ads1015 scale as read back", "ads1015", "in_voltage0_scale", "0.250000000", 0,
-	  "0.250000000\n" },
-	{ "ads1015 scale 0.3", "ads1015", "in_voltage0_scale", "0.3", -EINVAL, "1.000000000\n" },
-	{ "ads1015 scale 4", "ads1015", "in_voltage0_scale", "4", -EINVAL, "1.000000000\n" },
-	{ "ads1015 scale -1", "ads1015", "in_voltage0_scale", "-1", -EINVAL, "1.000000000\n" },
-	{ "ads1115 scale 0.007813", "ads1115", "in_voltage1-voltage3_scale", "0.007813", 0,
-	  "0.007812500\n" },
-	{ "ads1115 scale 0.1875", "ads1115", "in_voltage1-voltage3_scale", "0.1875", 0,
-	  "0.187500000\n" },
-	{ "ads1115 scale 1 (a 12-bit value)", "ads1115", "in_voltage1_scale", "1", -EINVAL,
-	  "0.062500000\n" },
-	{ "ads1015 3300 SPS", "ads1015", "in_voltage2_sampling_frequency", "3300", 0, "3300\n" },
-	{ "ads1015 3301 SPS", "ads1015", "in_voltage2_sampling_frequency", "3301", -EINVAL,
-	  "1600\n" },
-	{ "ads1015 128 SPS", "ads1015", "in_voltage2_sampling_frequency", "128", 0, "128\n" },
-	{ "ads1015 127 SPS", "ads1015", "in_voltage2_sampling_frequency", "127", -EINVAL,
-	  "1600\n" },
-	{ "ads1015 an ads1115 rate", "ads1015", "in_voltage2_sampling_frequency", "860", -EINVAL,
-	  "1600\n" },
-	{ "ads1015 the fraction is ignored", "ads1015", "in_voltage2_sampling_frequency",
-	  "490.9", 0, "490\n" },
-	{ "ads1115 860 SPS", "ads1115", "in_voltage0-voltage1_sampling_frequency", "860", 0,
-	  "860\n" },
-	{ "ads1115 8 SPS", "ads1115", "in_voltage0-voltage1_sampling_frequency", "8", 0, "8\n" },
-	{ "ads1115 861 SPS", "ads1115", "in_voltage0-voltage1_sampling_frequency", "861",
-	  -EINVAL, "128\n" },
-	{ "tla2024 2400 SPS", "tla2024", "in_voltage3_sampling_frequency", "2400", 0, "2400\n" },
-	{ "tla2024 scale 2", "tla2024", "in_voltage3_scale", "2", 0, "2.000000000\n" },
-};
-
-static void test_writes(void)
-{
-	struct chiptest ct;
-	size_t r;
-
-	for (r = 0; r < NROWS(write_rows); r++) {
-		const struct write_row *row = &write_rows[r];
-
-		if (chiptest_setup(&ct, row->part, ADS_ADDR, NULL, 0, NULL)) {
-			TEST_ROW_ASSERT_GOT(0, row->name, "%s", ct.err);
-			continue;
-		}
-		TEST_ROW_ASSERT(chiptest_write(ct.dev, row->attr, row->val) == row->expect,
-				row->name);
-		ads_expect(ct.dev, row->attr, row->reads, row->name);
-		/* per channel, as the kernel's: the others keep their settings */
-		if (strcmp(row->part, "ads1115"))
-			ads_expect(ct.dev, "in_voltage0-voltage3_scale", "1.000000000\n", row->name);
-		ads_expect(ct.dev, "in_voltage0-voltage3_sampling_frequency",
-			   strcmp(row->part, "ads1115") ? "1600\n" : "128\n", row->name);
-		chiptest_teardown(&ct);
-	}
-}
-TEST_CASE(test_writes, "scale and sampling_frequency writes: per channel, N and N+1");
 
 /* ---- conversion waits ---- */
 
@@ -344,26 +203,6 @@ TEST_CASE(test_model_timing, "model: conversion times, continuous and single-sho
 #define ADS_EVENT_WAIT_MS	1000
 #define ADS_NO_EVENT_MS		150
 
-static void ads_wake(void *ctx)
-{
-	(void)ctx;
-}
-
-/* The next event within @wait_ms, or 0. */
-static uint64_t ads_next_event(struct iio_dev *dev, int wait_ms)
-{
-	struct iio_event_data ev;
-	uint64_t lost;
-	int i;
-
-	for (i = 0; i < wait_ms; i++) {
-		if (iio_event_read(dev, &ev, 1, &lost) == 1)
-			return ev.id;
-		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
-	}
-	return 0;
-}
-
 struct event_row {
 	const char *name;
 	const char *part;
@@ -410,11 +249,11 @@ static void event_one(const struct event_row *row)
 		TEST_ROW_ASSERT_GOT(0, row->name, "%s", ct.err);
 		return;
 	}
-	TEST_ROW_ASSERT(iio_event_open(ct.dev, ads_wake, NULL) == 0, row->name);
+	TEST_ROW_ASSERT(iio_event_open(ct.dev, chipsuite_event_wake, NULL) == 0, row->name);
 	for (i = 0; row->writes[i]; i += 2)
 		TEST_ROW_ASSERT_GOT(chiptest_write(ct.dev, row->writes[i], row->writes[i + 1]) == 0,
 				    row->name, "%s", row->writes[i]);
-	code = ads_next_event(ct.dev, row->code ? ADS_EVENT_WAIT_MS : ADS_NO_EVENT_MS);
+	code = chipsuite_next_event(ct.dev, row->code ? ADS_EVENT_WAIT_MS : ADS_NO_EVENT_MS);
 	TEST_ROW_ASSERT_GOT(code == row->code, row->name, "code 0x%016llx",
 			    (unsigned long long)code);
 	chiptest_teardown(&ct);
@@ -489,7 +328,7 @@ static void test_event_values(void)
 		if (row->val)
 			TEST_ROW_ASSERT(chiptest_write(ct.dev, row->attr, row->val) == row->expect,
 					row->name);
-		ads_expect(ct.dev, row->attr, row->reads, row->name);
+		ads1015_expect(ct.dev, row->attr, row->reads, row->name);
 		chiptest_teardown(&ct);
 	}
 }
@@ -555,18 +394,6 @@ TEST_CASE(test_event_rules, "one event channel; EBUSY as the kernel's; comparato
 
 /* ---- capture ---- */
 
-/* The record is the conversion register as a CPU-order s16 (little-endian here), then the timestamp. */
-static const struct chipsuite_capture_row capture_rows[] = {
-	{ "ads1015 AIN0", "ads1015", 0, { CHIPTEST_CONST("AIN0", 1000) }, 1, BIT(4), 16,
-	  { 0x80, 0x3e } },	/* 1000 << 4 */
-	{ "ads1115 AIN0-AIN1", "ads1115", 0,
-	  { CHIPTEST_CONST("AIN0", 1000), CHIPTEST_CONST("AIN1", 250.5) }, 2, BIT(0), 16,
-	  { 0xd8, 0x2e } },	/* 11992 */
-	{ "tla2024 AIN2-AIN3", "tla2024", 0,
-	  { CHIPTEST_CONST("AIN2", 100), CHIPTEST_CONST("AIN3", 300) }, 2, BIT(3), 16,
-	  { 0x80, 0xf3 } },	/* -200 << 4 */
-};
-
 static void test_capture(void)
 {
 	struct chipsuite_reader r = { .buf = { .ops = &chipsuite_reader_ops,
@@ -575,17 +402,16 @@ static void test_capture(void)
 	struct chiptest ct;
 	char err[160];
 
-	chipsuite_capture(&chiptest_emulated, ADS_ADDR, capture_rows, NROWS(capture_rows));
 	/* one channel at a time, as the kernel's one-hot scan masks */
 	r.buf.priv = &r;
 	CU_ASSERT_EQUAL_FATAL(chiptest_setup(&ct, "ads1015", ADS_ADDR, NULL, 0, NULL), 0);
 	CU_ASSERT(iio_hrtimer_trigger_create(ct.reg, "hrt0", &t) == 0 &&
 		  iio_device_set_trigger(ct.dev, t) == 0);
 	CU_ASSERT_EQUAL(iio_buffer_attach(ct.dev, &r.buf, err, sizeof(err)), -EINVAL);
-	ads_expect(ct.dev, "scan_elements/in_voltage0-voltage1_type", "le:s12/16>>4\n", "ads1015");
+	ads1015_expect(ct.dev, "scan_elements/in_voltage0-voltage1_type", "le:s12/16>>4\n", "ads1015");
 	chiptest_teardown(&ct);
 }
-TEST_CASE(test_capture, "capture: one channel, the conversion register, the timestamp");
+TEST_CASE(test_capture, "capture: one channel at a time, the kernel's scan type");
 
 /* ---- probe and removal ---- */
 
@@ -610,28 +436,6 @@ static void test_probe(void)
 }
 TEST_CASE(test_probe, "probe failures; the model's input keys");
 
-/* Probe starts continuous conversions (MODE 0); removal powers down (single-shot). */
-static void test_probe_and_remove_modes(void)
-{
-	struct bus_i2c_client *c;
-	struct chiptest ct;
-
-	CU_ASSERT_EQUAL_FATAL(chiptest_setup(&ct, "ads1015", ADS_ADDR, NULL, 0, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(bus_i2c_client_create(ct.bus, ADS_ADDR, &c), 0);
-	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x01) & 0x7fff, 0x0483);
-	iio_device_unregister(ct.reg, ct.dev);
-	ct.dev = NULL;
-	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x01) & 0x7fff, 0x0583);
-	bus_i2c_client_destroy(c);
-	chiptest_teardown(&ct);
-	/* with the line: latching comparator, active low, off */
-	CU_ASSERT_EQUAL_FATAL(chiptest_setup(&ct, "ads1115", ADS_ADDR, NULL, 0,
-					     &(struct chiptest_props){ .irq = true }), 0);
-	CU_ASSERT_EQUAL_FATAL(bus_i2c_client_create(ct.bus, ADS_ADDR, &c), 0);
-	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x01) & 0x7fff, 0x0487);
-	bus_i2c_client_destroy(c);
-	chiptest_teardown(&ct);
-}
-TEST_CASE(test_probe_and_remove_modes, "continuous after probe, single-shot after removal");
+ADS1015_CASES_TESTS("");
 
 TEST_MAIN("ads1015", NULL, NULL)
