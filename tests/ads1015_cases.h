@@ -21,7 +21,8 @@
 
 #include "chipsuite.h"
 
-static inline void ads1015_expect(struct iio_dev *dev, const char *attr, const char *want, const char *row)
+static inline void ads1015_expect(struct iio_dev *dev, const char *attr, const char *want,
+				  const char *row)
 {
 	char buf[96];
 
@@ -150,8 +151,8 @@ static inline void ads1015_case_writes(void)
 	for (r = 0; r < CHIPSUITE_NROWS(ads1015_write_rows); r++) {
 		const struct ads1015_write_row *row = &ads1015_write_rows[r];
 
-		if (chiptest_open(&ct, ADS1015_CASES_BACKEND, row->part, ADS1015_CASES_ADDR, NULL, 0,
-				  NULL)) {
+		if (chiptest_open(&ct, ADS1015_CASES_BACKEND, row->part, ADS1015_CASES_ADDR,
+				  NULL, 0, NULL)) {
 			TEST_ROW_ASSERT_GOT(0, row->name, "%s", ct.err);
 			continue;
 		}
@@ -160,16 +161,17 @@ static inline void ads1015_case_writes(void)
 		ads1015_expect(ct.dev, row->attr, row->reads, row->name);
 		/* per channel, as the kernel's: the others keep their settings */
 		if (strcmp(row->part, "ads1115"))
-			ads1015_expect(ct.dev, "in_voltage0-voltage3_scale", "1.000000000\n", row->name);
+			ads1015_expect(ct.dev, "in_voltage0-voltage3_scale", "1.000000000\n",
+				       row->name);
 		ads1015_expect(ct.dev, "in_voltage0-voltage3_sampling_frequency",
-			   strcmp(row->part, "ads1115") ? "1600\n" : "128\n", row->name);
+			       strcmp(row->part, "ads1115") ? "1600\n" : "128\n", row->name);
 		chiptest_teardown(&ct);
 	}
 }
 
 /* ---- capture ---- */
 
-/* The record is the conversion register as a CPU-order s16 (little-endian here), then the timestamp. */
+/* A record: the conversion register as a CPU-order s16 (little-endian here), the timestamp. */
 static const struct chipsuite_capture_row ads1015_capture_rows[] = {
 	{ "ads1015 AIN0", "ads1015", 0, { CHIPTEST_CONST("AIN0", 1000) }, 1, BIT(4), 16,
 	  { 0x80, 0x3e } },	/* 1000 << 4 */

@@ -83,8 +83,9 @@ static void part_files(struct iio_dev *dev, const struct part_row *row)
 		ads1015_expect(dev, name, name + 64, row->part);
 	}
 	/* rising value and enable, falling value, either enable and period */
-	TEST_ROW_ASSERT((iio_device_attr_find(dev, "events/in_voltage0-voltage3_thresh_either_period")
-			 != NULL) == row->events, row->part);
+	TEST_ROW_ASSERT((iio_device_attr_find(dev,
+					      "events/in_voltage0-voltage3_thresh_either_period") !=
+			 NULL) == row->events, row->part);
 	TEST_ROW_ASSERT((iio_device_attr_find(dev, "events/in_voltage2_thresh_falling_value") !=
 			 NULL) == row->events, row->part);
 	TEST_ROW_ASSERT(iio_device_attr_find(dev, "events/in_voltage2_thresh_falling_en") == NULL,
@@ -145,7 +146,8 @@ static void test_conversion_waits(void)
 	CU_ASSERT_DOUBLE_EQUAL(ads_now(&ct) - t, 0.010, 1e-9);
 	chiptest_teardown(&ct);
 }
-TEST_CASE(test_conversion_waits, "conversion waits from the data rates; values of the new settings");
+TEST_CASE(test_conversion_waits,
+	  "conversion waits from the data rates; values of the new settings");
 
 /*
  * The model itself: continuous conversions at 1/DR, a configuration written
@@ -279,9 +281,12 @@ struct event_value_row {
 
 /* periods at 1600 SPS: 1 conversion 625 us, 2 1250 us, 4 2500 us; 128 SPS (ads1115): 7812 us */
 static const struct event_value_row event_value_rows[] = {
-	{ "ads1015 high default", "ads1015", EV("voltage1_thresh_rising_value"), NULL, 0, "2047\n" },
-	{ "ads1015 low default", "ads1015", EV("voltage1_thresh_falling_value"), NULL, 0, "-2048\n" },
-	{ "ads1115 high default", "ads1115", EV("voltage1_thresh_rising_value"), NULL, 0, "32767\n" },
+	{ "ads1015 high default", "ads1015", EV("voltage1_thresh_rising_value"), NULL, 0,
+	  "2047\n" },
+	{ "ads1015 low default", "ads1015", EV("voltage1_thresh_falling_value"), NULL, 0,
+	  "-2048\n" },
+	{ "ads1115 high default", "ads1115", EV("voltage1_thresh_rising_value"), NULL, 0,
+	  "32767\n" },
 	{ "ads1115 low default", "ads1115", EV("voltage1_thresh_falling_value"), NULL, 0,
 	  "-32768\n" },
 	{ "ads1015 high 2047", "ads1015", EV("voltage1_thresh_rising_value"), "2047", 0, "2047\n" },
@@ -334,6 +339,11 @@ static void test_event_values(void)
 }
 TEST_CASE(test_event_values, "event values and periods: defaults, N and N+1");
 
+static void ads_expect_int(struct iio_dev *dev, const char *attr, int want)
+{
+	chipsuite_expect_int(dev, attr, want, attr);
+}
+
 /*
  * One event channel at a time: others' raw reads and events are EBUSY,
  * window mode cannot replace traditional, capture is refused; disabling
@@ -357,8 +367,8 @@ static void test_event_rules(void)
 	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x02), 99 << 4);
 	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x03), 100 << 4);
 	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x01) & 0x13, 0x00);
-	CU_ASSERT(chiptest_read_int(ct.dev, EV("voltage0_thresh_rising_en"), &val) == 0 && val == 1);
-	CU_ASSERT(chiptest_read_int(ct.dev, EV("voltage0_thresh_either_en"), &val) == 0 && val == 0);
+	ads_expect_int(ct.dev, EV("voltage0_thresh_rising_en"), 1);
+	ads_expect_int(ct.dev, EV("voltage0_thresh_either_en"), 0);
 	CU_ASSERT(chiptest_read_int(ct.dev, "in_voltage0_raw", &val) == 0 && val == 0);
 	CU_ASSERT_EQUAL(chiptest_read_int(ct.dev, "in_voltage1_raw", &val), -EBUSY);
 	CU_ASSERT_EQUAL(chiptest_write(ct.dev, EV("voltage1_thresh_rising_en"), "1"), -EBUSY);
@@ -367,7 +377,7 @@ static void test_event_rules(void)
 	/* disabling another channel's or window mode is a no-op */
 	CU_ASSERT_EQUAL(chiptest_write(ct.dev, EV("voltage1_thresh_rising_en"), "0"), 0);
 	CU_ASSERT_EQUAL(chiptest_write(ct.dev, EV("voltage0_thresh_either_en"), "0"), 0);
-	CU_ASSERT(chiptest_read_int(ct.dev, EV("voltage0_thresh_rising_en"), &val) == 0 && val == 1);
+	ads_expect_int(ct.dev, EV("voltage0_thresh_rising_en"), 1);
 	CU_ASSERT(iio_hrtimer_trigger_create(ct.reg, "hrt0", &t) == 0 &&
 		  iio_device_set_trigger(ct.dev, t) == 0);
 	CU_ASSERT_EQUAL(iio_buffer_attach(ct.dev, &r.buf, err, sizeof(err)), -EBUSY);
@@ -379,9 +389,9 @@ static void test_event_rules(void)
 	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x02), 0x8000);	/* -2048 << 4 */
 	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x01) & 0x13, 0x10);
 	CU_ASSERT_EQUAL(chiptest_write(ct.dev, EV("voltage2_thresh_rising_en"), "1"), 0);
-	CU_ASSERT(chiptest_read_int(ct.dev, EV("voltage2_thresh_either_en"), &val) == 0 && val == 1);
+	ads_expect_int(ct.dev, EV("voltage2_thresh_either_en"), 1);
 	CU_ASSERT_EQUAL(chiptest_write(ct.dev, EV("voltage2_thresh_rising_en"), "0"), 0);
-	CU_ASSERT(chiptest_read_int(ct.dev, EV("voltage2_thresh_either_en"), &val) == 0 && val == 0);
+	ads_expect_int(ct.dev, EV("voltage2_thresh_either_en"), 0);
 	/* capturing: no raw reads and no events */
 	CU_ASSERT_EQUAL(iio_buffer_attach(ct.dev, &r.buf, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(chiptest_read_int(ct.dev, "in_voltage0_raw", &val), -EBUSY);
@@ -408,7 +418,8 @@ static void test_capture(void)
 	CU_ASSERT(iio_hrtimer_trigger_create(ct.reg, "hrt0", &t) == 0 &&
 		  iio_device_set_trigger(ct.dev, t) == 0);
 	CU_ASSERT_EQUAL(iio_buffer_attach(ct.dev, &r.buf, err, sizeof(err)), -EINVAL);
-	ads1015_expect(ct.dev, "scan_elements/in_voltage0-voltage1_type", "le:s12/16>>4\n", "ads1015");
+	ads1015_expect(ct.dev, "scan_elements/in_voltage0-voltage1_type", "le:s12/16>>4\n",
+		       "ads1015");
 	chiptest_teardown(&ct);
 }
 TEST_CASE(test_capture, "capture: one channel at a time, the kernel's scan type");

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/i2c.h>
+
 #include "shim/shimchip.h"
 
 #define SHIM_ADDR	0x4a
@@ -85,6 +87,48 @@ static void test_same_as_emulated(void)
 		same_one(rows[r].part, rows[r].scale);
 }
 TEST_CASE(test_same_as_emulated, "same text through i2c-dev as emulated, every part");
+
+/*
+ * On an SMBus-only adapter (i2c-stub, many PC SMBus controllers) the
+ * kernel's regmap writes words through SMBus and refuses a value past
+ * 0xffff: a negative threshold cannot be armed there (EINVAL, nothing
+ * enabled, the registers untouched), as the 6.1 kernel on i2c-stub shows;
+ * a positive one can. Through plain I2C the negative one is written.
+ */
+#define EV23(f)	"events/in_voltage2-voltage3_thresh_" f
+#define EV0(f)	"events/in_voltage0_thresh_" f
+
+static void test_smbus_only_thresholds(void)
+{
+	struct bus_i2c_client *c;
+	struct chiptest ct;
+	int pass, v = -1;
+
+	for (pass = 0; pass < 2; pass++) {
+		shim_set_i2c_funcs(pass ? I2C_FUNC_SMBUS_WORD_DATA | I2C_FUNC_SMBUS_BYTE : 0);
+		if (chiptest_open(&ct, &i2cdev, "ads1015", SHIM_ADDR, NULL, 0, NULL) ||
+		    bus_i2c_client_create(ct.bus, SHIM_ADDR, &c)) {
+			TEST_ROW_ASSERT_GOT(0, "open", "%s", ct.err);
+			chiptest_teardown(&ct);
+			break;
+		}
+		CU_ASSERT_EQUAL(chiptest_write(ct.dev, EV23("falling_value"), "-5"), 0);
+		CU_ASSERT_EQUAL(chiptest_write(ct.dev, EV23("either_en"), "1"), pass ? -EINVAL : 0);
+		CU_ASSERT(chiptest_read_int(ct.dev, EV23("either_en"), &v) == 0 && v == !pass);
+		/* Lo_thresh -5 << 4 through I2C; its power-on value where refused */
+		CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x02), pass ? 0x8000 : 0xffb0);
+		CU_ASSERT_EQUAL(chiptest_write(ct.dev, EV23("either_en"), "0"), 0);
+		/* traditional mode on a positive threshold works on both */
+		CU_ASSERT_EQUAL(chiptest_write(ct.dev, EV0("rising_value"), "100"), 0);
+		CU_ASSERT_EQUAL(chiptest_write(ct.dev, EV0("rising_en"), "1"), 0);
+		CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x02), 99 << 4);
+		bus_i2c_client_destroy(c);
+		chiptest_teardown(&ct);
+	}
+	shim_set_i2c_funcs(0);
+}
+TEST_CASE(test_smbus_only_thresholds,
+	  "SMBus-only adapter: negative thresholds refused, as regmap's");
 
 /* With no chip at the address, the model sits at 0x4b: the node needs one. */
 static const struct chipsuite_probe_row probe_rows[] = {

@@ -222,7 +222,8 @@ static int ads1015_get_adc_result(struct iio_dev *indio_dev, unsigned int chan, 
 	if (old < 0)
 		return old;
 	cfg = (uint16_t)(FIELD_PREP(ADS1015_CFG_MUX, chan) |
-			 FIELD_PREP(ADS1015_CFG_PGA, st->pga[chan]) | FIELD_PREP(ADS1015_CFG_DR, dr));
+			 FIELD_PREP(ADS1015_CFG_PGA, st->pga[chan]) |
+			 FIELD_PREP(ADS1015_CFG_DR, dr));
 	if (ads1015_event_channel_enabled(st)) {
 		mask |= ADS1015_CFG_COMP_QUE | ADS1015_CFG_COMP_MODE;
 		cfg |= (uint16_t)(FIELD_PREP(ADS1015_CFG_COMP_QUE, st->comp_queue[chan]) |
@@ -359,7 +360,7 @@ static int ads1015_read_event(struct iio_dev *indio_dev, const struct iio_chan_s
 	}
 }
 
-/* A threshold in codes of the channel's resolution; a period picks the shortest queue that covers it. */
+/* A threshold in codes of the channel's resolution; a period: the shortest queue that covers it. */
 static int ads1015_write_event(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
 			       enum iio_event_type type, enum iio_event_direction dir,
 			       enum iio_event_info info, int val, int val2)
@@ -411,6 +412,21 @@ static int ads1015_read_event_config(struct iio_dev *indio_dev, const struct iio
 }
 
 /*
+ * A threshold, left-aligned, as regmap writes it: through plain I2C its low
+ * 16 bits; on an SMBus-only adapter regmap's word path refuses a value
+ * past 0xffff, so there a negative threshold is -EINVAL (the 6.1 kernel on
+ * i2c-stub, tests/kernel-rig/ads1015.conf).
+ */
+static int ads1015_write_thresh(struct bus_i2c_client *client, uint8_t reg, int val, int shift)
+{
+	unsigned int word = (unsigned int)val << shift;
+
+	if (word > 0xffff && !bus_i2c_check_functionality(client, BUS_I2C_FUNC_I2C))
+		return -EINVAL;
+	return bus_smbus_write_word_swapped(client, reg, (uint16_t)word);
+}
+
+/*
  * Arm the comparator on @chan: its thresholds (a rising-only event gets a
  * low threshold one below the high one, so that the alert ends as soon as
  * the input is back), then a conversion with the comparator bits set. On
@@ -434,12 +450,10 @@ static int ads1015_enable_event_config(struct iio_dev *indio_dev,
 	}
 	if (comp_mode == ADS1015_COMP_MODE_TRAD)
 		low = high - 1 > min ? high - 1 : min;
-	ret = bus_smbus_write_word_swapped(client, ADS1015_LO_THRESH_REG,
-					   (uint16_t)((uint32_t)low << shift));
+	ret = ads1015_write_thresh(client, ADS1015_LO_THRESH_REG, low, shift);
 	if (ret < 0)
 		return ret;
-	ret = bus_smbus_write_word_swapped(client, ADS1015_HI_THRESH_REG,
-					   (uint16_t)((uint32_t)high << shift));
+	ret = ads1015_write_thresh(client, ADS1015_HI_THRESH_REG, high, shift);
 	if (ret < 0)
 		return ret;
 	st->event_channel = ch;
@@ -504,8 +518,8 @@ static void ads1015_event_handler(struct iio_dev *indio_dev, int64_t timestamp)
 	if (!ads1015_event_channel_enabled(st))
 		return;
 	dir = st->comp_mode == ADS1015_COMP_MODE_TRAD ? IIO_EV_DIR_RISING : IIO_EV_DIR_EITHER;
-	iio_push_event(indio_dev,
-		       IIO_UNMOD_EVENT_CODE(IIO_VOLTAGE, st->event_channel, IIO_EV_TYPE_THRESH, dir),
+	iio_push_event(indio_dev, IIO_UNMOD_EVENT_CODE(IIO_VOLTAGE, st->event_channel,
+						       IIO_EV_TYPE_THRESH, dir),
 		       iio_get_time_ns(indio_dev));
 }
 

@@ -147,7 +147,8 @@ static int emu_ads1015_limit(const struct emu_ads1015 *m, uint16_t reg)
 /* The comparator's look at a new result. */
 static void emu_ads1015_compare(struct emu_ads1015 *m)
 {
-	int v = (int16_t)m->conv, hi = emu_ads1015_limit(m, m->hi), lo = emu_ads1015_limit(m, m->lo);
+	int v = (int16_t)m->conv;
+	int hi = emu_ads1015_limit(m, m->hi), lo = emu_ads1015_limit(m, m->lo);
 	unsigned int que = FIELD_GET(EMU_ADS1015_CFG_COMP_QUE, m->config);
 	bool window = m->config & EMU_ADS1015_CFG_COMP_MODE, past, back;
 
