@@ -142,7 +142,10 @@ static const struct iio_chan_spec ads1115_channels[] =
 	ADS1015_CHANNEL_TABLE(16, ads1015_events, ARRAY_SIZE(ads1015_events));
 static const struct iio_chan_spec tla2024_channels[] = ADS1015_CHANNEL_TABLE(12, NULL, 0);
 
-/* the kernel's validate_scan_mask = iio_validate_scan_mask_onehot */
+/*
+ * The kernel's validate_scan_mask, iio_validate_scan_mask_onehot: one
+ * channel a scan, so a second enable (or a reader asking two) is EINVAL.
+ */
 static const uint64_t ads1015_onehot_masks[] = {
 	BIT(0), BIT(1), BIT(2), BIT(3), BIT(4), BIT(5), BIT(6), BIT(7), 0
 };
