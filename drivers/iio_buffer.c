@@ -186,6 +186,7 @@ void iio_device_buffer_free(struct iio_dev *indio_dev)
 	pthread_mutex_destroy(&bs->list_lock);
 	pthread_mutex_destroy(&bs->notify_lock);
 	free(bs->ring);
+	free(bs->cyc);
 	free(bs->attrs);
 	free(bs);
 	op->buffer = NULL;
@@ -256,12 +257,14 @@ void iio_device_buffer_unregister(struct iio_dev *indio_dev)
 uint64_t iio_buffer_widest_mask(const struct iio_dev *indio_dev)
 {
 	const struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+	bool out = bs && iio_buffer_state_out(bs);
 	uint64_t all = 0, best = 0;
 	const uint64_t *m;
 	int i;
 
 	for (i = 0; i < indio_dev->num_channels; i++)
-		if (indio_dev->channels[i].scan_index >= 0 && !indio_dev->channels[i].output &&
+		if (indio_dev->channels[i].scan_index >= 0 &&
+		    !!indio_dev->channels[i].output == out &&
 		    indio_dev->channels[i].type != IIO_TIMESTAMP)
 			all |= 1ULL << indio_dev->channels[i].scan_index;
 	if (!bs || !bs->masks)
@@ -323,6 +326,13 @@ int iio_device_buffer_failed(struct iio_dev *indio_dev)
 bool iio_device_has_buffer(const struct iio_dev *indio_dev)
 {
 	return iio_buffer_state(indio_dev) != NULL;
+}
+
+enum iio_buffer_direction iio_device_buffer_direction(const struct iio_dev *indio_dev)
+{
+	const struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+
+	return bs ? bs->setup->direction : IIO_BUFFER_DIRECTION_IN;
 }
 
 bool iio_buffer_enabled(const struct iio_dev *indio_dev)
@@ -468,10 +478,37 @@ static int iio_buffer_activate(struct iio_dev *indio_dev, struct iio_dev_buffer 
 		bs->list = add;
 		add->attached = true;
 		bs->nbuffers++;
+		bs->out_len = add->length ? add->length : bs->length;
+		if (bs->out_len > IIO_SCAN_RING_SCANS)
+			bs->out_len = IIO_SCAN_RING_SCANS;
+		atomic_store(&bs->underruns, 0);
 	}
 	for (b = bs->list; b; b = b->next)
 		iio_buffer_build_demux(b, &bs->active);
 	pthread_mutex_unlock(&bs->list_lock);
+	return 0;
+}
+
+/*
+ * A buffer of the device's direction only (the kernel's read() of an output
+ * buffer and write() of an input one are -EPERM), and one writer of an
+ * output device: the kernel's device has one fifo, so a second is -EBUSY.
+ */
+static int iio_buffer_check_direction(struct iio_dev *indio_dev, struct iio_dev_buffer *bs,
+				      struct iio_buffer *buf, char *err, size_t errlen)
+{
+	bool out = iio_buffer_state_out(bs);
+
+	if (out != (buf->direction == IIO_BUFFER_DIRECTION_OUT)) {
+		iio_core_seterr(err, errlen, "%s's buffer is an %s buffer", indio_dev->name,
+				  out ? "output" : "input");
+		return -EPERM;
+	}
+	if (out && bs->nbuffers) {
+		iio_core_seterr(err, errlen, "%s plays one writer's scans at a time",
+				  indio_dev->name);
+		return -EBUSY;
+	}
 	return 0;
 }
 
@@ -490,6 +527,9 @@ static int iio_buffer_check_new(struct iio_dev *indio_dev, struct iio_dev_buffer
 	}
 	if (buf->attached)
 		return -EBUSY;
+	ret = iio_buffer_check_direction(indio_dev, bs, buf, err, errlen);
+	if (ret)
+		return ret;
 	if (!buf->mask) {
 		iio_core_seterr(err, errlen, "at least one scan element must be enabled first");
 		return -EINVAL;
@@ -579,6 +619,9 @@ static void iio_buffer_unlink(struct iio_dev_buffer *bs, struct iio_buffer *buf)
 	buf->attached = false;
 	if (!bs->nbuffers) {
 		atomic_store(&bs->tail, atomic_load(&bs->head));
+		free(bs->cyc);
+		bs->cyc = NULL;
+		bs->ncyc = bs->cycpos = 0;
 		bs->active_mask = 0;
 		bs->active_ts = false;
 		memset(&bs->active, 0, sizeof(bs->active));
@@ -644,7 +687,7 @@ int iio_push_to_buffers_with_timestamp(struct iio_dev *indio_dev, void *data, in
 	unsigned int head, tail;
 	size_t bytes;
 
-	if (!bs || !bs->nbuffers || !bs->ring)
+	if (!bs || !bs->nbuffers || !bs->ring || iio_buffer_state_out(bs))
 		return -EINVAL;
 	bytes = (size_t)bs->active.bytes;
 	if (bs->active_ts)
@@ -673,7 +716,7 @@ int iio_push_scans(struct iio_dev *indio_dev, const void *data, unsigned int n)
 	unsigned int head, tail, take, at, first;
 	size_t bytes;
 
-	if (!bs || !bs->nbuffers || !bs->ring)
+	if (!bs || !bs->nbuffers || !bs->ring || iio_buffer_state_out(bs))
 		return -EINVAL;
 	bytes = (size_t)bs->active.bytes;
 	head = atomic_load_explicit(&bs->head, memory_order_relaxed);
@@ -744,7 +787,7 @@ int iio_device_buffers_drain(struct iio_dev *indio_dev)
 	struct iio_buffer *b;
 	uint64_t lost;
 
-	if (!bs)
+	if (!bs || iio_buffer_state_out(bs))	/* the handler takes an output ring's scans */
 		return 0;
 	pthread_mutex_lock(&bs->list_lock);
 	head = atomic_load_explicit(&bs->head, memory_order_acquire);

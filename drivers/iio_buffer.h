@@ -50,6 +50,16 @@ struct iio_buffer;
 struct iio_trigger;
 struct iio_registry;
 
+/*
+ * The kernel's enum iio_buffer_direction: an IN buffer takes the scans a
+ * handler pushes, an OUT buffer holds the scans a writer queued for the
+ * handler to pop (iio_pop_from_buffer(), as ad5766's trigger handler).
+ */
+enum iio_buffer_direction {
+	IIO_BUFFER_DIRECTION_IN,
+	IIO_BUFFER_DIRECTION_OUT,
+};
+
 /**
  * struct iio_scan_layout - where each enabled element sits in a record.
  * @bytes: the record size (iio_compute_scan_bytes).
@@ -108,6 +118,11 @@ int64_t iio_scan_element_value(const struct iio_chan_spec *chan, const uint8_t *
  * @set_trigger: a self-timed device's current trigger changes to @trig
  *	(NULL clears), device lock held: tell whoever does the triggering
  *	(the kernel: trigger/current_trigger). NULL: nothing to tell.
+ * @direction: OUT for a device that plays scans (the kernel's
+ *	devm_iio_triggered_buffer_setup_ext(..., IIO_BUFFER_DIRECTION_OUT)):
+ *	its scan elements are its output channels, buffer/direction reads
+ *	"out", and @handler pops a scan per poll instead of pushing one. Such
+ *	a device has one buffer at a time, as the kernel's has one fifo.
  */
 struct iio_buffer_setup {
 	int (*handler)(struct iio_dev *indio_dev, int64_t ts);
@@ -117,6 +132,7 @@ struct iio_buffer_setup {
 	int (*validate_trigger)(struct iio_dev *indio_dev, struct iio_trigger *trig);
 	int (*set_trigger)(struct iio_dev *indio_dev, struct iio_trigger *trig);
 	bool self_timed;
+	enum iio_buffer_direction direction;
 };
 
 /**
@@ -140,9 +156,10 @@ int iio_device_trigger_setup(struct iio_dev *indio_dev,
 			     int (*period)(struct iio_dev *indio_dev, uint64_t *period_ns));
 
 /**
- * iio_buffer_widest_mask() - every scan element the device can capture at
- * once: the available mask with the most channels (the first of equals), or
- * all of them without scan masks. The timestamp is not in it.
+ * iio_buffer_widest_mask() - every scan element the device can capture (or,
+ * for an output device, play) at once: the available mask with the most
+ * channels (the first of equals), or all of its direction's channels
+ * without scan masks. The timestamp is not in it.
  */
 uint64_t iio_buffer_widest_mask(const struct iio_dev *indio_dev);
 
@@ -175,6 +192,8 @@ void iio_device_buffers_wake(struct iio_dev *indio_dev);
 
 /** iio_device_has_buffer() - did the driver set up a buffer? */
 bool iio_device_has_buffer(const struct iio_dev *indio_dev);
+/** iio_device_buffer_direction() - its buffer's direction (IN without a buffer). */
+enum iio_buffer_direction iio_device_buffer_direction(const struct iio_dev *indio_dev);
 /** iio_buffer_enabled() - is the device capturing (buffered mode)? Device lock held. */
 bool iio_buffer_enabled(const struct iio_dev *indio_dev);
 
@@ -203,8 +222,13 @@ struct iio_buffer_ops {
 };
 
 /**
- * struct iio_buffer - one reader of a device's capture (a kernel buffer).
+ * struct iio_buffer - one reader of a device's capture (a kernel buffer),
+ * or the one writer of an output device's scans.
  * @mask/@timestamp: the channels it wants (bits are scan_index).
+ * @direction: IN (zero) to read; OUT to write, on an output device only
+ *	(-EPERM across, as the kernel's read/write of the wrong direction).
+ * @length: OUT: scans it may queue ahead of the handler; 0 takes
+ *	buffer/length (at most IIO_SCAN_RING_SCANS).
  * @layout: its record, filled by iio_buffer_attach().
  * @priv: the owner's. The rest is the core's.
  */
@@ -212,6 +236,8 @@ struct iio_buffer {
 	const struct iio_buffer_ops *ops;
 	uint64_t mask;
 	bool timestamp;
+	enum iio_buffer_direction direction;
+	unsigned int length;
 	struct iio_scan_layout layout;
 	void *priv;
 	/* core-private */
@@ -277,6 +303,44 @@ void iio_device_set_push_notify(struct iio_dev *indio_dev, void (*notify)(void *
 int iio_device_buffers_drain(struct iio_dev *indio_dev);
 /** iio_device_scans_lost() - @n scans never made: told to each reader with its next scan. */
 void iio_device_scans_lost(struct iio_dev *indio_dev, uint64_t n);
+
+/* ---- output: the writer's side and the handler's ---- */
+
+/**
+ * iio_pop_from_buffer() - the kernel's iio_pop_from_buffer(): the handler of
+ * an output device takes the next scan of the active layout into @data
+ * (layout bytes; a cyclic block's next scan when one is set). Device lock
+ * held. The writer is woken (the push notify) when the queue falls to half
+ * its length. Return: 0; -EBUSY when nothing is queued (kfifo's
+ * remove_from: the driver decides, ad5766 leaves its outputs as they are),
+ * counted in iio_buffer_underruns(); -EINVAL when not playing.
+ */
+int iio_pop_from_buffer(struct iio_dev *indio_dev, void *data);
+
+/**
+ * iio_buffer_write_scans() - the writer @buf (attached, OUT) queues up to
+ * @n records of its layout, as many as its length leaves room for (the
+ * kernel's write() of whole datums). One writer thread at a time.
+ * Return: scans taken (0 when full: wait for the notify), -EINVAL (not
+ * attached), -EPERM (an IN buffer), -EBUSY (a cyclic block plays).
+ */
+int iio_buffer_write_scans(struct iio_dev *indio_dev, struct iio_buffer *buf, const void *data,
+			   unsigned int n);
+
+/**
+ * iio_buffer_set_cyclic() - @n records become a block the handler's pops
+ * repeat until @buf detaches (libiio's cyclic buffer; the kernel's kfifo
+ * has none). Only before anything was written. Takes the device lock.
+ * Return: 0; -EINVAL (@n is 0 or above the ring, not attached), -EPERM
+ * (IN), -EBUSY (scans were written or a block is set), -ENOMEM.
+ */
+int iio_buffer_set_cyclic(struct iio_dev *indio_dev, struct iio_buffer *buf, const void *data,
+			  unsigned int n);
+
+/** iio_buffer_queued() - scans written and not popped yet (data_available). */
+unsigned int iio_buffer_queued(const struct iio_dev *indio_dev);
+/** iio_buffer_underruns() - pops that found nothing since the writer attached. */
+uint64_t iio_buffer_underruns(const struct iio_dev *indio_dev);
 
 /**
  * iio_device_trigger_handle() - run the device's handler for a poll at @ts

@@ -2,7 +2,9 @@
  * iio_buffer_attr.c - the files of a buffered device's buffer 0:
  * scan_elements/ (<stem>_en, _index, _type), buffer/ and buffer0/ (length,
  * enable, watermark, data_available, direction; buffer0/ also holds the scan
- * elements, as since 5.11), and trigger/current_trigger.
+ * elements, as since 5.11), and trigger/current_trigger. An output
+ * device's show direction "out" and, in data_available, the scans queued
+ * and not played yet (kfifo_len of the kernel's output kfifo).
  *
  * Texts, modes and errors are industrialio-buffer.c's and
  * industrialio-trigger.c's: kstrtobool and base-10 kstrtouint parsing,
@@ -261,6 +263,7 @@ static int iio_battr_write_enable(struct iio_dev *indio_dev, struct iio_dev_buff
 	bs->buf0.priv = bs;
 	bs->buf0.mask = bs->mask0;
 	bs->buf0.timestamp = bs->ts0;
+	bs->buf0.direction = bs->setup->direction;	/* nobody writes it: each pop underruns */
 	bs->kfifo_count = 0;
 	ret = iio_buffer_attach_locked(indio_dev, &bs->buf0, NULL, 0);
 	if (!ret)
@@ -407,10 +410,12 @@ ssize_t iio_buffer_attr_read_locked(struct iio_dev *indio_dev, const struct iio_
 		return iio_battr_printf(buf, len, "%u\n", bs->enabled0);
 	case IIO_BATTR_WATERMARK:
 		return iio_battr_printf(buf, len, "%u\n", bs->watermark);
-	case IIO_BATTR_DATA_AVAILABLE:
-		return iio_battr_printf(buf, len, "%u\n", bs->kfifo_count);
+	case IIO_BATTR_DATA_AVAILABLE:	/* an output kfifo's length: scans not played yet */
+		return iio_battr_printf(buf, len, "%u\n", iio_buffer_state_out(bs) ?
+					iio_buffer_queued(indio_dev) : bs->kfifo_count);
 	case IIO_BATTR_DIRECTION:
-		return iio_battr_printf(buf, len, "in\n%.0u", 0);
+		return iio_battr_printf(buf, len, iio_buffer_state_out(bs) ? "out\n%.0u" :
+					"in\n%.0u", 0);
 	case IIO_BATTR_CURRENT_TRIGGER:
 		if (!bs->trig) {
 			buf[0] = '\0';

@@ -55,6 +55,11 @@ struct iio_dev_buffer {
 	atomic_uint head;
 	atomic_uint tail;
 	atomic_ullong lost;
+	/* output: the ring runs the other way (writer -> head, handler's pops -> tail) */
+	unsigned int out_len;	/* the writer's queue limit, in scans */
+	uint8_t *cyc;		/* a cyclic block, repeated by the pops; device lock */
+	unsigned int ncyc, cycpos;
+	atomic_ullong underruns;
 	/* its own lock, not @list_lock: a producer's wake must not wait out a drain */
 	pthread_mutex_t notify_lock;
 	void (*notify)(void *ctx);
@@ -69,6 +74,11 @@ struct iio_dev_buffer {
 static inline struct iio_dev_buffer *iio_buffer_state(const struct iio_dev *indio_dev)
 {
 	return to_iio_dev_opaque(indio_dev)->buffer;
+}
+
+static inline bool iio_buffer_state_out(const struct iio_dev_buffer *bs)
+{
+	return bs->setup->direction == IIO_BUFFER_DIRECTION_OUT;
 }
 
 /* iio_buffer.c */
