@@ -36,10 +36,11 @@
 /* Longest attribute value a test reads. */
 #define SENSORTEST_VALUE_MAX	128
 
-/* One integer board property; an array of them ends with a NULL key. */
+/* One board property, an integer or (@str set) a string; an array of them ends with a NULL key. */
 struct sensortest_prop {
 	const char *key;
 	int value;
+	const char *str;
 };
 
 /*
@@ -63,9 +64,14 @@ static inline int sensortest_prop_int(const void *props, const char *key, int *v
 
 static inline int sensortest_prop_str(const void *props, const char *key, const char **val)
 {
-	(void)props;
-	(void)key;
-	(void)val;
+	const struct sensortest_prop *p;
+
+	for (p = props; p && p->key; p++) {
+		if (strcmp(p->key, key) == 0 && p->str) {
+			*val = p->str;
+			return 0;
+		}
+	}
 	return -ENOENT;
 }
 
