@@ -45,6 +45,8 @@ struct proto_arena;
 #define PROTO_MSG_MAX_BYTES		256
 /* Scans per STREAM block, both inclusive. */
 #define PROTO_STREAM_SCANS_MAX		4096
+/* Bytes one SEND may carry: a block of PROTO_STREAM_SCANS_MAX records of the largest size. */
+#define PROTO_SEND_BYTES_MAX		(PROTO_STREAM_SCANS_MAX * 256)
 /* Channels one STREAM or CSTREAM may name. */
 #define PROTO_STREAM_CHANNELS_MAX	64
 /* WATCH interval bounds, both inclusive. */
@@ -141,6 +143,9 @@ enum proto_op {
 	PROTO_OP_STREAMS,
 	PROTO_OP_SUBSCRIBE,
 	PROTO_OP_UNSUBSCRIBE,
+	PROTO_OP_PLAY,
+	PROTO_OP_LOOP,
+	PROTO_OP_SEND,
 	PROTO_OP_COUNT		/* not an op: the size of the op table */
 };
 
@@ -182,7 +187,9 @@ enum proto_format {
  * @scans: STREAM, CSTREAM: scans per block (0 when absent).
  * @format: STREAM, CSTREAM.
  * @channels/@nchannels: STREAM, CSTREAM: the channels named (none: all).
- * @stream: UNSTREAM: the stream, 0 for all.
+ * @stream: UNSTREAM: the stream, 0 for all; SEND: the PLAY or LOOP.
+ * @bytes: SEND: the bytes that follow the line.
+ * PLAY and LOOP take @device, @trigger, @scans and @channels as STREAM.
  * @evtype: SUBSCRIBE only: the event type filter ("thresh"), NULL for any.
  * @store: private: owned storage of the strings (the struct may be moved
  *	with memcpy; it then owns the store in its new place).
@@ -207,6 +214,7 @@ struct proto_request {
 	const char *channels[PROTO_STREAM_CHANNELS_MAX];
 	int nchannels;
 	int stream;
+	int bytes;
 	char *store;
 };
 

@@ -95,6 +95,7 @@ enum proto_field {
 	PROTO_F_CHANNELS,
 	PROTO_F_STREAM,
 	PROTO_F_EVTYPE,
+	PROTO_F_BYTES,
 	PROTO_F_COUNT
 };
 

@@ -111,6 +111,18 @@ static const struct proto_op_row proto_op_rows[PROTO_OP_COUNT] = {
 		.name = "UNSUBSCRIBE", .usage = "UNSUBSCRIBE [<dev>]",
 		.summary = "stop one device's events, or every device's",
 		.args = { F(DEVICE) }, .nargs = 1, .nreq = 0 },
+	[PROTO_OP_PLAY] = {
+		.name = "PLAY", .usage = "PLAY <dev> <trigger>|- <scans> [<channel>...]",
+		.summary = "play blocks of scans sent with SEND on an output device",
+		.args = { F(DEVICE), F(TRIGGER), F(SCANS), F(CHANNELS) }, .nargs = 4, .nreq = 1 },
+	[PROTO_OP_LOOP] = {
+		.name = "LOOP", .usage = "LOOP <dev> <trigger>|- <scans> [<channel>...]",
+		.summary = "play one block sent with SEND over and over (cyclic)",
+		.args = { F(DEVICE), F(TRIGGER), F(SCANS), F(CHANNELS) }, .nargs = 4, .nreq = 1 },
+	[PROTO_OP_SEND] = {
+		.name = "SEND", .usage = "SEND <stream> <bytes>",
+		.summary = "a block of raw scans for a PLAY or LOOP: <bytes> bytes follow the line",
+		.args = { F(STREAM), F(BYTES) }, .nargs = 2, .nreq = 2 },
 };
 
 /* What an argument holds, which says how both spellings read and write it. */
@@ -157,6 +169,7 @@ static const struct proto_field_row {
 	[PROTO_F_STREAM] = { "stream", "<stream>", PROTO_FIELD_NUM },
 	[PROTO_F_EVTYPE] = { "evtype", "<evtype>", PROTO_FIELD_STR,
 			     offsetof(struct proto_request, evtype) },
+	[PROTO_F_BYTES] = { "bytes", "<bytes>", PROTO_FIELD_NUM },
 };
 
 static const char *const proto_format_names[PROTO_FORMAT_COUNT] = {
@@ -308,6 +321,9 @@ static void proto_request_range(enum proto_field f, long long *lo, long long *hi
 	} else if (f == PROTO_F_STREAM) {
 		*lo = 1;
 		*hi = INT_MAX;
+	} else if (f == PROTO_F_BYTES) {
+		*lo = 1;
+		*hi = PROTO_SEND_BYTES_MAX;
 	} else {
 		*lo = 1;
 		*hi = PROTO_MULTIPLIER_MAX;
@@ -332,6 +348,8 @@ static int proto_request_set_number(struct proto_request *req, enum proto_field 
 		req->scans = (int)v;
 	else if (f == PROTO_F_STREAM)
 		req->stream = (int)v;
+	else if (f == PROTO_F_BYTES)
+		req->bytes = (int)v;
 	else
 		req->multiplier = (unsigned int)v;
 	return 0;
@@ -392,7 +410,8 @@ static int proto_request_check(struct proto_request *req, const struct proto_op_
 		proto_msg(err, errlen, "multiplier: only with processed");
 		return -EINVAL;
 	}
-	if ((req->op == PROTO_OP_STREAM || req->op == PROTO_OP_CSTREAM) && !req->scans) {
+	if ((req->op == PROTO_OP_STREAM || req->op == PROTO_OP_CSTREAM ||
+	     req->op == PROTO_OP_PLAY || req->op == PROTO_OP_LOOP) && !req->scans) {
 		if (req->flags & PROTO_REQ_JSON)
 			proto_msg(err, errlen, "scans: missing");
 		else
@@ -959,6 +978,9 @@ static int proto_request_encode_number(const struct proto_request *req, enum pro
 		break;
 	case PROTO_F_STREAM:
 		v = req->stream;
+		break;
+	case PROTO_F_BYTES:
+		v = req->bytes;
 		break;
 	default:
 		return snprintf(buf, len, "%u", (unsigned int)req->interval_ms) < 0;

@@ -34,6 +34,7 @@
 #include "iio_value.h"
 #include "session.h"
 #include "srv.h"
+#include "play.h"
 #include "stream.h"
 #include "watch.h"
 
@@ -864,6 +865,16 @@ static void srv_dispatch_streams(struct srv_session *s, struct proto_request *re
 	srv_stream_list(s, req);
 }
 
+static void srv_dispatch_play(struct srv_session *s, struct proto_request *req)
+{
+	srv_play_request(s, req);
+}
+
+static void srv_dispatch_send(struct srv_session *s, struct proto_request *req)
+{
+	srv_play_send(s, req);
+}
+
 /*
  * The op table. @open: allowed before AUTH when a token is configured.
  */
@@ -895,6 +906,9 @@ static const struct srv_dispatch_row srv_dispatch_table[PROTO_OP_COUNT] = {
 	[PROTO_OP_STREAMS] = { srv_dispatch_streams, false },
 	[PROTO_OP_SUBSCRIBE] = { srv_events_subscribe, false },
 	[PROTO_OP_UNSUBSCRIBE] = { srv_events_unsubscribe, false },
+	[PROTO_OP_PLAY] = { srv_dispatch_play, false },
+	[PROTO_OP_LOOP] = { srv_dispatch_play, false },
+	[PROTO_OP_SEND] = { srv_dispatch_send, false },
 };
 
 void srv_dispatch_line(struct srv_session *s, const char *line, size_t len)
@@ -914,6 +928,9 @@ void srv_dispatch_line(struct srv_session *s, const char *line, size_t len)
 	if (ret < 0) {
 		srv->stats.requests++;
 		srv_dispatch_error(s, &req, ret, msg[0] ? "%s" : NULL, msg);
+		/* a SEND not understood: its bytes cannot be told from requests */
+		if (req.op == PROTO_OP_SEND && s->proto == &srv_proto_native)
+			srv_session_finish(s);
 		goto out;
 	}
 	if (req.op == PROTO_OP_NONE)
@@ -941,9 +958,15 @@ out:
 static size_t srv_native_feed(struct srv_session *s, const char *data, size_t len)
 {
 	const char *line;
-	size_t left = len, line_len;
+	size_t left = len, line_len, n;
 
 	while (left && srv_session_take(s)) {
+		if (srv_play_in_payload(s)) {	/* a SEND's bytes, not requests */
+			n = srv_play_feed(s, data, left);
+			data += n;
+			left -= n;
+			continue;
+		}
 		if (srv_session_line(s, &data, &left, &line, &line_len) <= 0)
 			break;
 		srv_dispatch_line(s, line, line_len);
@@ -973,6 +996,7 @@ void srv_native_open(struct srv_session *s)
 	srv_list_init(&s->native.watches);
 	srv_list_init(&s->native.streams);
 	srv_list_init(&s->native.evsubs);
+	srv_list_init(&s->native.plays);
 }
 
 /* A session with watches or subscriptions is not idle: it receives events. */
@@ -985,6 +1009,7 @@ void srv_native_close(struct srv_session *s)
 {
 	srv_watch_stop_all(s);
 	srv_stream_stop_all(s);
+	srv_play_stop_all(s);
 	srv_events_session_close(s);
 	srv_dispatch_session_fini(s);
 }
@@ -1002,6 +1027,8 @@ const struct srv_proto_ops srv_proto_native = {
 	.feed = srv_native_feed,
 	.on_eof = srv_native_on_eof,
 	.error = srv_native_error,
+	.partial = srv_play_in_payload,
+	.waiting = srv_play_waiting,
 	.keeps_alive = srv_native_keeps_alive,
 	.close = srv_native_close,
 };

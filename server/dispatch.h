@@ -26,6 +26,7 @@ struct srv_session;
 struct srv_busq;
 struct iio_dev;
 struct srv_memo;
+struct srv_play_in;
 
 /* Wrong AUTH tokens a connection may send before it is closed. */
 #define SRV_AUTH_ATTEMPTS_MAX		3
@@ -48,6 +49,8 @@ struct srv_memo;
  *	last id given (ids are never reused on a connection).
  * @evsubs: its SUBSCRIBEs (events.c); @nevsubs how many; @ev_flush: it
  *	is on the events' list of sessions to flush after a walk.
+ * @plays: its PLAYs and LOOPs (play.c), numbered with the streams;
+ *	@play_in: the SEND whose bytes are being read (owned), or NULL.
  */
 struct srv_native_conn {
 	struct srv_list watches;
@@ -58,6 +61,8 @@ struct srv_native_conn {
 	struct srv_list evsubs;
 	unsigned int nevsubs;
 	bool ev_flush;
+	struct srv_list plays;
+	struct srv_play_in *play_in;
 	struct srv_memo *memo;
 	const char *cur_line;
 	size_t cur_len;

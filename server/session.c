@@ -62,6 +62,8 @@ static bool srv_session_must_wait(const struct srv_session *s)
 {
 	if (s->inflight >= s->proto->inflight_max)
 		return true;
+	if (s->proto->waiting && s->proto->waiting(s))
+		return true;
 	if (srv_session_queued(s) >= SRV_OUT_PAUSE_BYTES)
 		return true;
 	return s->slots_head && srv_session_slot_bytes(s) >= SRV_OUT_PAUSE_BYTES;

@@ -69,6 +69,9 @@ struct srv_listener;
  *	long, line timeout); @msg may be NULL for the errno's default text.
  * @partial: optional; true while the row holds an unfinished request of its
  *	own (a payload), which the line timeout applies to.
+ * @waiting: optional; true while the row takes no further input for a
+ *	reason of its own (a SEND waiting for room, play.c); when it clears,
+ *	the row completes a reply slot, which resumes the reading.
 
  * @keeps_alive: optional; true while the idle timeout must not apply.
  * @close: release the row's private state (readers, subscriptions, watches).
@@ -86,6 +89,7 @@ struct srv_proto_ops {
 	void (*on_eof)(struct srv_session *s);
 	void (*error)(struct srv_session *s, int err, const char *msg);
 	bool (*partial)(const struct srv_session *s);
+	bool (*waiting)(const struct srv_session *s);
 	bool (*keeps_alive)(const struct srv_session *s);
 	void (*close)(struct srv_session *s);
 };

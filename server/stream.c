@@ -40,6 +40,7 @@
 #include "iio_value.h"
 #include "session.h"
 #include "srv.h"
+#include "play.h"
 #include "stream.h"
 #include "stream_priv.h"
 
@@ -665,6 +666,11 @@ void srv_stream_unstream(struct srv_session *s, const struct proto_request *req)
 		srv_reader_unlink(st);
 		srv_reader_release(st);
 	}
+	/* a PLAY or LOOP is stopped as a stream is (play.c) */
+	if (!req->stream)
+		srv_play_stop_all(s);
+	else if (!found)
+		found = srv_play_stop(s, req->stream) == 0;
 	if (req->stream && !found) {
 		srv_dispatch_error(s, req, -ENOENT, "no stream %d", req->stream);
 		return;
@@ -1016,6 +1022,12 @@ static int srv_open_prepare(struct srv_session *s, const struct proto_request *r
 		srv_dispatch_error(s, req, -EINVAL, "%s has no buffer", op->dev->name);
 		return -EINVAL;
 	}
+	/* before the capture exists: a player has the device's push notify (play.c) */
+	if (iio_device_buffer_direction(op->dev) == IIO_BUFFER_DIRECTION_OUT) {
+		srv_dispatch_error(s, req, -EINVAL, "%s has an output buffer (PLAY plays it)",
+				   op->dev->name);
+		return -EINVAL;
+	}
 	if (req->trigger) {
 		op->trig = iio_trigger_find(reg, req->trigger);
 		if (!op->trig) {
@@ -1176,8 +1188,13 @@ int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, const struc
 	op->st->buf.timestamp = ts;
 	op->st->scans = 1;
 	snprintf(op->st->mask, sizeof(op->st->mask), "%s", mask_text);
-	op->cap = srv_capture_get(s->srv->streams, dev);
-	ret = !op->cap ? -ENOMEM : op->cap->nreaders >= SRV_STREAM_READERS_MAX ? -EBUSY : 0;
+	/* an output device's buffer is a writer's (the kernel's read() of it is EPERM) */
+	if (iio_device_buffer_direction(dev) == IIO_BUFFER_DIRECTION_OUT)
+		op->cap = NULL;
+	else
+		op->cap = srv_capture_get(s->srv->streams, dev);
+	ret = iio_device_buffer_direction(dev) == IIO_BUFFER_DIRECTION_OUT ? -EPERM :
+	      !op->cap ? -ENOMEM : op->cap->nreaders >= SRV_STREAM_READERS_MAX ? -EBUSY : 0;
 	if (ret) {
 		if (op->cap)
 			srv_capture_put_if_idle(op->cap);

@@ -95,7 +95,7 @@ struct srv_sink;
  * open with 0 or the enable's -errno once the capture runs.
  * @sink_data: the sink's own state of this reader (flat, freed with it);
  *	taken whatever the outcome.
- * Return: 0 (an answer comes), or -ENOMEM or -EBUSY (SRV_STREAM_READERS_MAX
+ * Return: 0 (an answer comes), -EPERM (an output device), or -ENOMEM or -EBUSY (SRV_STREAM_READERS_MAX
  * readers of @dev already; nothing was answered).
  */
 int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, const struct srv_sink *sink,

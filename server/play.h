@@ -1,0 +1,45 @@
+/*
+ * play.h - buffered output over the native protocol: PLAY and LOOP open a
+ * player on an output device (the core's OUT buffer, iio_buffer.h), SEND
+ * carries a block of raw scans after its line, UNSTREAM stops a player as
+ * it stops a stream (PROTOCOL.md's PLAY section).
+ *
+ * One writer per device (the core's EBUSY). A player queues two blocks
+ * ahead of the trigger; a SEND that finds no room waits, its reply held in
+ * a slot and its connection read no further, until the handler's pops have
+ * emptied half the queue: a fast writer is paced by the trigger, a slow
+ * one underruns (counted, in SEND's reply) and nobody else waits.
+ * Place in the flow: dispatch -> *play* -> core -> session.
+ */
+#ifndef IIOWIRE_SRV_PLAY_H
+#define IIOWIRE_SRV_PLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "proto.h"
+
+struct srv_session;
+
+/* Blocks a player queues ahead of its device's trigger. */
+#define SRV_PLAY_QUEUE_BLOCKS		2
+
+/** srv_play_request() - PLAY or LOOP: attach the player and answer. */
+void srv_play_request(struct srv_session *s, const struct proto_request *req);
+/** srv_play_send() - SEND's line: the next @req->bytes bytes are its block. */
+void srv_play_send(struct srv_session *s, const struct proto_request *req);
+/**
+ * srv_play_feed() - while a SEND's bytes are due: take up to @len of them;
+ * the last one plays (or queues) the block and answers. Return: bytes taken.
+ */
+size_t srv_play_feed(struct srv_session *s, const char *data, size_t len);
+/** srv_play_in_payload() - are a SEND's bytes due? */
+bool srv_play_in_payload(const struct srv_session *s);
+/** srv_play_waiting() - does a SEND wait for room (read nothing more)? */
+bool srv_play_waiting(const struct srv_session *s);
+/** srv_play_stop() - UNSTREAM <id>: stop that player. Return: 0, -ENOENT. */
+int srv_play_stop(struct srv_session *s, int id);
+/** srv_play_stop_all() - UNSTREAM, or the connection ends: every player stops. */
+void srv_play_stop_all(struct srv_session *s);
+
+#endif /* IIOWIRE_SRV_PLAY_H */
