@@ -33,6 +33,7 @@
 #include "iiod_proto.h"
 #include "iiod_xml.h"
 #include "iiodb_proto.h"
+#include "play.h"
 #include "session.h"
 #include "srv.h"
 #include "stream_iiod.h"
@@ -617,10 +618,18 @@ static void srv_iiod_binary(struct srv_session *s, const struct proto_iiod_cmd *
 		      srv_iiodb_begin(s));
 }
 
-/* no output buffers */
+/* WRITEBUF: 0, then the samples, then their count once queued (play.c) */
 static void srv_iiod_writebuf(struct srv_session *s, const struct proto_iiod_cmd *cmd)
 {
-	srv_iiod_device_or(s, cmd, -ENOSYS);
+	const struct srv_iiod_ctx *ctx = srv_iiod_model(s->srv);
+	const struct srv_iiod_dev *d = ctx ? srv_iiod_ctx_find_dev(ctx, cmd->device) : NULL;
+
+	if (!d)
+		srv_iiod_code(s, ctx ? -ENODEV : -ENOMEM);
+	else if (iio_device_buffer_direction(d->dev) != IIO_BUFFER_DIRECTION_OUT)
+		srv_iiod_code(s, -ENOSYS);	/* no output buffer */
+	else
+		srv_play_writebuf(s, d->dev, cmd->num);
 }
 
 /*
@@ -648,8 +657,8 @@ static void (*const srv_iiod_handlers[PROTO_IIOD_OP_COUNT])(struct srv_session *
 };
 
 /*
- * Answer one request line. Return: true for a WRITEBUF (always refused):
- * its caller closes the connection, as samples may follow it.
+ * Answer one request line. Return: true for a WRITEBUF refused (a code
+ * other than 0): its caller closes the connection, as samples may follow it.
  */
 static bool srv_iiod_line(struct srv_session *s, const char *line, size_t len)
 {
@@ -673,7 +682,7 @@ static bool srv_iiod_line(struct srv_session *s, const char *line, size_t len)
 		srv_iiod_handlers[cmd.op](s, &cmd);
 	else
 		srv_iiod_code(s, -EINVAL);
-	return cmd.op == PROTO_IIOD_OP_WRITEBUF;
+	return cmd.op == PROTO_IIOD_OP_WRITEBUF && !srv_play_in_payload(s);
 }
 
 
@@ -687,6 +696,12 @@ static size_t srv_iiod_feed(struct srv_session *s, const char *data, size_t len)
 	size_t left = len, line_len, n;
 
 	while (left && srv_session_take(s)) {
+		if (srv_play_in_payload(s)) {	/* a WRITEBUF's samples */
+			n = srv_play_feed(s, data, left);
+			data += n;
+			left -= n;
+			continue;
+		}
 		if (c->in_payload) {
 			n = c->wleft < left ? (size_t)c->wleft : left;
 			if (c->wbuf)
@@ -703,10 +718,11 @@ static size_t srv_iiod_feed(struct srv_session *s, const char *data, size_t len)
 			break;
 		/*
 		 * libiio sends a WRITEBUF's samples only once it has read a
-		 * 0 answer, which never comes: whatever follows, behind the
-		 * line or in a later packet, is samples sent blind, not
-		 * requests. Close after the answer, where iiod 0.24 runs them
-		 * as commands; libiio's buffer has a connection of its own.
+		 * 0 answer: a WRITEBUF refused gets none, and whatever
+		 * follows, behind the line or in a later packet, may be
+		 * samples sent blind, not requests. Close after the answer,
+		 * where iiod 0.24 runs them as commands; libiio's buffer has
+		 * a connection of its own.
 		 */
 		if (srv_iiod_line(s, line, line_len)) {
 			srv_session_log(SRV_LOG_INFO, s, "refused WRITEBUF, closing");
@@ -731,17 +747,19 @@ static void srv_iiod_on_eof(struct srv_session *s)
 
 static bool srv_iiod_partial(const struct srv_session *s)
 {
-	return s->iiod.in_payload;
+	return s->iiod.in_payload || srv_play_in_payload(s);
 }
 
 static void srv_iiod_open(struct srv_session *s)
 {
 	srv_list_init(&s->iiod.readers);
+	srv_list_init(&s->iiod.plays);
 }
 
 static void srv_iiod_close(struct srv_session *s)
 {
 	srv_iiod_buf_stop_all(s);
+	srv_play_stop_all(s);
 	srv_iiod_write_end(s);
 }
 
@@ -755,5 +773,6 @@ const struct srv_proto_ops srv_proto_iiod = {
 	.on_eof = srv_iiod_on_eof,
 	.error = srv_iiod_error,
 	.partial = srv_iiod_partial,
+	.waiting = srv_play_waiting,
 	.close = srv_iiod_close,
 };

@@ -25,6 +25,7 @@
 struct srv;
 struct srv_config;
 struct srv_iiodb_conn;
+struct srv_play_in;
 
 /**
  * struct srv_iiod_conn - an iiod session's own state: a WRITE waiting for
@@ -45,6 +46,8 @@ struct srv_iiod_conn {
 	char *wbuf;
 	size_t wlen;
 	struct srv_iiodb_conn *bin;	/* after BINARY: libiio 1.0's row (iiodb_proto.c) */
+	struct srv_list plays;		/* its OPENs of output devices (play.c) */
+	struct srv_play_in *play_in;	/* a WRITEBUF's samples being read (play.c) */
 };
 
 /* The row (session.h's struct srv_proto_ops). */

@@ -23,6 +23,8 @@
 #include "iio_buffer.h"
 #include "iio_core.h"
 #include "iio_registry.h"
+#include "iiod.h"
+#include "iiod_proto.h"
 #include "play.h"
 #include "session.h"
 #include "srv.h"
@@ -31,7 +33,7 @@
 #define SRV_PLAY_TRIGGER_ATTR	"trigger/current_trigger"
 
 struct srv_play {
-	struct srv_list node;		/* s->native.plays */
+	struct srv_list node;		/* srv_play_list(s) */
 	struct srv_session *s;
 	struct iio_dev *dev;		/* referenced */
 	struct iio_buffer buf;
@@ -42,9 +44,11 @@ struct srv_play {
 	bool loop;			/* LOOP: one block, repeated */
 	bool looping;			/* its block is set */
 	bool attached;
+	bool iiod;			/* an iiod OPEN: its replies are iiod's codes */
 	/* a SEND waiting for room: its records from @at on, and its reply's place */
 	uint8_t *pend;
 	unsigned int npend, at;
+	size_t pend_bytes;		/* what the waiting SEND (WRITEBUF) carried */
 	struct srv_slot *slot;
 	struct proto_request rq;	/* op, flags and id of the PLAY (and then the SEND) */
 	char device[24];
@@ -57,12 +61,26 @@ struct srv_play {
 /* A SEND whose bytes are being read; @p NULL (with @err) drops them, then answers @err. */
 struct srv_play_in {
 	struct srv_play *p;
+	bool iiod;
 	uint8_t *buf;
 	size_t want, got;
 	int err;
 	char msg[PROTO_MSG_MAX_BYTES];
 	struct proto_request rq;
 };
+
+/* The session's players and the SEND being read: the native row's, or the iiod row's. */
+static struct srv_list *srv_play_list(const struct srv_session *s)
+{
+	return srv_proto_is_native(s->proto) ? (struct srv_list *)&s->native.plays :
+					       (struct srv_list *)&s->iiod.plays;
+}
+
+static struct srv_play_in **srv_play_in_ptr(const struct srv_session *s)
+{
+	return srv_proto_is_native(s->proto) ? (struct srv_play_in **)&s->native.play_in :
+					       (struct srv_play_in **)&s->iiod.play_in;
+}
 
 static void srv_play_rq(struct proto_request *dst, const struct proto_request *req)
 {
@@ -77,7 +95,7 @@ static struct srv_play *srv_play_find(struct srv_session *s, int id)
 	struct srv_list *pos, *tmp;
 	struct srv_play *p;
 
-	srv_list_for_each_safe(pos, tmp, &s->native.plays) {
+	srv_list_for_each_safe(pos, tmp, srv_play_list(s)) {
 		p = srv_container_of(pos, struct srv_play, node);
 		if (p->id == id)
 			return p;
@@ -93,6 +111,18 @@ static int srv_play_reply_ok(struct proto_buf *b, const struct proto_request *rq
 	int n = snprintf(v, sizeof(v), "%llu", (unsigned long long)iio_buffer_underruns(dev));
 
 	return proto_reply_value(b, rq, v, (size_t)n);
+}
+
+/*
+ * A SEND's (or WRITEBUF's) answer into @b: native "OK <underruns>" or the
+ * error with @msg; iiod's code, the bytes taken or the -errno.
+ */
+static int srv_play_reply_to(struct proto_buf *b, const struct srv_play *p,
+			     const struct proto_request *rq, size_t bytes, int err, const char *msg)
+{
+	if (p && p->iiod)
+		return proto_iiod_reply_code(b, err ? err : (long long)bytes);
+	return err ? proto_reply_error(b, rq, err, msg) : srv_play_reply_ok(b, rq, p->dev);
 }
 
 /* ---- the core's side: any thread; the work is the loop's ---- */
@@ -128,7 +158,7 @@ static void srv_play_close_cb(uv_handle_t *h)
 /* Off its session's list, detached (the outputs keep their last codes), freed later. */
 static void srv_play_release(struct srv_play *p)
 {
-	struct srv_play_in *in = p->s ? p->s->native.play_in : NULL;
+	struct srv_play_in *in = *srv_play_in_ptr(p->s);
 
 	if (in && in->p == p) {	/* its SEND's bytes are dropped and answered */
 		in->p = NULL;
@@ -154,8 +184,7 @@ static void srv_play_answer(struct srv_play *p, int err, const char *msg)
 	p->pend = NULL;
 	if (!slot)
 		return;	/* the session went first */
-	ret = err ? proto_reply_error(&slot->text, &p->rq, err, msg) :
-		    srv_play_reply_ok(&slot->text, &p->rq, p->dev);
+	ret = srv_play_reply_to(&slot->text, p, &p->rq, p->pend_bytes, err, msg);
 	srv_session_check(p->s, ret);
 	srv_session_slot_done(p->s, slot);
 }
@@ -170,8 +199,10 @@ static void srv_play_ended(struct srv_play *p, int err)
 	snprintf(msg, sizeof(msg), "%s: %s", p->device,
 		 err == -ENODEV ? "device removed" : "output ended");
 	srv_play_answer(p, err, msg);
-	srv_session_check(s, proto_streamend_encode(srv_session_out(s),
-						   p->rq.flags & PROTO_REQ_JSON, p->id, err, msg));
+	if (!p->iiod)	/* iiod has no such line: its next WRITEBUF fails */
+		srv_session_check(s, proto_streamend_encode(srv_session_out(s),
+							   p->rq.flags & PROTO_REQ_JSON, p->id,
+							   err, msg));
 	srv_play_release(p);
 	srv_session_flush(s);
 }
@@ -211,22 +242,23 @@ int srv_play_stop(struct srv_session *s, int id)
 
 void srv_play_stop_all(struct srv_session *s)
 {
+	struct srv_play_in **in = srv_play_in_ptr(s);
 	struct srv_list *pos, *tmp;
 
-	srv_list_for_each_safe(pos, tmp, &s->native.plays)
+	srv_list_for_each_safe(pos, tmp, srv_play_list(s))
 		srv_play_release(srv_container_of(pos, struct srv_play, node));
-	if (s->native.play_in) {
-		free(s->native.play_in->buf);
-		free(s->native.play_in);
-		s->native.play_in = NULL;
+	if (*in) {
+		free((*in)->buf);
+		free(*in);
+		*in = NULL;
 	}
 }
 
 bool srv_play_waiting(const struct srv_session *s)
 {
-	const struct srv_list *pos;
+	const struct srv_list *head = srv_play_list(s), *pos;
 
-	for (pos = s->native.plays.next; pos != &s->native.plays; pos = pos->next)
+	for (pos = head->next; pos != head; pos = pos->next)
 		if (srv_container_of(pos, const struct srv_play, node)->pend)
 			return true;
 	return false;
@@ -234,17 +266,17 @@ bool srv_play_waiting(const struct srv_session *s)
 
 static unsigned int srv_play_count(const struct srv_session *s)
 {
-	const struct srv_list *pos;
+	const struct srv_list *head = srv_play_list(s), *pos;
 	unsigned int n = 0;
 
-	for (pos = s->native.plays.next; pos != &s->native.plays; pos = pos->next)
+	for (pos = head->next; pos != head; pos = pos->next)
 		n++;
 	return n;
 }
 
 bool srv_play_in_payload(const struct srv_session *s)
 {
-	return s->native.play_in != NULL;
+	return *srv_play_in_ptr(s) != NULL;
 }
 
 /* ---- PLAY, LOOP ---- */
@@ -419,7 +451,7 @@ void srv_play_request(struct srv_session *s, const struct proto_request *req)
 		return;
 	}
 	p->id = ++s->native.next_stream;
-	srv_list_add_tail(&s->native.plays, &p->node);
+	srv_list_add_tail(srv_play_list(s), &p->node);
 	srv_session_check(s, srv_play_reply(p, req));
 }
 
@@ -472,7 +504,7 @@ void srv_play_send(struct srv_session *s, const struct proto_request *req)
 		in->err = in->buf ? 0 : -ENOMEM;
 		in->p = in->buf ? p : NULL;
 	}
-	s->native.play_in = in;
+	*srv_play_in_ptr(s) = in;
 }
 
 /* All of a SEND's bytes are in: set the LOOP's block, or queue what fits and wait for the rest. */
@@ -485,15 +517,14 @@ static void srv_play_block(struct srv_session *s, struct srv_play_in *in)
 	if (p->loop) {
 		ret = iio_buffer_set_cyclic(p->dev, &p->buf, in->buf, n);
 		p->looping = ret == 0;
-		srv_session_check(s, ret ? proto_reply_error(srv_session_out(s), &in->rq, ret, NULL) :
-				  srv_play_reply_ok(srv_session_out(s), &in->rq, p->dev));
+		srv_session_check(s, srv_play_reply_to(srv_session_out(s), p, &in->rq, in->want,
+						       ret, NULL));
 		return;
 	}
 	ret = iio_buffer_write_scans(p->dev, &p->buf, in->buf, n);
 	if (ret < 0 || (unsigned int)ret == n) {
-		srv_session_check(s, ret < 0 ? proto_reply_error(srv_session_out(s), &in->rq, ret,
-								 NULL) :
-				  srv_play_reply_ok(srv_session_out(s), &in->rq, p->dev));
+		srv_session_check(s, srv_play_reply_to(srv_session_out(s), p, &in->rq, in->want,
+						       ret < 0 ? ret : 0, NULL));
 		return;
 	}
 	/* the rest waits for room; the connection is read no further until then */
@@ -501,6 +532,7 @@ static void srv_play_block(struct srv_session *s, struct srv_play_in *in)
 	in->buf = NULL;
 	p->npend = n;
 	p->at = (unsigned int)ret;
+	p->pend_bytes = in->want;
 	p->rq = in->rq;
 	if (!srv_session_slot_new(s, &p->slot)) {
 		srv_session_broken(s);
@@ -511,7 +543,7 @@ static void srv_play_block(struct srv_session *s, struct srv_play_in *in)
 
 size_t srv_play_feed(struct srv_session *s, const char *data, size_t len)
 {
-	struct srv_play_in *in = s->native.play_in;
+	struct srv_play_in *in = *srv_play_in_ptr(s);
 	size_t n = in->want - in->got < len ? in->want - in->got : len;
 
 	if (in->buf && in->p)
@@ -519,13 +551,97 @@ size_t srv_play_feed(struct srv_session *s, const char *data, size_t len)
 	in->got += n;
 	if (in->got < in->want)
 		return n;
-	s->native.play_in = NULL;
+	*srv_play_in_ptr(s) = NULL;
 	if (in->p && !in->err)
 		srv_play_block(s, in);
+	else if (in->iiod)
+		srv_session_check(s, proto_iiod_reply_code(srv_session_out(s),
+							   in->err ? in->err : -ENODEV));
 	else
 		srv_dispatch_error(s, &in->rq, in->err ? in->err : -ENODEV, in->msg[0] ? "%s" : NULL,
 				   in->msg);
 	free(in->buf);
 	free(in);
 	return n;
+}
+
+/* ---- iiod 0.24: OPEN of an output device, WRITEBUF, CLOSE ---- */
+
+static struct srv_play *srv_play_of_dev(struct srv_session *s, const struct iio_dev *dev)
+{
+	struct srv_list *pos, *tmp;
+	struct srv_play *p;
+
+	srv_list_for_each_safe(pos, tmp, srv_play_list(s)) {
+		p = srv_container_of(pos, struct srv_play, node);
+		if (p->dev == dev)
+			return p;
+	}
+	return NULL;
+}
+
+int srv_play_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t mask,
+		       unsigned int samples, bool cyclic)
+{
+	struct proto_request rq = { .op = cyclic ? PROTO_OP_LOOP : PROTO_OP_PLAY,
+				    .scans = (int)samples };
+	struct srv_play *p;
+	int ret;
+
+	if (srv_play_of_dev(s, dev))
+		return -EBUSY;
+	p = srv_play_new(s, &rq, dev, mask);
+	if (!p)
+		return -ENOMEM;
+	p->iiod = true;
+	ret = srv_play_attach(p, NULL, NULL, 0);
+	if (ret) {
+		srv_play_release(p);
+		return ret;
+	}
+	srv_list_add_tail(srv_play_list(s), &p->node);
+	return 0;
+}
+
+void srv_play_writebuf(struct srv_session *s, const struct iio_dev *dev, uint64_t bytes)
+{
+	struct srv_play *p = srv_play_of_dev(s, dev);
+	struct srv_play_in *in;
+	int err;
+
+	if (!p) {
+		srv_session_check(s, proto_iiod_reply_code(srv_session_out(s), -EBADF));
+		return;
+	}
+	in = calloc(1, sizeof(*in));
+	if (!in) {
+		srv_session_broken(s);
+		return;
+	}
+	/* refused before the samples, which libiio then does not send */
+	err = !bytes || bytes > PROTO_SEND_BYTES_MAX ? -EINVAL :
+	      srv_play_refuse(in, p, (size_t)bytes);
+	if (!err) {
+		in->buf = malloc((size_t)bytes);
+		err = in->buf ? 0 : -ENOMEM;
+	}
+	srv_session_check(s, proto_iiod_reply_code(srv_session_out(s), err));
+	if (err) {
+		free(in);
+		return;
+	}
+	in->p = p;
+	in->iiod = true;
+	in->want = (size_t)bytes;
+	*srv_play_in_ptr(s) = in;
+}
+
+int srv_play_close_dev(struct srv_session *s, const struct iio_dev *dev)
+{
+	struct srv_play *p = srv_play_of_dev(s, dev);
+
+	if (!p)
+		return -ENOENT;
+	srv_play_release(p);
+	return 0;
 }

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "proto.h"
 
@@ -37,6 +38,24 @@ size_t srv_play_feed(struct srv_session *s, const char *data, size_t len);
 bool srv_play_in_payload(const struct srv_session *s);
 /** srv_play_waiting() - does a SEND wait for room (read nothing more)? */
 bool srv_play_waiting(const struct srv_session *s);
+struct iio_dev;
+
+/**
+ * srv_play_open_iiod() - an iiod OPEN of an output device: a player of
+ * @samples-scan blocks (a LOOP when @cyclic) on its current trigger.
+ * Return: 0 (the caller answers 0) or -errno (EBUSY: another writer).
+ */
+int srv_play_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t mask,
+		       unsigned int samples, bool cyclic);
+/**
+ * srv_play_writebuf() - iiod's WRITEBUF <dev> <bytes>: answers 0 and reads
+ * the samples (the block's answer, the bytes, comes once they are queued),
+ * or answers the -errno (no OPEN: EBADF; not whole samples or over a
+ * block: EINVAL) and reads nothing.
+ */
+void srv_play_writebuf(struct srv_session *s, const struct iio_dev *dev, uint64_t bytes);
+/** srv_play_close_dev() - iiod's CLOSE of an output device. Return: 0, -ENOENT. */
+int srv_play_close_dev(struct srv_session *s, const struct iio_dev *dev);
 /** srv_play_stop() - UNSTREAM <id>: stop that player. Return: 0, -ENOENT. */
 int srv_play_stop(struct srv_session *s, int id);
 /** srv_play_stop_all() - UNSTREAM, or the connection ends: every player stops. */

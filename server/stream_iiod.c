@@ -25,6 +25,7 @@
 #include "iiod.h"
 #include "iiod_proto.h"
 #include "iiod_xml.h"
+#include "play.h"
 #include "session.h"
 #include "srv.h"
 #include "stream.h"
@@ -62,10 +63,16 @@ static int srv_iiod_hex(char c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* The OPEN mask into scan bits. Return: 0 or -EINVAL (wrong length, no scan element). */
+/*
+ * The OPEN mask into scan bits of the device's direction (an output
+ * device's outputs, else its inputs). Return: 0 or -EINVAL (wrong length,
+ * no scan element).
+ */
 static int srv_iiod_mask(const struct srv_iiod_dev *d, const char *text, uint64_t *mask,
 			 bool *ts)
 {
+	bool out = iio_device_buffer_direction(d->dev) == IIO_BUFFER_DIRECTION_OUT;
+
 	size_t len = strlen(text), want = 8 * (((size_t)d->nchans + 31) / 32);
 	const struct srv_iiod_chan *c;
 	int i, nib;
@@ -81,7 +88,7 @@ static int srv_iiod_mask(const struct srv_iiod_dev *d, const char *text, uint64_
 		if (!(nib & (1 << (i % 4))))
 			continue;
 		c = &d->chans[i];
-		if (c->scan_index < 0 || c->output)
+		if (c->scan_index < 0 || c->output != out)
 			continue;	/* bits for channels without a scan element are ignored */
 		if (!strcmp(c->id, "timestamp"))
 			*ts = true;
@@ -108,10 +115,18 @@ void srv_iiod_buf_open(struct srv_session *s, const struct srv_iiod_dev *d,
 		srv_iiod_buf_code(s, -EACCES);
 		return;
 	}
-	if (cmd->cyclic || !iio_device_has_buffer(d->dev) || !samples ||
+	if (!iio_device_has_buffer(d->dev) || !samples ||
+	    (cmd->cyclic && iio_device_buffer_direction(d->dev) != IIO_BUFFER_DIRECTION_OUT) ||
 	    srv_iiod_mask(d, cmd->mask, &mask, &ts) ||
 	    iio_scan_layout_compute(d->dev, mask, ts, &l)) {
 		srv_iiod_buf_code(s, -EINVAL);
+		return;
+	}
+	/* an output device: a writer, whose WRITEBUFs its trigger plays (play.c) */
+	if (iio_device_buffer_direction(d->dev) == IIO_BUFFER_DIRECTION_OUT) {
+		srv_iiod_buf_code(s, srv_play_open_iiod(s, d->dev, mask, samples > PROTO_STREAM_SCANS_MAX ?
+							PROTO_STREAM_SCANS_MAX : (unsigned int)samples,
+							cmd->cyclic));
 		return;
 	}
 	/* iiod's kernel buffer: samples x 4 blocks */
@@ -200,7 +215,7 @@ void srv_iiod_buf_close(struct srv_session *s, const struct srv_iiod_dev *d)
 	struct srv_reader *st = srv_iiod_reader_find(s, d->dev);
 
 	if (!st) {
-		srv_iiod_buf_code(s, -ENXIO);
+		srv_iiod_buf_code(s, srv_play_close_dev(s, d->dev) ? -ENXIO : 0);
 		return;
 	}
 	st->ended = true;
