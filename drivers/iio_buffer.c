@@ -482,6 +482,7 @@ static int iio_buffer_activate(struct iio_dev *indio_dev, struct iio_dev_buffer 
 		if (bs->out_len > IIO_SCAN_RING_SCANS)
 			bs->out_len = IIO_SCAN_RING_SCANS;
 		atomic_store(&bs->underruns, 0);
+		atomic_store(&bs->primed, false);
 	}
 	for (b = bs->list; b; b = b->next)
 		iio_buffer_build_demux(b, &bs->active);

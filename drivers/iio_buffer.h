@@ -313,7 +313,8 @@ void iio_device_scans_lost(struct iio_dev *indio_dev, uint64_t n);
  * held. The writer is woken (the push notify) when the queue falls to half
  * its length. Return: 0; -EBUSY when nothing is queued (kfifo's
  * remove_from: the driver decides, ad5766 leaves its outputs as they are),
- * counted in iio_buffer_underruns(); -EINVAL when not playing.
+ * counted in iio_buffer_underruns() once a first scan was queued; -EINVAL
+ * when not playing.
  */
 int iio_pop_from_buffer(struct iio_dev *indio_dev, void *data);
 
@@ -339,7 +340,7 @@ int iio_buffer_set_cyclic(struct iio_dev *indio_dev, struct iio_buffer *buf, con
 
 /** iio_buffer_queued() - scans written and not popped yet (data_available). */
 unsigned int iio_buffer_queued(const struct iio_dev *indio_dev);
-/** iio_buffer_underruns() - pops that found nothing since the writer attached. */
+/** iio_buffer_underruns() - pops that found nothing since the writer queued its first scan. */
 uint64_t iio_buffer_underruns(const struct iio_dev *indio_dev);
 
 /**

@@ -7,8 +7,9 @@
  * The ring is iio_buffer.c's, run the other way: the writer (the server's
  * loop) moves head, the handler (the loop or the device's bus worker,
  * device lock held) moves tail. A pop that finds the ring empty is the
- * kfifo's -EBUSY, counted as an underrun; what the chip does then is the
- * driver's. The writer is woken through the push notify when the queue is
+ * kfifo's -EBUSY, counted as an underrun once the writer has queued its
+ * first scan (a writer that has not started is not late); what the chip
+ * does then is the driver's. The writer is woken through the push notify when the queue is
  * down to half its length, so a fast writer is paced by the trigger.
  */
 #include <errno.h>
@@ -47,7 +48,8 @@ int iio_pop_from_buffer(struct iio_dev *indio_dev, void *data)
 	tail = atomic_load_explicit(&bs->tail, memory_order_relaxed);
 	head = atomic_load_explicit(&bs->head, memory_order_acquire);
 	if (head == tail) {
-		atomic_fetch_add(&bs->underruns, 1);
+		if (atomic_load_explicit(&bs->primed, memory_order_relaxed))
+			atomic_fetch_add(&bs->underruns, 1);
 		return -EBUSY;
 	}
 	memcpy(data, bs->ring + (tail % IIO_SCAN_RING_SCANS) * bytes, bytes);
@@ -81,6 +83,8 @@ int iio_buffer_write_scans(struct iio_dev *indio_dev, struct iio_buffer *buf, co
 	memcpy(bs->ring + at * bytes, data, first * bytes);
 	memcpy(bs->ring, (const uint8_t *)data + first * bytes, (take - first) * bytes);
 	atomic_store_explicit(&bs->head, head + take, memory_order_release);
+	if (take)
+		atomic_store_explicit(&bs->primed, true, memory_order_relaxed);
 	return (int)take;
 }
 

@@ -60,6 +60,7 @@ struct iio_dev_buffer {
 	uint8_t *cyc;		/* a cyclic block, repeated by the pops; device lock */
 	unsigned int ncyc, cycpos;
 	atomic_ullong underruns;
+	atomic_bool primed;	/* a scan was queued: empty pops count from then on */
 	/* its own lock, not @list_lock: a producer's wake must not wait out a drain */
 	pthread_mutex_t notify_lock;
 	void (*notify)(void *ctx);

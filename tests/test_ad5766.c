@@ -314,13 +314,13 @@ static void test_sysfs_enable(void)
 	CU_ASSERT_EQUAL(sensortest_write(st.dev, "out_voltage1_raw", "4242"), 0);
 	CU_ASSERT_EQUAL(sensortest_write(st.dev, "scan_elements/out_voltage1_en", "1"), 0);
 	CU_ASSERT_EQUAL(sensortest_write(st.dev, "buffer/enable", "1"), 0);
-	iio_trigger_poll(t, AD_TS);	/* nobody writes buffer 0: the pop finds nothing */
-	CU_ASSERT_EQUAL(iio_buffer_underruns(st.dev), 1);
+	iio_trigger_poll(t, AD_TS);	/* nobody writes buffer 0: the pop finds nothing, */
+	CU_ASSERT_EQUAL(iio_buffer_underruns(st.dev), 0);	/* not late: nothing was queued */
 	CU_ASSERT_EQUAL(ad_raw(st.dev, 1), 4242);
 	CU_ASSERT_EQUAL(sensortest_write(st.dev, "buffer/enable", "0"), 0);
 	sensortest_teardown(&st);
 }
-TEST_CASE(test_sysfs_enable, "buffer/enable with no writer underruns and holds the output");
+TEST_CASE(test_sysfs_enable, "buffer/enable with no writer plays nothing, holds the output");
 
 static void test_input_device_refuses_writer(void)
 {
