@@ -34,6 +34,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli_capture.h"
+#include "cli_play.h"
 #include "cli_hint.h"
 #include "iio_near.h"
 #include "iiowire.h"
@@ -822,6 +823,11 @@ static int cli_cmd_capture(struct cli *c, int argc, char **argv)
 	return cli_capture_run(c->w, argc, argv);
 }
 
+static int cli_cmd_play(struct cli *c, int argc, char **argv)
+{
+	return cli_play_run(c->w, argc, argv);
+}
+
 /*
  * Print one IIO event as iio_event_monitor does: its line on stdout, an
  * unknown code on stderr. Losses are iiowire's own, on stderr.
@@ -1015,6 +1021,16 @@ static void cli_print_help(FILE *out)
 		     "  --consumer         DEVICE is a consumer; CHANNELs are its channel names\n"
 		     "Each block must come within --timeout; a progress line goes to stderr when\n"
 		     "it is a terminal.\n", IIOWIRE_STREAM_SCANS_MAX, CLI_CAPTURE_BLOCK_SCANS);
+	fprintf(out, "\n'play' sends stdin to output DEVICE's CHANNELs (ids such as voltage0;\n"
+		     "none: all), one scan per poll of its trigger, and waits until it is played.\n"
+		     "Options:\n"
+		     "  --format F         raw (the kernel's records, default) or csv (one line\n"
+		     "                     per scan, each channel's raw code; a header is skipped)\n"
+		     "  --trigger T        make T the device's trigger (default: its current one)\n"
+		     "  -b SCANS           scans per block, 1..%d (default %d)\n"
+		     "  --cyclic           play one block (at most -b scans) over and over until\n"
+		     "                     SIGINT or SIGTERM\n", IIOWIRE_STREAM_SCANS_MAX,
+		CLI_PLAY_BLOCK_SCANS);
 }
 
 static int cli_cmd_help(struct cli *c, int argc, char **argv)
@@ -1138,6 +1154,7 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "watch", 2, -1, "watch [-n COUNT] [-i MS] DEVICE ATTR...",
 	  "print values as they are pushed", cli_cmd_watch },
 	{ "capture", 1, -1, CLI_CAPTURE_USAGE, CLI_CAPTURE_HELP, cli_cmd_capture },
+	{ "play", 1, -1, CLI_PLAY_USAGE, CLI_PLAY_HELP, cli_cmd_play },
 	{ "monitor", 1, 3, "monitor [-n COUNT] DEVICE",
 	  "IIO events, as iio_event_monitor prints them", cli_cmd_monitor },
 	{ "stats", 0, 0, "stats", "the daemon's counters", cli_cmd_stats },

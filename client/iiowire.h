@@ -799,6 +799,54 @@ struct iiowire_scan_channel {
 IIOWIRE_EXPORT struct iiowire_stream *iiowire_stream_open(struct iiowire *w,
 							  const struct iiowire_stream_config *cfg);
 
+/*
+ * Output (PROTOCOL.md, PLAY): a stream the other way. iiowire_play_open()
+ * makes the connection the output device's one writer; iiowire_play_send()
+ * hands it a block of records in the layout iiowire_stream_channels() and
+ * iiowire_stream_scan_bytes() describe, which the device plays one scan
+ * per poll of its trigger; iiowire_stream_close() stops it (the outputs
+ * keep their last codes).
+ */
+
+/**
+ * struct iiowire_play_config - what to play.
+ * @device: the output device; @channels: NULL-terminated output channel
+ *	ids, NULL or empty for all; @trigger: as for a stream.
+ * @scans: scans per block (the most one iiowire_play_send() takes),
+ *	1..IIOWIRE_STREAM_SCANS_MAX; 0 means 1.
+ * @cyclic: non-zero: the first block sent is played over and over.
+ */
+struct iiowire_play_config {
+	const char *device;
+	const char *const *channels;
+	const char *trigger;
+	unsigned int scans;
+	int cyclic;
+};
+
+/**
+ * iiowire_play_open() - start playing on an output device.
+ * Return: owned stream (raw records; end with iiowire_stream_close()), or
+ * NULL with errno set: EBUSY (another writer plays the device), EINVAL (no
+ * output buffer, no trigger, a bad @cfg), ENOENT, ENODEV, ERANGE, EACCES,
+ * ENOMEM, or a connection error; iiowire_errmsg(@w) holds the message.
+ */
+IIOWIRE_EXPORT struct iiowire_stream *iiowire_play_open(struct iiowire *w,
+							const struct iiowire_play_config *cfg);
+
+/**
+ * iiowire_play_send() - one block: @bytes of whole records, at most the
+ * block size. Returns once all of it is queued in the daemon: a writer
+ * faster than the trigger waits here (up to the stream's timeout,
+ * iiowire_stream_set_timeout(); -1: no limit).
+ * Return: the polls that found nothing to play since the start
+ * (underruns), or -errno: EINVAL (not whole records, over a block), EBUSY
+ * (a cyclic stream's second block), ENODEV (the device went away),
+ * ETIMEDOUT, a connection error; iiowire_stream_errmsg() says more.
+ */
+IIOWIRE_EXPORT long long iiowire_play_send(struct iiowire_stream *s, const void *recs,
+					   size_t bytes);
+
 /**
  * iiowire_stream_close() - stop the stream (UNSTREAM), close its connection
  * and free it; NULL-safe. Blocks not yet read are dropped.

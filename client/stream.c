@@ -667,3 +667,118 @@ IIOWIRE_EXPORT int iiowire_scan_processed(const struct iiowire_stream *s, const 
 	return iiowire_scan_convert(&s->chans[chan], iiowire_scan_extract(&s->chans[chan], record),
 				    val, scale);
 }
+
+/* ---- output: PLAY, LOOP and SEND ---- */
+
+/* Check @cfg, send PLAY or LOOP and take the reply into @s. Return: 0 or -errno. */
+static int iiowire_play_start(struct iiowire *w, struct iiowire_stream *s,
+			      const struct iiowire_play_config *cfg, int64_t deadline)
+{
+	struct proto_request req = {
+		.op = cfg->cyclic ? PROTO_OP_LOOP : PROTO_OP_PLAY, .device = cfg->device,
+		.trigger = cfg->trigger, .scans = cfg->scans ? (int)cfg->scans : 1,
+	};
+	int ret;
+
+	while (cfg->channels && cfg->channels[req.nchannels]) {
+		if (req.nchannels == IIOWIRE_STREAM_CHANNELS_MAX) {
+			iiowire_err_set(w, "play: more than %d channels",
+					IIOWIRE_STREAM_CHANNELS_MAX);
+			return -EINVAL;
+		}
+		req.channels[req.nchannels] = cfg->channels[req.nchannels];
+		req.nchannels++;
+	}
+	ret = iiowire_stream_send(s->conn, &req, deadline);
+	if (ret < 0)
+		return iiowire_err_local(w, ret, "play");
+	return iiowire_stream_await_open(w, s, IIOWIRE_STREAM_RAW, deadline);
+}
+
+/** iiowire_play_open() - see iiowire.h. Return: the stream, or NULL with errno set. */
+IIOWIRE_EXPORT struct iiowire_stream *iiowire_play_open(struct iiowire *w,
+							const struct iiowire_play_config *cfg)
+{
+	struct iiowire_stream *s;
+	int ret;
+
+	iiowire_err_clear(w);
+	if (!cfg || !cfg->device || cfg->scans > IIOWIRE_STREAM_SCANS_MAX) {
+		iiowire_err_set(w, "play: give a device and 0..%d scans", IIOWIRE_STREAM_SCANS_MAX);
+		errno = EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	s->timeout_ms = w->timeout_ms;
+	ret = iiowire_stream_connect(w, s);
+	if (ret == 0)
+		ret = iiowire_play_start(w, s, cfg, iiowire_conn_deadline(w->timeout_ms));
+	if (ret < 0) {
+		iiowire_stream_free(s);
+		errno = -ret;
+		return NULL;
+	}
+	return s;
+}
+
+/* iiowire_stream_match_fn for SEND's reply (1), or this stream's STREAMEND (1, @out set). */
+static int iiowire_play_match_reply(struct proto_reply *r, void *out, const char *line,
+				    size_t len, char *msg, size_t msglen, long want)
+{
+	struct proto_stream_line *l = out;
+	int ret = proto_stream_line_decode(r, l, line, len, msg, msglen);
+
+	if (ret != 0)
+		return ret < 0 ? ret : l->kind == PROTO_STREAM_END && l->stream == want;
+	l->kind = PROTO_STREAM_BLOCK;	/* not an end: a reply */
+	proto_reply_fini(r);
+	memset(r, 0, sizeof(*r));
+	ret = proto_reply_decode(r, PROTO_OP_SEND, line, len, msg, msglen);
+	if (ret < 0)
+		return ret;
+	return r->id && !strcmp(r->id, IIOWIRE_STREAM_REQ_ID);
+}
+
+/** iiowire_play_send() - see iiowire.h. Return: underruns, or -errno. */
+IIOWIRE_EXPORT long long iiowire_play_send(struct iiowire_stream *s, const void *recs,
+					   size_t bytes)
+{
+	struct proto_request req = { .op = PROTO_OP_SEND, .stream = s->id, .bytes = (int)bytes };
+	int64_t deadline = iiowire_conn_deadline(s->timeout_ms);
+	char msg[PROTO_MSG_MAX_BYTES];
+	struct proto_stream_line l;
+	struct proto_reply r;
+	bool bad_line = false;
+	long long ret;
+
+	if (s->end_err)
+		return s->end_err;
+	iiowire_err_clear(s->conn);
+	if (!bytes || bytes > (size_t)PROTO_SEND_BYTES_MAX)
+		return iiowire_err_local(s->conn, -EINVAL, "play: bytes");
+	ret = iiowire_stream_send(s->conn, &req, deadline);
+	if (!ret)
+		ret = iiowire_conn_send(s->conn, recs, bytes, deadline);
+	if (!ret)
+		ret = iiowire_stream_wait_line(s->conn, deadline, iiowire_play_match_reply, s->id,
+					       &r, &l, msg, sizeof(msg), &bad_line);
+	if (ret < 0)
+		return bad_line ? iiowire_stream_end(s, (int)ret, msg) : ret;
+	if (l.kind == PROTO_STREAM_END) {
+		snprintf(msg, sizeof(msg), "%s", l.message ? l.message : "");
+		proto_reply_fini(&r);
+		return iiowire_stream_end(s, l.err, msg);
+	}
+	if (r.kind == PROTO_REPLY_ERR) {
+		iiowire_err_set(s->conn, "%s", r.message ? r.message : iiowire_strerror(r.err));
+		ret = r.err < 0 ? r.err : -EPROTO;
+	} else {
+		ret = r.value ? strtoll(r.value, NULL, 10) : -EPROTO;
+	}
+	proto_reply_fini(&r);
+	return ret;
+}
