@@ -23,13 +23,14 @@ struct shimsensor {
 };
 
 /**
- * shimsensor_setup() - a fresh shim with a model of @part (@in) at @at, the
- * real backend's bus on it, and the driver of @part probed at @addr.
+ * shimsensor_setup_props() - a fresh shim with a model of @part (@in) at
+ * @at, the real backend's bus on it, and the driver of @part probed at
+ * @addr with the board properties @props (NULL: none).
  * Return: 0, or -errno with st->err filled; end with shimsensor_teardown().
  */
-static inline int shimsensor_setup(struct sensortest *st, const struct shimsensor *at,
-				   const char *part, const struct emu_input *in, int nin,
-				   uint16_t addr)
+static inline int shimsensor_setup_props(struct sensortest *st, const struct shimsensor *at,
+					 const char *part, const struct emu_input *in, int nin,
+					 uint16_t addr, const struct sensortest_prop *props)
 {
 	const char *backend = at->type == BUS_SPI ? "spidev" : "i2c-dev";
 	struct emu_chip *chip;
@@ -50,7 +51,15 @@ static inline int shimsensor_setup(struct sensortest *st, const struct shimsenso
 		snprintf(st->err, sizeof(st->err), "%s bus on the shim: %d", backend, ret);
 		return ret;
 	}
-	return sensortest_setup_on(st, bus, part, addr, NULL);
+	return sensortest_setup_on(st, bus, part, addr, props);
+}
+
+/** shimsensor_setup() - shimsensor_setup_props() without properties. */
+static inline int shimsensor_setup(struct sensortest *st, const struct shimsensor *at,
+				   const char *part, const struct emu_input *in, int nin,
+				   uint16_t addr)
+{
+	return shimsensor_setup_props(st, at, part, in, nin, addr, NULL);
 }
 
 /** shimsensor_teardown() - the device and bus, then the shim's nodes and chips. */
