@@ -614,8 +614,8 @@ static void srv_iiod_binary(struct srv_session *s, const struct proto_iiod_cmd *
 {
 	(void)cmd;
 	/* a connection is one protocol: its 0.24 buffers would have no numbers */
-	srv_iiod_code(s, !srv_list_empty(&s->iiod.readers) || s->iiod.in_payload ? -EBUSY :
-		      srv_iiodb_begin(s));
+	srv_iiod_code(s, !srv_list_empty(&s->iiod.readers) || !srv_list_empty(&s->iiod.plays) ||
+		      s->iiod.in_payload ? -EBUSY : srv_iiodb_begin(s));
 }
 
 /* WRITEBUF: 0, then the samples, then their count once queued (play.c) */

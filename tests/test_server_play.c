@@ -12,6 +12,7 @@
  * leaving the outputs as they were; a malformed SEND line closing the
  * connection; pacing by a 1 kHz trigger.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,5 +253,34 @@ static void test_bad_send_line_closes(void)
 	srvc_close(o);
 }
 TEST_CASE(test_bad_send_line_closes, "a SEND line not understood closes its connection only");
+
+/* Last: a reload without the DAC ends its player (the held SEND fails, then STREAMEND). */
+static void test_reload_ends(void)
+{
+	static const char no_dac[] =
+		"{\"board\": \"play\", \"buses\": {\"i2c-0\": {\"type\": \"i2c\", "
+		"\"backend\": \"emulated\"}}, \"triggers\": [{\"type\": \"sysfs\", "
+		"\"number\": 0}], \"devices\": [{\"driver\": \"max1363\", \"bus\": "
+		"\"i2c-0\", \"address\": \"0x34\"}]}";
+	const uint16_t blk[2][2] = { { 1, 2 }, { 3, 4 } };
+	struct srvc *c = srvc_open(srv.port);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT(strncmp(ask_play(c, "PLAY ad5766 sysfstrig0 2 voltage0 voltage1"), "OK 8", 4) == 0);
+	CU_ASSERT_EQUAL(send_scans(c, 1, blk, 2), 0);
+	CU_ASSERT_STRING_EQUAL(reply(c), "OK 0");
+	CU_ASSERT_EQUAL(send_scans(c, 1, blk, 2), 0);
+	CU_ASSERT_STRING_EQUAL(reply(c), "OK 0");
+	CU_ASSERT_EQUAL(send_scans(c, 1, blk, 2), 0);	/* held: no room */
+	CU_ASSERT_FATAL(srvtest_rewrite_file(srv.board, no_dac) == 0);
+	kill(srv.pid, SIGHUP);
+	srvc_timeout(c, 10000);
+	CU_ASSERT_STRING_EQUAL(reply(c), "ERR ENODEV iio:device0: device removed");
+	CU_ASSERT_STRING_EQUAL(reply(c), "STREAMEND 1 ENODEV iio:device0: device removed");
+	CU_ASSERT_EQUAL(send_scans(c, 1, blk, 1), 0);
+	CU_ASSERT_STRING_EQUAL(reply(c), "ERR ENOENT no stream 1");
+	srvc_close(c);
+}
+TEST_CASE(test_reload_ends, "a reload that removes the DAC: the held SEND fails, STREAMEND");
 
 TEST_MAIN("server_play", suite_init, suite_fini)
