@@ -124,8 +124,10 @@ void srv_iiod_buf_open(struct srv_session *s, const struct srv_iiod_dev *d,
 	}
 	/* an output device: a writer, whose WRITEBUFs its trigger plays (play.c) */
 	if (iio_device_buffer_direction(d->dev) == IIO_BUFFER_DIRECTION_OUT) {
-		srv_iiod_buf_code(s, srv_play_open_iiod(s, d->dev, mask, samples > PROTO_STREAM_SCANS_MAX ?
-							PROTO_STREAM_SCANS_MAX : (unsigned int)samples,
+		/* a WRITEBUF carries a buffer: at most PROTO_SEND_BYTES_MAX of samples */
+		if (samples > PROTO_SEND_BYTES_MAX / (uint64_t)l.bytes)
+			samples = PROTO_SEND_BYTES_MAX / (uint64_t)l.bytes;
+		srv_iiod_buf_code(s, srv_play_open_iiod(s, d->dev, mask, (unsigned int)samples,
 							cmd->cyclic));
 		return;
 	}
