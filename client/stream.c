@@ -430,6 +430,24 @@ static int iiowire_stream_scales(struct iiowire *w, struct iiowire_stream *s,
 	return 0;
 }
 
+/* A stream object with a connection of its own, @w's. Return: 0 with *out, or -errno. */
+static int iiowire_stream_new(struct iiowire *w, struct iiowire_stream **out)
+{
+	struct iiowire_stream *s = calloc(1, sizeof(*s));
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	s->timeout_ms = w->timeout_ms;
+	ret = iiowire_stream_connect(w, s);
+	if (ret < 0) {
+		iiowire_stream_free(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
+}
+
 /** iiowire_stream_open() - see iiowire.h. Return: the stream, or NULL with errno set. */
 IIOWIRE_EXPORT struct iiowire_stream *iiowire_stream_open(struct iiowire *w,
 							  const struct iiowire_stream_config *cfg)
@@ -444,15 +462,11 @@ IIOWIRE_EXPORT struct iiowire_stream *iiowire_stream_open(struct iiowire *w,
 		errno = -n;
 		return NULL;
 	}
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		errno = ENOMEM;
+	ret = iiowire_stream_new(w, &s);
+	if (ret < 0) {
+		errno = -ret;
 		return NULL;
 	}
-	s->timeout_ms = w->timeout_ms;
-	ret = iiowire_stream_connect(w, s);
-	if (ret < 0)
-		goto err_free;
 	deadline = iiowire_conn_deadline(w->timeout_ms);
 	ret = iiowire_stream_send_open(s, cfg, n, deadline);
 	if (ret < 0) {
@@ -708,15 +722,12 @@ IIOWIRE_EXPORT struct iiowire_stream *iiowire_play_open(struct iiowire *w,
 		errno = EINVAL;
 		return NULL;
 	}
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		errno = ENOMEM;
+	ret = iiowire_stream_new(w, &s);
+	if (ret < 0) {
+		errno = -ret;
 		return NULL;
 	}
-	s->timeout_ms = w->timeout_ms;
-	ret = iiowire_stream_connect(w, s);
-	if (ret == 0)
-		ret = iiowire_play_start(w, s, cfg, iiowire_conn_deadline(w->timeout_ms));
+	ret = iiowire_play_start(w, s, cfg, iiowire_conn_deadline(w->timeout_ms));
 	if (ret < 0) {
 		iiowire_stream_free(s);
 		errno = -ret;

@@ -706,6 +706,18 @@ int iio_push_to_buffers_with_timestamp(struct iio_dev *indio_dev, void *data, in
 	return 0;
 }
 
+void iio_buffer_ring_put(struct iio_dev_buffer *bs, unsigned int head, const void *data,
+			 unsigned int take)
+{
+	size_t bytes = (size_t)bs->active.bytes;
+	unsigned int at = head % IIO_SCAN_RING_SCANS;
+	unsigned int first = take < IIO_SCAN_RING_SCANS - at ? take : IIO_SCAN_RING_SCANS - at;
+
+	memcpy(bs->ring + at * bytes, data, first * bytes);
+	memcpy(bs->ring, (const uint8_t *)data + first * bytes, (take - first) * bytes);
+	atomic_store_explicit(&bs->head, head + take, memory_order_release);
+}
+
 /*
  * A batch of whole records into the ring at once: one copy per stretch of
  * the ring (two when it wraps) and one wake, where a push per scan paid an
@@ -714,12 +726,10 @@ int iio_push_to_buffers_with_timestamp(struct iio_dev *indio_dev, void *data, in
 int iio_push_scans(struct iio_dev *indio_dev, const void *data, unsigned int n)
 {
 	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
-	unsigned int head, tail, take, at, first;
-	size_t bytes;
+	unsigned int head, tail, take;
 
 	if (!bs || !bs->nbuffers || !bs->ring || iio_buffer_state_out(bs))
 		return -EINVAL;
-	bytes = (size_t)bs->active.bytes;
 	head = atomic_load_explicit(&bs->head, memory_order_relaxed);
 	tail = atomic_load_explicit(&bs->tail, memory_order_acquire);
 	take = IIO_SCAN_RING_SCANS - (head - tail);
@@ -727,11 +737,7 @@ int iio_push_scans(struct iio_dev *indio_dev, const void *data, unsigned int n)
 		take = n;
 	if (n > take)	/* the newest go, as the kfifo drops new scans when full */
 		atomic_fetch_add(&bs->lost, n - take);
-	at = head % IIO_SCAN_RING_SCANS;
-	first = take < IIO_SCAN_RING_SCANS - at ? take : IIO_SCAN_RING_SCANS - at;
-	memcpy(bs->ring + at * bytes, data, first * bytes);
-	memcpy(bs->ring, (const uint8_t *)data + first * bytes, (take - first) * bytes);
-	atomic_store_explicit(&bs->head, head + take, memory_order_release);
+	iio_buffer_ring_put(bs, head, data, take);
 	if (take)
 		iio_device_buffers_wake(indio_dev);
 	return (int)take;

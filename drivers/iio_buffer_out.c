@@ -64,8 +64,7 @@ int iio_buffer_write_scans(struct iio_dev *indio_dev, struct iio_buffer *buf, co
 			   unsigned int n)
 {
 	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
-	unsigned int head, tail, room, take, at, first;
-	size_t bytes;
+	unsigned int head, tail, room, take;
 	int ret;
 
 	ret = iio_buffer_out_check(bs, buf);
@@ -73,16 +72,11 @@ int iio_buffer_write_scans(struct iio_dev *indio_dev, struct iio_buffer *buf, co
 		return ret;
 	if (bs->cyc)
 		return -EBUSY;
-	bytes = (size_t)bs->active.bytes;
 	head = atomic_load_explicit(&bs->head, memory_order_relaxed);
 	tail = atomic_load_explicit(&bs->tail, memory_order_acquire);
 	room = head - tail >= bs->out_len ? 0 : bs->out_len - (head - tail);
 	take = n < room ? n : room;
-	at = head % IIO_SCAN_RING_SCANS;
-	first = take < IIO_SCAN_RING_SCANS - at ? take : IIO_SCAN_RING_SCANS - at;
-	memcpy(bs->ring + at * bytes, data, first * bytes);
-	memcpy(bs->ring, (const uint8_t *)data + first * bytes, (take - first) * bytes);
-	atomic_store_explicit(&bs->head, head + take, memory_order_release);
+	iio_buffer_ring_put(bs, head, data, take);
 	if (take)
 		atomic_store_explicit(&bs->primed, true, memory_order_relaxed);
 	return (int)take;

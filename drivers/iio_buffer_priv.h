@@ -92,6 +92,9 @@ int iio_buffer_set_trigger_locked(struct iio_dev *indio_dev, struct iio_dev_buff
 /* iio_trigger.c: the consumer list; -EBUSY when full */
 int iio_trigger_attach_device(struct iio_trigger *trig, struct iio_dev *indio_dev);
 void iio_trigger_detach_device(struct iio_trigger *trig, struct iio_dev *indio_dev);
+/* @take records from @data into the ring at @head (both stretches), then publish them */
+void iio_buffer_ring_put(struct iio_dev_buffer *bs, unsigned int head, const void *data,
+			 unsigned int take);
 /* iio_buffer_attr.c */
 int iio_buffer_attrs_build(struct iio_dev *indio_dev);
 
