@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh - the one test command: install missing packages, build iiowire
 # twice (release with -Werror, and ASan+UBSan) and run every ctest suite in
-# both trees, the live suites again with the daemon under valgrind, the
+# both trees (libiio 1.0 built first into its cache for test_libiio1_sh), the live suites again with the daemon under valgrind, the
 # fuzz targets, and the container image. CUnit prints each suite's summary.
 # The run ends with a summary: each tier passed, FAILED or skipped, and the
 # time it took; under a failed tier each failing suite (or script check)
@@ -139,6 +139,9 @@ tier() {
 if [ -n "$quick" ]; then
 	tier "release unit" build_and_test release -L '^unit$' ${filter:+-R "$filter"}
 else
+	# libiio 1.0 from ../shared/third_party/ into its cache, before the suites
+	# that use it (test_libiio1_sh; built once, skipped where ../shared is absent)
+	[ -n "$filter" ] || tier libiio1 env LIBIIO1_JOBS="$jobs" sh "$top/tests/libiio1.sh"
 	tier "release ctest" build_and_test release ${filter:+-R "$filter"}
 	tier "asan ctest" build_and_test asan ${filter:+-R "$filter"}
 fi
