@@ -15,13 +15,23 @@ then refuse it; find_library is pointed at PREFIX/lib/libiio.so.1 before
 the import. Usage: libiio1_py.py PREFIX URI DEVICE CHANNELS N EXPECT
 EVDEVICE PROVOKE WANT (CHANNELS comma-separated). One line per check
 ("ok ..." or "FAIL ..."); exit status 1 if any failed.
+
+libiio1_py.py --hold PREFIX URI DEVICE CHANNEL: open DEVICE's buffer (not
+started), print "held" and wait to be killed. libiio 1.0's local backend
+creates an event stream only while the device's node is open for a buffer
+(local.c's local_open_events_fd returns its fd, -1: EPERM, otherwise), so
+test_libiio1.sh's iiod1 target holds one open around its event checks.
 """
 import ctypes.util
 import subprocess
 import sys
 import time
 
-PREFIX, URI, DEVICE, CHANNELS, N, EXPECT, EVDEVICE, PROVOKE, WANT = sys.argv[1:10]
+HOLD = sys.argv[1] == "--hold"
+if HOLD:
+    PREFIX, URI, DEVICE, CHANNELS = sys.argv[2:6]
+else:
+    PREFIX, URI, DEVICE, CHANNELS, N, EXPECT, EVDEVICE, PROVOKE, WANT = sys.argv[1:10]
 _find = ctypes.util.find_library
 ctypes.util.find_library = lambda n: (PREFIX + "/lib/libiio.so.1") if n == "iio" else _find(n)
 sys.path.insert(0, PREFIX + "/python")
@@ -38,7 +48,9 @@ def check(ok, what):
 
 
 def read_buffer(ctx):
-    """N samples of CHANNELS through iio.Stream: the bytes, or an exception."""
+    """N samples of CHANNELS through iio.Stream: (the bytes, the stream, kept
+    open for the event: libiio 1.0's local backend under iiod 1.0 needs an
+    open buffer to make an event stream), or an exception."""
     dev = ctx.find_device(DEVICE)
     if dev is None:
         raise OSError(19, "no device " + DEVICE)
@@ -48,9 +60,7 @@ def read_buffer(ctx):
     mask = iio.ChannelsMask(dev)
     mask.channels = chans
     stream = iio.Stream(dev.get_buffer(0), mask, int(N))
-    data = bytes(next(stream).read())
-    del stream
-    return data
+    return bytes(next(stream).read()), stream
 
 
 def read_event(ctx):
@@ -75,21 +85,37 @@ def read_event(ctx):
     return None
 
 
+def hold():
+    """DEVICE's buffer opened on CHANNELS and kept so until killed."""
+    ctx = iio.Context(URI)
+    dev = ctx.find_device(DEVICE)
+    mask = iio.ChannelsMask(dev)
+    mask.channels = [dev.find_channel(c) for c in CHANNELS.split(",")]
+    stream = dev.get_buffer(0).open(mask)
+    print("held", flush=True)
+    time.sleep(3600)
+    del stream
+
+
 def main():
+    if HOLD:
+        return hold()
     ctx = iio.Context(URI)
     want = open(EXPECT, "rb").read()
     try:
-        got = read_buffer(ctx)
+        got, stream = read_buffer(ctx)
         check(got == want and len(got) > 0, "python Stream: %s %s, %s samples: %d bytes %s "
               "(want %d bytes %s)" % (DEVICE, CHANNELS, N, len(got), got[:32].hex(),
                                       len(want), want[:32].hex()))
     except OSError as err:
+        stream = None
         check(False, "python Stream: %s %s: %s" % (DEVICE, CHANNELS, err))
     try:
         got = read_event(ctx)
         check(got == WANT, "python event_stream on %s: %s (want %s)" % (EVDEVICE, got, WANT))
     except (OSError, subprocess.SubprocessError) as err:
         check(False, "python event_stream on %s: %s" % (EVDEVICE, err))
+    del stream
     return 1 if failed else 0
 
 

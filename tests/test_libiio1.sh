@@ -98,15 +98,62 @@ target_iiowired() {
 	trig="-t hrt0"
 }
 
+# iiod 1.0 on the fake tree: the max1036's node fed one 2-byte record (voltage0
+# 0x2a, voltage1 0x51; also what voltage2, voltage3 read), its voltage0
+# rising-threshold event written to its event FIFO; while the api and iio_event
+# checks run, a buffer held open on it (libiio1_py.py --hold: iiod 1.0 needs one
+# for events; the Python check keeps its own stream open for its event)
+target_iiod1() {
+	. "$src/tests/libiio1_tree.sh"
+	l1_tree_begin
+	shtest_atexit=l1_tree_end
+	port=$(shtest_free_port 2)
+	LD_PRELOAD="$l1_kshim" LD_LIBRARY_PATH="$prefix/lib" "$prefix/sbin/iiod" -p "$port" \
+		>>"$tmp/log" 2>&1 &
+	pids="$pids $!"
+	wait_port "$port"
+	uri=ip:127.0.0.1:$port
+	evdev=max1036
+	ev_want="channel(s): voltage0, evtype: thresh, direction: rising"
+	ev_want_py="voltage0 thresh rising"
+	provoke="$py -c 'import os, struct, time
+fd = os.open(\"$l1_node.events\", os.O_WRONLY)
+os.write(fd, struct.pack(\"<Qq\", 0x0001000000000000, time.time_ns()))'"
+	rwdev=max1036
+	chans_a="voltage0 voltage1"
+	chans_b="voltage2 voltage3"
+	samples=64
+	trig=""
+	record=2a51
+}
+
 # native_capture CHANNELS... > FILE: the native STREAM's bytes of $samples scans
+# (on the fake tree: the records the feeder writes)
 native_capture() {
 	if [ "$target" = iiod1 ]; then
-		fake_records "$samples" "$@"
+		l1_records "$samples" "$record"
 	else
 		$cli -t 30000 -a "unix:$sock" capture "$rwdev" "$@" -n "$samples" --trigger hrt0 \
 			--format raw
 	fi
 }
+
+# feed / unfeed: around a capture, the fake node's feeder (nothing for iiowired)
+feed() { [ "$target" != iiod1 ] || l1_feed_start "$record"; }
+unfeed() { [ "$target" != iiod1 ] || l1_feed_stop; }
+
+# hold / unhold: around the event checks, iiod 1.0's open buffer (nothing for iiowired)
+hold() {
+	[ "$target" = iiod1 ] || return 0
+	"$py" "$src/tests/libiio1_py.py" --hold "$prefix" "$uri" "$rwdev" voltage0 >"$tmp/hold" 2>&1 &
+	holder=$!
+	wi=0
+	until grep -q held "$tmp/hold" || [ $wi -ge 100 ]; do
+		sleep 0.1
+		wi=$((wi + 1))
+	done
+}
+unhold() { [ "$target" != iiod1 ] || { kill "$holder"; wait "$holder"; } 2>/dev/null; }
 
 # ---- the checks ----
 
@@ -139,7 +186,7 @@ check_event() {
 	epid=$!
 	# the stream is open once the tool waits (a second, or it has already failed)
 	sleep 1
-	sh -c "$provoke" >>"$tmp/log" 2>&1 || bad "event: the provocation failed"
+	timeout 30 sh -c "$provoke" >>"$tmp/log" 2>&1 || bad "event: the provocation failed"
 	wi=0
 	until grep -q '^Event:' "$tmp/ev" || ! kill -0 $epid 2>/dev/null || [ $wi -ge $tenths ]; do
 		sleep 0.1
@@ -182,13 +229,16 @@ rwdev_vs_native() {
 }
 
 check_rwdev() {
+	feed
 	# shellcheck disable=SC2086
 	l1 iio_rwdev -u "$uri" $trig -b 16 -s "$samples" "$rwdev" $chans_a >"$tmp/rw1" 2>"$tmp/rw1.err"
+	unfeed
 	# shellcheck disable=SC2086
 	rwdev_vs_native "rwdev" "$tmp/rw1" $chans_a
 	# two clients at once, other channels each: started together, each of
 	# 4 x $samples scans at hrt0's rate, so their streams overlap
 	many=$((samples * 4))
+	feed
 	# shellcheck disable=SC2086
 	l1 iio_rwdev -u "$uri" $trig -b 16 -s "$many" "$rwdev" $chans_a >"$tmp/rwa" 2>"$tmp/rwa.err" &
 	pa=$!
@@ -197,6 +247,7 @@ check_rwdev() {
 	pb=$!
 	wait $pa
 	wait $pb
+	unfeed
 	s0=$samples
 	samples=$many
 	# shellcheck disable=SC2086
@@ -209,9 +260,12 @@ check_rwdev() {
 check_python() {
 	# shellcheck disable=SC2086
 	native_capture $chans_a >"$tmp/pynative" 2>"$tmp/native.err"
+	feed
+	# shellcheck disable=SC2086
 	"$py" "$src/tests/libiio1_py.py" "$prefix" "$uri" "$rwdev" "$(echo $chans_a | tr ' ' ,)" \
 		"$samples" "$tmp/pynative" "$evdev" "$provoke" "$ev_want_py" >"$tmp/py" 2>&1
 	st=$?
+	unfeed
 	while IFS= read -r pl; do
 		case $pl in
 		"ok "*) ok; echo "$pl" ;;
@@ -240,8 +294,10 @@ check_tools24() {
 target=${LIBIIO1_TARGET:-iiowired}
 "target_$target"
 echo "libiio 1.0 from $prefix against $target at $uri"
+hold
 check_api
 check_event
+unhold
 check_ping
 check_rwdev
 check_python
