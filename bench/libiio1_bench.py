@@ -1,0 +1,177 @@
+#!/usr/bin/python3
+"""libiio1_bench.py - one server measured through libiio 1.0's own client
+(its Python bindings and iio_rwdev, from tests/libiio1.sh's cache), for
+bench/libiio1_compare.sh, which runs it against iiowired and iiod 1.0 on
+the same fake tree.
+
+  ctx     context creation (connect, XML, parse) and destruction, median ms
+  attr    reads/s of one channel attribute on one context (median of runs)
+  block   MB/s iio_rwdev reads with blocks of SIZE bytes, from its first byte
+          for SECS s (the stand-in node's feeder is the caller's)
+  event   event latency: a record written into the stand-in event FIFO until
+          the client's blocking read returns it, median and p99 us; a buffer
+          is held open meanwhile (libiio 1.0's local backend, iiod 1.0's,
+          makes event streams only then)
+
+Prints "RESULT METRIC VALUE" lines, or "RESULT METRIC n/a WHY" where the
+server cannot do it (over the text protocol libiio 1.0 has no event streams).
+Usage: libiio1_bench.py PREFIX URI DEVICE CHANNELS METRIC [ARGS]
+  METRIC ctx N | attr N RUNS | block SIZE SECS | event N FIFO
+"""
+import ctypes.util
+import os
+import queue
+import select
+import statistics
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+PREFIX, URI, DEVICE, CHANNELS, METRIC = sys.argv[1:6]
+ARGS = sys.argv[6:]
+_find = ctypes.util.find_library
+# Debian's ldconfig cache offers 0.24's libiio.so.0 first (see tests/libiio1_py.py)
+ctypes.util.find_library = lambda n: (PREFIX + "/lib/libiio.so.1") if n == "iio" else _find(n)
+sys.path.insert(0, PREFIX + "/python")
+import iio  # noqa: E402
+
+
+def result(metric, value, why=""):
+    print("RESULT %s %s%s" % (metric, value, (" " + why) if why else ""), flush=True)
+
+
+def bench_ctx(n):
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        ctx = iio.Context(URI)
+        del ctx
+        times.append(time.perf_counter() - t)
+    result("ctx_ms", "%.2f" % (statistics.median(times) * 1e3))
+
+
+def bench_attr(n, runs):
+    ctx = iio.Context(URI)
+    chan = ctx.find_device(DEVICE).find_channel(CHANNELS.split(",")[0])
+    attr = chan.attrs["raw"]
+    attr.value  # the first read may warm a cache
+    rates = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        for _ in range(n):
+            attr.value
+        rates.append(n / (time.perf_counter() - t))
+    result("attr_per_s", "%.0f" % statistics.median(rates))
+
+
+def stop(p):
+    """iio_rwdev ended: SIGINT (its own way out), then SIGKILL after 5 s (a
+    client hung on the text path ignores the signals: the facts file)."""
+    p.send_signal(2)
+    try:
+        p.wait(5)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+
+
+def bench_block(size, secs):
+    chans = CHANNELS.split(",")
+    ctx = iio.Context(URI)
+    dev = ctx.find_device(DEVICE)
+    mask = iio.ChannelsMask(dev)
+    mask.channels = [dev.find_channel(c) for c in chans]
+    samples = size // mask.sample_size
+    del mask, dev, ctx
+    env = dict(os.environ, LD_LIBRARY_PATH=PREFIX + "/lib")
+    p = subprocess.Popen([PREFIX + "/bin/iio_rwdev", "-u", URI, "-b", str(samples), DEVICE] +
+                         chans, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    ready, _, _ = select.select([p.stdout], [], [], 15)
+    if not ready or not p.stdout.read(1):
+        stop(p)
+        result("block_%d_MBps" % size, "n/a", "no data within 15 s: " +
+               p.stderr.read().decode(errors="replace").strip().replace("\n", "; "))
+        return
+    got, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < secs:
+        chunk = p.stdout.read1(1 << 20)
+        if not chunk:
+            break
+        got += len(chunk)
+    elapsed = time.perf_counter() - t0
+    stop(p)
+    result("block_%d_MBps" % size, "%.2f" % (got / elapsed / 1e6))
+
+
+def bench_event(n, fifo):
+    ctx = iio.Context(URI)
+    ctx.set_timeout(-1)  # 1.0: -1 waits for ever (0 is non-blocking); this waits 5 s itself
+    dev = ctx.find_device(DEVICE)
+    mask = iio.ChannelsMask(dev)
+    mask.channels = [dev.find_channel(CHANNELS.split(",")[0])]
+    try:
+        held = dev.get_buffer(0).open(mask)
+    except OSError:
+        held = None  # a server that needs none (iiowired) may refuse a second open
+    try:
+        # event_stream() hides a failed creation (its UnboundLocalError)
+        stream = iio._d_create_evstream(dev._device)
+    except OSError as err:
+        result("event_p50_us", "n/a", "event stream: %s" % err)
+        return
+    got = queue.Queue()
+
+    def reader():
+        ev = iio.Event()
+        while True:
+            try:
+                iio._evstream_read(stream, ctypes.byref(ev), False)
+            except OSError as err:
+                got.put(err)
+                return
+            got.put(time.perf_counter_ns())
+
+    threading.Thread(target=reader, daemon=True).start()
+    try:
+        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as err:
+        result("event_p50_us", "n/a", "the server holds no event fd: %s" % err)
+        return
+    lat = []
+    for i in range(n):
+        t0 = time.perf_counter_ns()
+        os.write(fd, struct.pack("<Qq", 0x0001000000000000, time.time_ns()))
+        try:
+            t1 = got.get(timeout=5)
+        except queue.Empty:
+            result("event_p50_us", "n/a", "no event within 5 s (after %d)" % i)
+            return
+        if isinstance(t1, OSError):
+            result("event_p50_us", "n/a", "read: %s" % t1)
+            return
+        lat.append((t1 - t0) / 1e3)
+        time.sleep(0.005)
+    lat.sort()
+    result("event_p50_us", "%.0f" % statistics.median(lat))
+    result("event_p99_us", "%.0f" % lat[min(len(lat) - 1, int(len(lat) * 0.99))])
+    del held
+
+
+def main():
+    if METRIC == "ctx":
+        bench_ctx(int(ARGS[0]))
+    elif METRIC == "attr":
+        bench_attr(int(ARGS[0]), int(ARGS[1]))
+    elif METRIC == "block":
+        bench_block(int(ARGS[0]), float(ARGS[1]))
+    elif METRIC == "event":
+        bench_event(int(ARGS[0]), ARGS[1])
+    sys.stdout.flush()
+    # an event reader may still block in the library: leave without joining it
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
