@@ -10,7 +10,8 @@
  * scale; the scale is the kernel's vref_mv / 2^resolution, EINVAL without
  * a vref_mv; the model answers the datasheets' own framings (the 3-byte
  * microcontroller idiom), and the MCP355x its conversion time; the MCP355x
- * probe converts twice; bus failures come back as their -errno. The bus
+ * probe converts twice; bus failures come back as their -errno
+ * (mcp320x_cases.h). The bus
  * clock is frozen before each probe: conversions end by the driver's waits.
  */
 #include <errno.h>
@@ -18,41 +19,17 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "sensortest.h"
+#include "mcp320x_cases.h"
 
-#define CS		0
+#define CS		MCP320X_CASES_CS
+#define MCP320X_CASES_BACKEND	(&mcp320x_emulated)
 #define NROWS(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_ATTRS	24
 
-/* The device on an emulated SPI bus: a model with @vref_mv (0: none), then the probe. */
 static int setup_on(struct sensortest *st, const char *chip_part, const char *part,
 		    const struct emu_input *in, int nin, int vref_mv)
 {
-	const struct iio_device_id *id = NULL;
-	const struct emu_model *model = emu_model_find(chip_part, &id);
-	struct emu_params params = {
-		.name = chip_part, .id = id, .inputs = in, .ninputs = nin, .vref_mv = vref_mv,
-	};
-	const struct sensortest_prop props[] = { { "vref_mv", vref_mv }, { NULL, 0 } };
-	struct emu_chip *chip;
-	struct bus *bus;
-	int ret;
-
-	memset(st, 0, sizeof(*st));
-	if (!model)
-		return -ENOENT;
-	ret = bus_create(bus_backend_find("emulated"), BUS_SPI, 0, NULL, &bus);
-	if (ret < 0)
-		return ret;
-	emu_bus_set_time(bus, 0);
-	ret = model->create(&params, &chip, st->err, sizeof(st->err));
-	if (ret == 0)
-		ret = emu_bus_attach(bus, CS, chip);
-	if (ret < 0) {
-		bus_put(bus);
-		return ret;
-	}
-	return sensortest_setup_on(st, bus, part, CS, vref_mv ? props : NULL);
+	return mcp320x_setup(st, &mcp320x_emulated, chip_part, part, in, nin, vref_mv);
 }
 
 static int setup(struct sensortest *st, const char *part, const struct emu_input *in, int nin,
@@ -327,43 +304,6 @@ static void test_delta_sigma_timing(void)
 }
 TEST_CASE(test_delta_sigma_timing, "MCP355x: probe conversions, busy chip, waits");
 
-static void test_faults(void)
-{
-	static const struct {
-		const char *part, *attr;
-		struct emu_fault fault;
-		int err;
-	} rows[] = {
-		{ "mcp3008", "in_voltage0_raw", { EMU_FAULT_NACK, 0, 1, 0 }, -ENXIO },
-		{ "mcp3008", "in_voltage0_raw", { EMU_FAULT_EIO, 0, 1, 0 }, -EIO },
-		{ "mcp3201", "in_voltage0-voltage1_raw", { EMU_FAULT_EIO, 0, 1, 0 }, -EIO },
-		{ "mcp3553", "in_voltage0-voltage1_raw", { EMU_FAULT_EIO, 0, 1, 0 }, -EIO },
-		{ "mcp3553", "in_voltage0-voltage1_raw", { EMU_FAULT_EIO, 1, 1, 0 }, -EIO },
-	};
-	static const struct emu_input in[] = {
-		SENSORTEST_CONST("voltage0", 2048), SENSORTEST_CONST("voltage1", 0),
-	};
-	struct sensortest st;
-	char buf[32];
-	size_t r;
-	long v = 0, want;
-
-	for (r = 0; r < NROWS(rows); r++) {
-		if (setup(&st, rows[r].part, in, 2, 4096)) {
-			TEST_ROW_ASSERT(0, st.err);
-			continue;
-		}
-		/* half of vref: 512 of 10 bits, 2048 of 12, 2^20 of the 21-bit scale */
-		want = strcmp(rows[r].part, "mcp3008") == 0 ? 512 :
-		       strcmp(rows[r].part, "mcp3201") == 0 ? 2048 : 1048576;
-		TEST_ROW_ASSERT(emu_bus_set_fault(st.bus, CS, &rows[r].fault) == 0, rows[r].part);
-		TEST_ROW_ASSERT(sensortest_read(st.dev, rows[r].attr, buf, sizeof(buf)) ==
-				rows[r].err, rows[r].part);
-		TEST_ROW_ASSERT_GOT(sensortest_read_int(st.dev, rows[r].attr, &v) == 0 && v == want,
-				    rows[r].part, "%ld", v);
-		sensortest_teardown(&st);
-	}
-}
-TEST_CASE(test_faults, "faults: the bus's errors, then a right value");
+MCP320X_CASES_TESTS("");
 
 TEST_MAIN("mcp320x", NULL, NULL)

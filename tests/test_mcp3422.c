@@ -10,7 +10,7 @@
  * refuses are EINVAL; the kernel's quirks hold (a scale shows the PGA last
  * sent, a read of the selected channel does not wait); the model's RDY bit
  * and one-shot mode follow the datasheet; bus failures come back as the
- * kernel's errors. The bus clock is frozen after each probe, so a read sees
+ * kernel's errors (mcp3422_cases.h). The bus clock is frozen after each probe, so a read sees
  * new conversions only after the driver's (or the test's) waits.
  */
 #include <errno.h>
@@ -20,6 +20,10 @@
 
 #include "testutil.h"
 #include "chiptest.h"
+
+/* the cases the shim suite runs too, here on the emulated bus */
+#define MCP3422_CASES_BACKEND	(&chiptest_emulated)
+#include "mcp3422_cases.h"
 
 #define ADDR		0x68
 #define NROWS(a)	(sizeof(a) / sizeof((a)[0]))
@@ -341,58 +345,17 @@ static void test_model_rdy(void)
 }
 TEST_CASE(test_model_rdy, "model: RDY, one-shot and 18-bit framing");
 
-/* Bus failures: the kernel's errors, then a right value. */
-static void test_faults(void)
-{
-	static const struct {
-		const char *name, *attr, *val;
-		struct emu_fault fault;
-		int err;
-	} rows[] = {
-		{ "NACK on a read", "in_voltage0_raw", NULL, { EMU_FAULT_NACK, 0, 1, 0 }, -EINVAL },
-		{ "EIO on a read", "in_voltage0_raw", NULL, { EMU_FAULT_EIO, 0, 1, 0 }, -EINVAL },
-		{ "NACK on a switch", "in_voltage1_raw", NULL, { EMU_FAULT_NACK, 0, 1, 0 },
-		  -EINVAL },
-		{ "NACK on a scale write", "in_voltage0_scale", "0.0005",
-		  { EMU_FAULT_NACK, 0, 1, 0 }, -ENXIO },
-		{ "EIO on a rate write", "in_voltage_sampling_frequency", "60",
-		  { EMU_FAULT_EIO, 0, 1, 0 }, -EIO },
-	};
-	static const struct emu_input in[] = { CHIPTEST_CONST("CH1", 42.5) };
-	struct chiptest ct;
-	char buf[32];
-	size_t r;
-	long v;
-	int ret;
-
-	CU_ASSERT_EQUAL_FATAL(setup(&ct, "mcp3424", in, 1), 0);
-	for (r = 0; r < NROWS(rows); r++) {
-		TEST_ROW_ASSERT(emu_bus_set_fault(ct.bus, ADDR, &rows[r].fault) == 0, rows[r].name);
-		ret = rows[r].val ? chiptest_write(ct.dev, rows[r].attr, rows[r].val) :
-				    (int)chiptest_read(ct.dev, rows[r].attr, buf, sizeof(buf));
-		TEST_ROW_ASSERT_GOT(ret == rows[r].err, rows[r].name, "%d", ret);
-		TEST_ROW_ASSERT(read_long(&ct, "in_voltage0_raw", &v) == 0 && v == 42,
-				rows[r].name);
-	}
-	chiptest_teardown(&ct);
-}
-TEST_CASE(test_faults, "faults: the kernel's errors, then recovery");
-
-/* No chip, and an adapter without plain I2C: refused as the kernel's probe. */
-static void test_probe_refused(void)
+/* An adapter without plain I2C: refused before any transfer, as the kernel's probe. */
+static void test_no_plain_i2c(void)
 {
 	struct iio_registry *reg = iio_registry_create();
 	struct iio_dev *dev = NULL;
 	char err[CHIPTEST_ERR_MAX];
 	struct bus *bus;
 
-	CU_ASSERT_EQUAL_FATAL(chiptest_emu_open(&chiptest_emulated, NULL, ADDR, NULL, 0, 0, &bus,
-						err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL(chiptest_probe(bus, reg, "mcp3422", ADDR, NULL, &dev, err, sizeof(err)),
-			-ENXIO);
-	CU_ASSERT_STRING_EQUAL(err, "mcp3422 at 0-0068: no answer (ENXIO)");
-	CU_ASSERT_EQUAL(chiptest_chip_attach(bus, "mcp3422", ADDR, NULL, 0, 0, err,
-					     sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(reg);
+	CU_ASSERT_EQUAL_FATAL(chiptest_emu_open(&chiptest_emulated, "mcp3422", ADDR, NULL, 0, 0,
+						&bus, err, sizeof(err)), 0);
 	bus->i2c_funcs = BUS_I2C_FUNC_SMBUS_BYTE;
 	CU_ASSERT_EQUAL(chiptest_probe(bus, reg, "mcp3422", ADDR, NULL, &dev, err, sizeof(err)),
 			-EOPNOTSUPP);
@@ -401,6 +364,8 @@ static void test_probe_refused(void)
 	iio_registry_destroy(reg);
 	bus_put(bus);
 }
-TEST_CASE(test_probe_refused, "probe: no chip, no plain I2C");
+TEST_CASE(test_no_plain_i2c, "probe: an adapter without plain I2C");
+
+MCP3422_CASES_TESTS("");
 
 TEST_MAIN("mcp3422", NULL, NULL)

@@ -19,7 +19,7 @@
  * "vref" regulator; here it is the board's vref_mv, and without one the
  * scale answers EINVAL, as the kernel's dummy regulator does. The SPI mode
  * is 0,0 (a board has no spi-cpol), so the MCP355x are always read in 25
- * clocks.
+ * clocks (deviation K-80, maps/README.md).
  * Place in the flow: bus -> *driver* -> core. Must not format values or log.
  */
 #include <errno.h>
