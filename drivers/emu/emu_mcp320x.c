@@ -276,7 +276,7 @@ static const struct emu_chip_ops emu_mcp320x_ops = {
 static int emu_mcp320x_inputs(struct emu_mcp320x *m, const struct emu_params *p, char *err,
 			      size_t errlen)
 {
-	char keys[2 * EMU_MCP320X_MAX_IN][12];
+	char keys[2 * EMU_MCP320X_MAX_IN][20];	/* "voltage" and any int */
 	struct emu_input_slot slots[2 * EMU_MCP320X_MAX_IN];
 	bool multi = m->part->kind == EMU_MCP320X_TWO || m->part->kind == EMU_MCP320X_MUX;
 	int nin = m->part->nin, i, ret;

@@ -177,7 +177,7 @@ static const struct emu_chip_ops emu_mcp3422_ops = {
 static int emu_mcp3422_inputs(struct emu_mcp3422 *m, const struct emu_params *p, char *err,
 			      size_t errlen)
 {
-	char keys[EMU_MCP3422_NKEYS][12];
+	char keys[EMU_MCP3422_NKEYS][20];	/* "voltage" and any int */
 	struct emu_input_slot slots[EMU_MCP3422_NKEYS];
 	const char *bad = "";
 	int i, ret;
