@@ -265,6 +265,35 @@ static void test_model_framing(void)
 }
 TEST_CASE(test_model_framing, "model: the datasheets' microcontroller framing");
 
+/*
+ * Frames longer than the result: the MCP3201 (2652 = 0xa5c at 1 mV) goes on
+ * LSB first from B1 (figure: 0 0 null, B11..B0, B1..B9); the MCP3002 in the
+ * datasheet's 16-clock framing (0 1 SGL ODD MSBF: channel 1 single-ended,
+ * 693 = 0x2b5) does too with MSBF 0, and sends zeros with MSBF 1.
+ */
+static void test_model_tails(void)
+{
+	static const struct emu_input in3201[] = { SENSORTEST_CONST("IN+", 2652.5) };
+	static const struct emu_input in3002[] = { SENSORTEST_CONST("CH1", 2234) };
+	uint8_t tx[3] = { 0, 0, 0 }, rx[3];
+	const struct bus_spi_transfer x = { .tx_buf = tx, .rx_buf = rx, .len = 3 };
+	struct sensortest st;
+
+	CU_ASSERT_EQUAL_FATAL(setup(&st, "mcp3201", in3201, 1, 4096), 0);
+	CU_ASSERT(bus_spi_sync(iio_device_spi(st.dev), &x, 1) == 0 && rx[0] == 0x14 &&
+		  rx[1] == 0xb8 && rx[2] == 0xe9);
+	sensortest_teardown(&st);
+	CU_ASSERT_EQUAL_FATAL(setup(&st, "mcp3002", in3002, 1, 3300), 0);
+	tx[0] = 0x70;
+	CU_ASSERT(bus_spi_sync(iio_device_spi(st.dev), &x, 1) == 0 && rx[0] == 0x02 &&
+		  rx[1] == 0xb5 && rx[2] == 0x5a);
+	tx[0] = 0x78;
+	CU_ASSERT(bus_spi_sync(iio_device_spi(st.dev), &x, 1) == 0 && rx[0] == 0x02 &&
+		  rx[1] == 0xb5 && rx[2] == 0x00);
+	sensortest_teardown(&st);
+}
+TEST_CASE(test_model_tails, "model: the result repeated LSB first, or not (MSBF)");
+
 /* MCP355x: two conversions at probe; busy reads all ones; the driver waits. */
 static void test_delta_sigma_timing(void)
 {
