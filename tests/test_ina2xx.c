@@ -5,8 +5,10 @@
  * carrying 1 A on an INA219, 10 A through 2 mOhm on an INA226), clipping at
  * the PGA range, integration time, averaging and gain writes with the config
  * register they program, in_shunt_resistor writes at and past their limits,
- * the shunt-resistor property, and the software buffer: one scan per chip
- * conversion, paced by the conversion-ready flag, no trigger.
+ * the shunt-resistor property, a sequence of writes as the 6.1 kernel
+ * answered it in the QEMU rig, maps/ina2xx.json, and the software buffer:
+ * its files as 6.1 shows them, one scan per chip conversion, paced by the
+ * conversion-ready flag, no trigger.
  * Expected numbers: shunt register = I x R / LSB (10 uV, 2.5 uV), bus = V /
  * LSB (4 mV in bits 15:3, 1.25 mV), current = shunt x CAL / 4096 (2048),
  * power = current x bus / 5000 (20000), with CAL 4096 (2048) as the driver
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "board.h"
 #include "iio_buffer.h"
 #include "iio_trigger.h"
 #include "testutil.h"
@@ -528,6 +531,32 @@ static void test_probe_no_chip(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(st.err, "ina219 at 0-0040: error configuring the device"));
 }
 TEST_CASE(test_probe_no_chip, "no chip: error configuring the device (ENXIO)");
+
+/* maps/ina2xx.json: both monitors with their shunts; the sine's mean through the INA219 */
+static void test_board_file(void)
+{
+	char err[256];
+	struct board *b = board_load(test_path("maps/ina2xx.json"), err, sizeof(err));
+	struct iio_dev *d219, *d226;
+	long v = 0;
+
+	if (!b)
+		fprintf(stderr, "ina2xx.json: %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL_FATAL(iio_registry_count(b->reg), 2);
+	d219 = iio_registry_at(b->reg, 0);
+	d226 = iio_registry_at(b->reg, 1);
+	CU_ASSERT(ina_text(d219, "in_shunt_resistor", "0.100000000\n"));
+	CU_ASSERT(ina_text(d219, "in_current3_scale", "0.100000000\n"));
+	CU_ASSERT(ina_text(d226, "in_shunt_resistor", "0.002000000\n"));
+	CU_ASSERT(ina_text(d226, "in_power2_scale", "31.250000000\n"));
+	/* a quarter period in, the sine at its peak: 1100 mA x 0.1 ohm = 110 mV, 11000 x 10 uV */
+	emu_bus_set_time(board_find_bus(b, "i2c-1"), 2.5);
+	CU_ASSERT(sensortest_read_int(d219, "in_voltage0_raw", &v) == 0 && v == 11000);
+	CU_ASSERT(sensortest_read_int(d219, "in_current3_raw", &v) == 0 && v == 11000);
+	board_destroy(b);
+}
+TEST_CASE(test_board_file, "maps/ina2xx.json loads: shunts, scales, an input");
 
 /* ---- the software buffer ---- */
 
