@@ -15,6 +15,7 @@
  * writes it. Register checks read the chip through a second client.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -519,6 +520,67 @@ static void test_shunt_property_and_async(void)
 	sensortest_teardown(&st);
 }
 TEST_CASE(test_shunt_property_and_async, "shunt-resistor property; in_allow_async_readout");
+
+/* The model's registers, read as the datasheets describe them, through a second client. */
+static void test_model_registers(void)
+{
+	struct emu_input in[] = {
+		{ .key = "current", .sig = { .kind = EMU_SIGNAL_RAMP, .offset = 0,
+					     .amplitude = 1000, .period_s = 10 } },
+		SENSORTEST_CONST("rshunt", 100000),
+	};
+	struct bus_i2c_client *c;
+	struct sensortest st;
+
+	/* INA219, probed at t = 0: a 1064 us cycle; 100 mA per s through 0.1 ohm */
+	CU_ASSERT_EQUAL_FATAL(sensortest_setup(&st, BUS_I2C, "ina219", INA_ADDR, in, 2, NULL,
+					       0.0), 0);
+	CU_ASSERT_EQUAL_FATAL(bus_i2c_client_create(st.bus, INA_ADDR, &c), 0);
+	emu_bus_set_time(st.bus, 0.001);
+	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, INA_REG_BUS) & 0x2, 0);	/* no CNVR */
+	emu_bus_set_time(st.bus, 0.0011);
+	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, INA_REG_BUS) & 0x2, 0x2);
+	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, INA_REG_BUS) & 0x2, 0x2);
+	(void)bus_smbus_read_word_swapped(c, 0x03);	/* POWER clears CNVR */
+	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, INA_REG_BUS) & 0x2, 0);
+	/* a conversion latched at 5.0 s (within a cycle): 500 mA x 0.1 ohm = 50 mV = 5000 */
+	emu_bus_set_time(st.bus, 5.0);
+	CU_ASSERT(abs(bus_smbus_read_word_swapped(c, 0x01) - 5000) <= 1);
+	/* power-down (MODE 000): the registers keep the last conversion */
+	CU_ASSERT_EQUAL(bus_smbus_write_word_swapped(c, INA_REG_CONFIG, 0x3998), 0);
+	emu_bus_set_time(st.bus, 7.0);
+	CU_ASSERT(abs(bus_smbus_read_word_swapped(c, 0x01) - 5000) <= 1);
+	/* shunt triggered (MODE 001): one conversion a cycle later, at 7 s: 7000 */
+	CU_ASSERT_EQUAL(bus_smbus_write_word_swapped(c, INA_REG_CONFIG, 0x3999), 0);
+	emu_bus_set_time(st.bus, 7.1);
+	CU_ASSERT(abs(bus_smbus_read_word_swapped(c, 0x01) - 7001) <= 1);
+	emu_bus_set_time(st.bus, 9.0);
+	CU_ASSERT(abs(bus_smbus_read_word_swapped(c, 0x01) - 7001) <= 1);
+	/* RST: the power-on values, CALIBRATION 0 */
+	CU_ASSERT_EQUAL(bus_smbus_write_word_swapped(c, INA_REG_CONFIG, 0x8000), 0);
+	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, INA_REG_CONFIG), 0x399f);
+	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, INA_REG_CAL), 0);
+	bus_i2c_client_destroy(c);
+	sensortest_teardown(&st);
+
+	/* INA226: the IDs, CVRF in Mask/Enable after (1100 + 1100) x 4 us, cleared by its read */
+	CU_ASSERT_EQUAL_FATAL(sensortest_setup(&st, BUS_I2C, "ina226", INA_ADDR, in, 2, NULL,
+					       0.0), 0);
+	CU_ASSERT_EQUAL_FATAL(bus_i2c_client_create(st.bus, INA_ADDR, &c), 0);
+	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0xfe), 0x5449);
+	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0xff), 0x2260);
+	emu_bus_set_time(st.bus, 0.0087);
+	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x06) & 0x8, 0);
+	emu_bus_set_time(st.bus, 0.0089);
+	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x06) & 0x8, 0x8);
+	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x06) & 0x8, 0);
+	/* CONFIG bits 14:12 read 100 whatever is written */
+	CU_ASSERT_EQUAL(bus_smbus_write_word_swapped(c, INA_REG_CONFIG, 0x0127), 0);
+	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, INA_REG_CONFIG), 0x4127);
+	bus_i2c_client_destroy(c);
+	sensortest_teardown(&st);
+}
+TEST_CASE(test_model_registers, "model: CNVR, CVRF, power-down, triggered, RST, IDs (datasheets)");
 
 /* No chip: the config write fails, as the kernel's "error configuring the device". */
 static void test_probe_no_chip(void)
