@@ -158,7 +158,8 @@ static void test_buffer_files(void)
 			TEST_ROW_ASSERT(0, st.err);
 			continue;
 		}
-		TEST_ROW_ASSERT(iio_device_buffer_attr_count(st.dev) == 40, r ? "ina226" : "ina219");
+		TEST_ROW_ASSERT(iio_device_buffer_attr_count(st.dev) == 40,
+				r ? "ina226" : "ina219");
 		for (d = 0; d < NROWS(dirs); d++) {
 			for (e = 0; e < NROWS(elems); e++) {
 				snprintf(name, sizeof(name), "%s/in_%s_en", dirs[d], elems[e]);
@@ -210,7 +211,7 @@ static void test_defaults(void)
 		{ "ina226", "in_power2_scale", "6.250000000\n" },	/* 25 x current LSB */
 		{ "ina226", "in_voltage1_integration_time", "0.001100\n" },
 		{ "ina226", "in_oversampling_ratio", "4\n" },
-		{ "ina226", "in_sampling_frequency", "114\n" },		/* 1e6 / (2200 x 4) */
+		{ "ina226", "in_sampling_frequency", "114\n" },	/* 1e6 / (2200 x 4) */
 		{ "ina226", "integration_time_available", "0.000140 0.000204 0.000332 "
 		  "0.000588 0.001100 0.002116 0.004156 0.008244\n" },
 	};
@@ -398,7 +399,7 @@ static void test_kernel_transcript(void)
 		{ "ina219", "in_shunt_resistor", "0.05", 0, "0.050000000\n" },
 		{ "ina219", "in_shunt_resistor", "0.0000009", -EINVAL, "0.050000000\n" },
 		{ "ina219", "in_shunt_resistor", "2147.483648", -EINVAL, "0.050000000\n" },
-		{ "ina219", "in_shunt_resistor", "4295", -EINVAL, "0.050000000\n" },	/* K-70 */
+		{ "ina219", "in_shunt_resistor", "4295", -EINVAL, "0.050000000\n" }, /* K-70 */
 		{ "ina219", "in_shunt_resistor", "-1", -EINVAL, "0.050000000\n" },
 		{ "ina219", "in_shunt_resistor", "ten", -EINVAL, "0.050000000\n" },
 		{ "ina219", "in_shunt_resistor", "2147.483647", 0, "2147.483647000\n" },

@@ -61,7 +61,7 @@ static void test_same_as_emulated(void)
 		emu_bus_set_time(emu.bus, 0.1);
 		nanosleep(&ms20, NULL);
 		TEST_ROW_ASSERT(shimsensor_compare(emu.dev, dev.dev) == (r ? 17 : 20), parts[r]);
-		/* 10 mV over 10 mOhm: the INA219's 10 uV LSB makes 1000, the INA226's 2.5 uV 4000 */
+		/* 10 mV across 10 mOhm: 1000 of the INA219's 10 uV, 4000 of the INA226's 2.5 uV */
 		TEST_ROW_ASSERT(sensortest_read_int(dev.dev, "in_voltage0_raw", &v) == 0 &&
 				v == (r ? 4000 : 1000), parts[r]);
 		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS) > 0, parts[r]);
@@ -110,16 +110,15 @@ static void test_faults(void)
 }
 TEST_CASE(test_faults, "faults through i2c-dev: error, then recovery");
 
-static int shim_scans;
-
+/* Counts the scans in the int at buf->priv; a wrong shunt value counts 1000. */
 static void shim_store(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost)
 {
+	int *scans = buf->priv;
 	uint16_t v;
 
-	(void)buf;
 	(void)lost;
 	memcpy(&v, rec, sizeof(v));
-	shim_scans += v == 1000 ? 1 : 1000;	/* a wrong shunt value shows in the count */
+	*scans += v == 1000 ? 1 : 1000;
 }
 
 static const struct iio_buffer_ops shim_ops = { .store = shim_store };
@@ -127,7 +126,8 @@ static const struct iio_buffer_ops shim_ops = { .store = shim_store };
 /* The capture thread's reads go through i2c-dev: 100 ms make dozens of scans. */
 static void test_capture(void)
 {
-	struct iio_buffer buf = { .ops = &shim_ops, .mask = 0x1 };
+	int shim_scans = 0;
+	struct iio_buffer buf = { .ops = &shim_ops, .mask = 0x1, .priv = &shim_scans };
 	const struct timespec ms10 = { 0, 10000000L };
 	struct sensortest st;
 	unsigned long before;
@@ -138,7 +138,6 @@ static void test_capture(void)
 		TEST_ROW_ASSERT(0, st.err);
 		return;
 	}
-	shim_scans = 0;
 	before = shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS);
 	CU_ASSERT_EQUAL_FATAL(iio_buffer_attach(st.dev, &buf, err, sizeof(err)), 0);
 	for (i = 0; i < 10; i++) {

@@ -501,7 +501,8 @@ static int ina2xx_const_show(struct iio_dev *indio_dev, uintptr_t priv, char *bu
 	{ "in_allow_async_readout", ina2xx_allow_async_readout_show,		\
 	  ina2xx_allow_async_readout_store, 0 },				\
 	{ "integration_time_available", ina2xx_const_show, NULL, (uintptr_t)(avail) },	\
-	{ "in_shunt_resistor", ina2xx_shunt_resistor_show, ina2xx_shunt_resistor_store, 0 },	\
+	{ "in_shunt_resistor", ina2xx_shunt_resistor_show,				\
+	  ina2xx_shunt_resistor_store, 0 },					\
 	{ NULL, NULL, NULL, 0 },						\
 }
 
@@ -676,7 +677,7 @@ static int ina2xx_handler(struct iio_dev *indio_dev, int64_t ts)
 	return -EINVAL;
 }
 
-/* The scan the thread reads: the elements' bits and the timestamp's (bit 4), as the kernel's mask. */
+/* The scan the thread reads: the elements' bits and the timestamp's (bit 4), the kernel's mask. */
 static int ina2xx_update_scan_mode(struct iio_dev *indio_dev, uint64_t active_mask)
 {
 	struct ina2xx_chip *chip = iio_priv(indio_dev);
