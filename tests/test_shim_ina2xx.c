@@ -160,19 +160,17 @@ TEST_CASE(test_capture, "the capture thread through i2c-dev");
  */
 static void test_remove_powers_down(void)
 {
-	struct bus_i2c_client *c;
 	struct sensortest st;
+	int before, after;
 
 	if (shim_ina_setup(&st, "ina219", INA_ADDR)) {
 		TEST_ROW_ASSERT(0, st.err);
 		return;
 	}
-	CU_ASSERT_EQUAL(bus_i2c_client_create(st.bus, INA_ADDR, &c), 0);
-	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x00), 0x399f);
-	iio_device_unregister(st.reg, st.dev);
-	st.dev = NULL;
-	CU_ASSERT_EQUAL(bus_smbus_read_word_swapped(c, 0x00), 0x3990);
-	bus_i2c_client_destroy(c);
+	CU_ASSERT_EQUAL(shimsensor_unregister_reads(&st, bus_smbus_read_word_swapped, 0x00,
+						    &before, &after), 0);
+	CU_ASSERT_EQUAL(before, 0x399f);
+	CU_ASSERT_EQUAL(after, 0x3990);
 	shimsensor_teardown(&st);
 	CU_ASSERT_EQUAL(shim_open_fds(), 0);
 }
