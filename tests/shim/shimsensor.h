@@ -1,8 +1,9 @@
 /*
  * shimsensor.h - a sensor chip (sensortest.h) on a shim node, reached
- * through the real backend: i2c-dev for the light sensors, spidev for the
- * IMUs. For test_shim_tsl2563.c and test_shim_adis16400.c, which compare
- * it with the emulated bus. Header-only, as sensortest.h.
+ * through the real backend: i2c-dev for the light sensors and power
+ * monitors, spidev for the IMUs. For test_shim_tsl2563.c, test_shim_ina2xx.c
+ * and test_shim_adis16400.c, which compare it with the emulated bus.
+ * Header-only, as sensortest.h.
  */
 #ifndef IIOWIRE_TEST_SHIMSENSOR_H
 #define IIOWIRE_TEST_SHIMSENSOR_H
