@@ -782,4 +782,35 @@ static void test_capture_busy(void)
 }
 TEST_CASE(test_capture_busy, "EBUSY while capturing; removal while capturing");
 
+/* K-71: a bus error in the polling thread ends the capture with that error. */
+static void test_capture_bus_error(void)
+{
+	static const struct emu_fault eio = { EMU_FAULT_EIO, 0, 0, 0 };
+	static struct ina_reader r;
+	struct sensortest st;
+	char err[160];
+	int i, failed = 0;
+
+	if (ina_setup(&st, "ina226", 0, 0, 0)) {
+		TEST_ROW_ASSERT(0, st.err);
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.buf.ops = &ina_reader_ops;
+	r.buf.priv = &r;
+	r.buf.mask = 0x1;
+	emu_bus_set_time(st.bus, -1);
+	CU_ASSERT_EQUAL_FATAL(iio_buffer_attach(st.dev, &r.buf, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(emu_bus_set_fault(st.bus, INA_ADDR, &eio), 0);
+	for (i = 0; i < 200 && !failed; i++) {	/* a cycle is 8.8 ms: well within 2 s */
+		ina_sleep_ms(10);
+		iio_device_buffers_drain(st.dev);
+		failed = iio_device_buffer_failed(st.dev);
+	}
+	CU_ASSERT_EQUAL(failed, -EIO);
+	iio_buffer_detach(st.dev, &r.buf);
+	sensortest_teardown(&st);
+}
+TEST_CASE(test_capture_bus_error, "K-71: a bus error ends the capture with EIO");
+
 TEST_MAIN("ina2xx", NULL, NULL)
