@@ -81,7 +81,7 @@ static const struct iio_chan_spec max517_channels[MAX517_MAX_CHANNELS] = {
 	MAX517_CHANNEL(4), MAX517_CHANNEL(5), MAX517_CHANNEL(6), MAX517_CHANNEL(7),
 };
 
-/* Output @n's reference: vref<n>_mv, else vref_mv, else @dflt. 0 or -EINVAL. */
+/* Output @n's reference: vref<n>_mv, else @dflt. 0 or -EINVAL. */
 static int max517_probe_vref(const struct iio_probe *p, int n, int dflt, int *mv, char *err,
 			     size_t errlen)
 {
@@ -89,14 +89,10 @@ static int max517_probe_vref(const struct iio_probe *p, int n, int dflt, int *mv
 	int ret;
 
 	snprintf(key, sizeof(key), "vref%d_mv", n);
-	ret = iio_probe_prop_int(p, key, mv);
-	if (ret == -ENOENT) {
+	ret = iio_probe_prop_mv(p, key, mv, err, errlen);
+	if (!ret && !*mv)
 		*mv = dflt;
-		return 0;
-	}
-	if (ret == 0 && *mv > 0)
-		return 0;
-	return iio_probe_err(p, err, errlen, -EINVAL, "%s must be a positive integer", key);
+	return ret;
 }
 
 static int max517_probe(const struct iio_probe *p, struct iio_dev **out, char *err,

@@ -275,21 +275,6 @@ static const struct iio_info mcp4725_info = {
 	.attrs = mcp4725_attrs,
 };
 
-/* An optional positive integer property: 0 when absent. */
-static int mcp4725_prop_mv(const struct iio_probe *p, const char *key, int *mv, char *err,
-			   size_t errlen)
-{
-	int ret = iio_probe_prop_int(p, key, mv);
-
-	if (ret == -ENOENT) {
-		*mv = 0;
-		return 0;
-	}
-	if (ret == 0 && *mv > 0)
-		return 0;
-	return iio_probe_err(p, err, errlen, -EINVAL, "%s must be a positive integer", key);
-}
-
 /*
  * The reference as the kernel picks it from its platform data: the vref
  * supply when there is one (MCP4726 only), buffered or not, else vdd.
@@ -299,9 +284,9 @@ static int mcp4725_probe_ref(const struct iio_probe *p, int part, struct mcp4725
 {
 	int vdd_mv, vref_mv, buffered = 0, ret;
 
-	ret = mcp4725_prop_mv(p, "vdd_mv", &vdd_mv, err, errlen);
+	ret = iio_probe_prop_mv(p, "vdd_mv", &vdd_mv, err, errlen);
 	if (!ret)
-		ret = mcp4725_prop_mv(p, "vref_mv", &vref_mv, err, errlen);
+		ret = iio_probe_prop_mv(p, "vref_mv", &vref_mv, err, errlen);
 	if (ret)
 		return ret;
 	ret = iio_probe_prop_int(p, "vref_buffered", &buffered);
