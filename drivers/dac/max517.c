@@ -14,6 +14,9 @@
  * output, "vref<N>_mv" for output N; without either 5000 mV, the kernel's
  * value without platform data. The MAX518's reference is its VDD, which the
  * kernel takes as 5000 mV whatever the platform data says: it reads no key.
+ * Where iiowire differs: the kernel's probe sets no name, so its device has
+ * no `name` file (Debian 6.1.0-57 under QEMU: only out_voltageN_raw/_scale);
+ * here the device is named by its id, as every other driver's (K-87).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -126,6 +129,7 @@ static int max517_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 		iio_device_put(indio_dev);
 		return ret;
 	}
+	/* K-87: the kernel leaves the name unset */
 	iio_device_setup(indio_dev, p->id->name, max517_channels, n, &max517_info);
 	indio_dev->label = p->label;
 	*out = indio_dev;

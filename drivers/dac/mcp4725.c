@@ -115,7 +115,8 @@ static int mcp4725_resume(struct mcp4725_state *st)
 
 /*
  * store_eeprom: a true word writes DAC, PD (and VREF) into the EEPROM too,
- * then polls RDY as the kernel does; a false one does nothing.
+ * then polls RDY as the kernel does; a false one does nothing, and is
+ * answered OK where the kernel's store returns 0 bytes taken (K-86).
  */
 static int mcp4725_store_eeprom(struct iio_dev *indio_dev, uintptr_t priv, const char *buf,
 				size_t len)
