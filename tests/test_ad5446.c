@@ -7,7 +7,7 @@
  * files (powerdown ones only on parts that have power-down); full scale
  * 2^bits - 1 is taken and lands on the pin as code * ref / 2^bits, 2^bits
  * and -1 are EINVAL; the scale is the internal reference, else the board's
- * vref_mv, else 0; power-down writes the mode bits (1 kohm, 100 kohm,
+ * vref_mv (the vcc supply, without which the probe fails as the kernel's); power-down writes the mode bits (1 kohm, 100 kohm,
  * three-state) and grounds the pin, a raw write meanwhile is only cached
  * (raw reads it, the pin keeps its code), power-up writes it; the I2C
  * parts read back the word the driver sent, MSB first.
@@ -166,21 +166,27 @@ static void test_no_reference(void)
 {
 	struct sensortest st;
 
-	if (!dac_setup(&st, BUS_SPI, "ad5541a", AD_CS, NULL, 0, NULL))
-		return;
-	CU_ASSERT(dac_reads(st.dev, "out_voltage_scale", "0.000000000\n"));
-	sensortest_teardown(&st);
-	/* the internal reference wins over the board's */
-	if (!dac_setup(&st, BUS_SPI, "ad5660-1250", AD_CS, pin_3000, 1, vref_3000))
+	/* no vcc supply: the kernel's probe fails on the dummy regulator's EINVAL */
+	CU_ASSERT_EQUAL(sensortest_setup(&st, BUS_SPI, "ad5541a", AD_CS, NULL, 0, NULL, 0.0),
+			-EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(st.err, "ad5541a at spi0.0: no vcc supply"));
+	CU_ASSERT_EQUAL(sensortest_setup(&st, BUS_I2C, "ad5622", AD_I2C_ADDR, NULL, 0, NULL, 0.0),
+			-EINVAL);
+	/* ... the parts with their own reference too; with one, the own reference wins */
+	CU_ASSERT_EQUAL(sensortest_setup(&st, BUS_SPI, "ad5660-1250", AD_CS, NULL, 0, NULL, 0.0),
+			-EINVAL);
+	if (!dac_setup(&st, BUS_SPI, "ad5660-1250", AD_CS, NULL, 0, vref_3000))
 		return;
 	CU_ASSERT(dac_reads(st.dev, "out_voltage_scale", "0.019073486\n"));
 	sensortest_teardown(&st);
 	CU_ASSERT_EQUAL(sensortest_setup(&st, BUS_SPI, "ad5300", AD_CS, NULL, 0,
-					 (const struct sensortest_prop[]){ { "spi-cpha", 2 },
+					 (const struct sensortest_prop[]){ { "vref_mv", 3300 },
+									   { "spi-cpha", 2 },
 									   { NULL, 0 } }, 0.0),
 			-EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(st.err, "spi-cpha must be 0 or 1"));
 }
-TEST_CASE(test_no_reference, "scale without a reference is 0; internal reference wins");
+TEST_CASE(test_no_reference, "no vcc supply: EINVAL as the kernel's probe; internal reference wins");
 
 /* A frame of the wrong length is dropped, as SYNC raised early aborts a write. */
 static void test_model_frames(void)

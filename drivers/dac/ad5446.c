@@ -11,11 +11,14 @@
  * A write is the code shifted into a 16-bit word sent MSB first (24 bits
  * on the AD5660/AD5662), on I2C the same two bytes; a power-down word puts
  * the mode (1 = 1 kohm, 2 = 100 kohm, 3 = three-state) just above the
- * data bits. Nothing is sent at probe. The reference is the part's own
- * (AD5620/40/60 -2500/-1250), else the board's "vref_mv" (the kernel's vcc
- * supply), else none: the scale then reads 0, as the kernel's (which warns
- * "reference voltage unspecified"). The kernel leaves the SPI mode to the
- * device tree; here it is the board's optional "spi-cpha"/"spi-cpol" (0/1).
+ * data bits. Nothing is sent at probe. The board's "vref_mv" is the
+ * kernel's vcc supply, which every part needs to bind: without one the
+ * kernel gets a dummy regulator whose voltage is EINVAL, and its probe
+ * fails so (Debian 6.1.0-57 under QEMU: "supply vcc not found, using dummy
+ * regulator", "probe ... failed with error -22"). The reference is the
+ * part's own (AD5620/40/60 -2500/-1250), else that supply. The kernel
+ * leaves the SPI mode to the device tree; here it is the board's optional
+ * "spi-cpha"/"spi-cpol" (0/1).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -259,6 +262,10 @@ static int ad5446_probe_common(const struct iio_probe *p, const struct ad5446_ch
 	int vref_mv, ret;
 
 	ret = iio_probe_vref_mv(p, &vref_mv, err, errlen);
+	if (!ret && !vref_mv)
+		ret = iio_probe_err(p, err, errlen, -EINVAL,
+				    "no vcc supply: vref_mv is required, as the kernel's probe "
+				    "fails on a supply without a voltage");
 	if (!ret && p->spi)
 		ret = ad5446_spi_mode(p, &mode, err, errlen);
 	if (ret < 0)
