@@ -59,6 +59,8 @@ static const struct cd_row cd_rows[] = {
 	{ "write", "dac", "out_voltage0_raw", "4095", 0, "", "" },
 	{ "write", "dac", "out_voltage0_raw", "4096", 1, "", "iiowire: write: EINVAL" },
 	{ "write", "dac", "out_voltage0_raw", "-1", 1, "", "iiowire: write: EINVAL" },
+	/* an integer part past int, which the kernel would wrap (4096 + 2^32 to 4096): K-13 */
+	{ "write", "dac", "out_voltage0_raw", "4294971392", 1, "", "iiowire: write: ERANGE" },
 	{ "read", "dac", "out_voltage0_raw", NULL, 0, "4095\n", "" },
 	{ "write", "dac", "out_voltage0_powerdown_mode", "100kohm_to_gnd", 0, "", "" },
 	{ "write", "dac", "out_voltage0_powerdown", "1", 0, "", "" },

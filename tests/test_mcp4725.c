@@ -151,6 +151,11 @@ static void test_powerdown(void)
 			-EINVAL);
 	CU_ASSERT_EQUAL(sensortest_write(st.dev, "out_voltage0_powerdown_mode", "1kohm"), -EINVAL);
 	CU_ASSERT_EQUAL(sensortest_write(st.dev, "out_voltage0_powerdown", "x"), -EINVAL);
+	/* kstrtobool's words: "on" powers down, "off" up */
+	CU_ASSERT_EQUAL(sensortest_write(st.dev, "out_voltage0_powerdown", "on"), 0);
+	CU_ASSERT(dac_pin(&st, 0).powerdown == 3);
+	CU_ASSERT_EQUAL(sensortest_write(st.dev, "out_voltage0_powerdown", "off"), 0);
+	CU_ASSERT(dac_pin_is(&st, 0, 2048, 3300, 12));
 	CU_ASSERT(dac_reads(st.dev, "out_voltage0_powerdown_mode", "500kohm_to_gnd\n"));
 	/* the kernel's raw write is a fast write with PD 00: it powers the chip up, flag stays */
 	CU_ASSERT_EQUAL(sensortest_write(st.dev, "out_voltage0_powerdown", "1"), 0);
