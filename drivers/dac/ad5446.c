@@ -2,8 +2,9 @@
  * ad5446.c - driver for the Analog Devices AD5446 family of one-output
  * DACs: the SPI parts (AD5300 ... AD5662, with the TI DACx81S101/DAC7512
  * the kernel lists as compatible) and the I2C AD5301/11/21 and AD5602/12/22,
- * as Linux 6.1's drivers/iio/dac/ad5446.c (read at torvalds/linux, the
- * 6.1-era file): its two id tables as they are, each part's bits, shift
+ * as Linux 6.1's drivers/iio/dac/ad5446.c (read in torvalds/linux's stored
+ * copy, of the 6.0/6.1 era: its I2C remove still returns int): its two id
+ * tables as they are, each part's bits, shift
  * and storage, internal reference, and the powerdown files on the parts
  * that have them. Place in the flow: bus -> *driver* -> core. Must not
  * format values or log.

@@ -1,7 +1,8 @@
 /*
  * max517.c - driver for the Maxim MAX517/518/519/520/521 8-bit I2C DACs
  * (one, two, two, four and eight outputs), as Linux 6.1's
- * drivers/iio/dac/max517.c (read at torvalds/linux, the 6.1-era file):
+ * drivers/iio/dac/max517.c (read in torvalds/linux's stored copy; listing
+ * and scales checked against Debian's 6.1.0-57 under QEMU, tests/kernel-rig/):
  * each output has its raw and scale files; the driver only writes, so a
  * read of out_voltageN_raw is EINVAL as in the kernel (its read_raw knows
  * the scale alone). Nothing is sent at probe, as in the kernel.

@@ -1,8 +1,10 @@
 /*
  * mcp4725.c - driver for the Microchip MCP4725 and MCP4726 12-bit I2C DACs:
  * one output, its power-down files and the EEPROM store, as Linux 6.1's
- * drivers/iio/dac/mcp4725.c (read at torvalds/linux, the 6.1-era file:
- * same channel, ext_info, attribute, id table and errors).
+ * drivers/iio/dac/mcp4725.c (read in torvalds/linux's stored copy, a
+ * later file whose channel, ext_info, attribute, id table and errors are
+ * 6.1's; the probe's "failed to read DAC value" EOPNOTSUPP on an SMBus-only
+ * adapter checked against Debian's 6.1.0-57 under QEMU, tests/kernel-rig/).
  * Place in the flow: bus -> *driver* -> core. Must not format values or log.
  *
  * Board properties stand for the kernel's regulators and device-tree keys:
