@@ -144,6 +144,15 @@ int emu_params_part(const struct emu_params *p, size_t nparts, const char *what,
 	return -EINVAL;
 }
 
+int emu_dac_fill(struct emu_dac_state *out, unsigned int code, unsigned int powerdown,
+		 double ref_mv, int bits)
+{
+	out->code = code;
+	out->powerdown = powerdown;
+	out->mv = powerdown ? 0.0 : (double)code * ref_mv / (double)(1u << bits);
+	return 0;
+}
+
 void emu_signals_fini(struct emu_signal *sig, int n)
 {
 	int i;
