@@ -348,6 +348,9 @@ static void test_model_input(void)
 	CU_ASSERT_EQUAL(sensortest_model_create("bh1721", in, 1, &chip, err, sizeof(err)),
 			-EINVAL);
 	CU_ASSERT_STRING_EQUAL(err, "bh1721: no input 'lux' (input: illuminance, in lux)");
+	CU_ASSERT_EQUAL(sensortest_model_create("opt3001", in, 1, &chip, err, sizeof(err)),
+			-EINVAL);
+	CU_ASSERT_STRING_EQUAL(err, "opt3001: no input 'lux' (input: illuminance, in lux)");
 }
 TEST_CASE(test_model_input, "models: the one input key, refused others");
 
