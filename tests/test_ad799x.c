@@ -12,10 +12,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "iio_event.h"
 #include "testutil.h"
+#include "sensortest.h"	/* sensortest_next_event() */
 
 #define AD799X_TEST_ADDR	0x21
 
@@ -142,21 +142,6 @@ static void ad799x_wake(void *ctx)
 	(void)ctx;
 }
 
-/* The next event of @dev within AD799X_EVENT_WAIT_MS (@wait_ms; 0 if none came). */
-static uint64_t ad799x_next_event(struct iio_dev *dev, int wait_ms)
-{
-	struct iio_event_data ev;
-	uint64_t lost;
-	int i;
-
-	for (i = 0; i < wait_ms; i++) {
-		if (iio_event_read(dev, &ev, 1, &lost) == 1)
-			return ev.id;
-		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
-	}
-	return 0;
-}
-
 struct ad799x_alert_row {
 	const char *name;
 	const char *part;
@@ -210,7 +195,7 @@ static void ad799x_alert_one(const struct ad799x_alert_row *row)
 				row->name);
 	if (row->read)
 		TEST_ROW_ASSERT(chiptest_read(ct.dev, row->read, buf, sizeof(buf)) > 0, row->name);
-	TEST_ROW_ASSERT(ad799x_next_event(ct.dev, AD799X_EVENT_WAIT_MS) == row->code, row->name);
+	TEST_ROW_ASSERT(sensortest_next_event(ct.dev, AD799X_EVENT_WAIT_MS) == row->code, row->name);
 	/* the handler cleared the status; the chip stays out of its window */
 	TEST_ROW_ASSERT(bus_smbus_read_byte_data(chip, 0x1) == 0, row->name);
 	if (row->read) {
