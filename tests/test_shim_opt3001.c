@@ -8,7 +8,8 @@
  * no I2C_RDWR), as the kernel's _swapped calls, so an SMBus-only adapter
  * binds it (i2c-stub on the QEMU rig); faults come back as the same -errno;
  * removal shuts the chip down; no fd stays open. The shim's clock is real
- * time: the integration time is set to 0.1 s first, so a read waits 150 ms.
+ * time: the integration time is set to 0.1 s first, so a read waits about
+ * 100 ms (the conversion, then the ready flag: K-76).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -16,15 +16,18 @@
  * current_timestamp_clock. The chip is set for latched window comparison
  * with one fault; with an interrupt line its INT output (active low) pushes
  * a rising or falling event per latched flag.
- * A read without an interrupt line sleeps 150 or 1000 ms and then wants
- * the conversion-ready flag (ETIMEDOUT without it). With one, the kernel
- * turns on end-of-conversion interrupts (0xc000 in LOW LIMIT) and sleeps
- * until its handler has the result; here the handler runs under the device
- * lock the read holds, so the read polls the same flag instead, every
- * OPT3001_POLL_MS up to the kernel's 1000 ms (K-75).
+ * A read waits for the conversion-ready flag. The kernel, without an
+ * interrupt line, sleeps 150 or 1000 ms (the 100/800 ms conversion with
+ * slack) and looks once; here the read sleeps the conversion time and then
+ * looks every OPT3001_POLL_MS up to the same 150 or 1000 ms (K-76): a
+ * 1000 ms read would meet iiowired's default --io-timeout-ms. With a line
+ * the kernel turns on end-of-conversion interrupts (0xc000 in LOW LIMIT)
+ * and sleeps up to 1000 ms until its handler has the result; here the
+ * handler runs under the device lock the read holds, so the read polls the
+ * same flag, up to the same 1000 ms (K-75). Either way ETIMEDOUT when the
+ * flag does not come, and the registers end as the kernel leaves them.
  * As the kernel's, the probe reads the two ID registers and accepts
- * whatever they hold. The 1000 ms wait of a read at 0.8 s is the kernel's;
- * through iiowired it needs an --io-timeout-ms above the default 1000.
+ * whatever they hold.
  * Place in the flow: bus -> *driver* -> core. Waits go through bus_msleep().
  * Must not: format values, log, or spell attribute names (the core does).
  */
@@ -71,7 +74,7 @@
 /* The kernel's waits: the datasheet's 100/800 ms plus 3 ms, with slack. */
 #define OPT3001_RESULT_READY_SHORT	150	/* ms */
 #define OPT3001_RESULT_READY_LONG	1000
-/* How often a read with an interrupt line looks at the ready flag (K-75). */
+/* After the conversion time, how often a read looks at the ready flag (K-75, K-76). */
 #define OPT3001_POLL_MS			10
 
 /* The highest range: exponents 0..11 (the chip's full scale 83865.6 lux). */
@@ -162,35 +165,28 @@ static int opt3001_take_result(struct opt3001 *opt, int cfg)
 	return 1;
 }
 
-/* Without a line: one wait for the integration time, then the flag must be up. */
-static int opt3001_wait_sleep(struct opt3001 *opt)
+/*
+ * The conversion time (100 or 800 ms), then the flag every OPT3001_POLL_MS
+ * until @limit_ms in all: the kernel's 150/1000 ms sleep without a line
+ * (K-76), its 1000 ms wait for the interrupt with one (K-75).
+ */
+static int opt3001_wait(struct opt3001 *opt, unsigned int limit_ms)
 {
+	unsigned int waited = opt->int_time / 1000;
 	int ret;
 
-	bus_msleep(opt->client->bus, opt->int_time == OPT3001_INT_TIME_SHORT ?
-				     OPT3001_RESULT_READY_SHORT : OPT3001_RESULT_READY_LONG);
-	ret = opt3001_read(opt, OPT3001_CONFIGURATION);
-	if (ret < 0)
-		return ret;
-	ret = opt3001_take_result(opt, ret);
-	return ret == 0 ? -ETIMEDOUT : ret;
-}
-
-/* With a line: the flag looked at every OPT3001_POLL_MS for up to 1000 ms (K-75). */
-static int opt3001_wait_poll(struct opt3001 *opt)
-{
-	unsigned int waited;
-	int ret;
-
-	for (waited = 0; waited < OPT3001_RESULT_READY_LONG; waited += OPT3001_POLL_MS) {
-		bus_msleep(opt->client->bus, OPT3001_POLL_MS);
+	bus_msleep(opt->client->bus, waited);
+	for (;;) {
 		ret = opt3001_read(opt, OPT3001_CONFIGURATION);
 		if (ret >= 0)
 			ret = opt3001_take_result(opt, ret);
 		if (ret != 0)
 			return ret;
+		if (waited >= limit_ms)
+			return -ETIMEDOUT;
+		bus_msleep(opt->client->bus, OPT3001_POLL_MS);
+		waited += OPT3001_POLL_MS;
 	}
-	return -ETIMEDOUT;
 }
 
 /*
@@ -212,7 +208,11 @@ static int opt3001_get_lux(struct opt3001 *opt, int *val, int *val2)
 	ret = opt3001_write_mode(opt, OPT3001_CFG_M_SINGLE);
 	if (ret < 0)
 		return ret;
-	ret = opt->use_irq ? opt3001_wait_poll(opt) : opt3001_wait_sleep(opt);
+	if (opt->use_irq)
+		ret = opt3001_wait(opt, OPT3001_RESULT_READY_LONG);
+	else
+		ret = opt3001_wait(opt, opt->int_time == OPT3001_INT_TIME_SHORT ?
+					OPT3001_RESULT_READY_SHORT : OPT3001_RESULT_READY_LONG);
 	if (ret < 0)
 		return ret;
 	if (opt->use_irq) {
