@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "board.h"
 #include "iio_event.h"
 
 #include "testutil.h"
@@ -355,5 +356,35 @@ static void test_remove(void)
 	bus_put(bus);
 }
 TEST_CASE(test_remove, "removal shuts the chip down");
+
+/*
+ * maps/light.json: both sensors load with their labels. From t = 0 the
+ * BH1750's measurement ends at 120.06 ms, where its sine (400 + 150 lux,
+ * 60 s) is at 400 + 150 sin(2 pi 0.12006 / 60) = 401.886 lux: x 1.2, 482
+ * counts; the OPT3001 reads 1234.5 lux (E 5: 1234.24); its INT line is wired.
+ */
+static void test_board_light(void)
+{
+	char err[BOARD_ERR_MAX], buf[SENSORTEST_VALUE_MAX];
+	struct board *b = board_load(test_path("maps/light.json"), err, sizeof(err));
+	struct iio_dev *bh, *opt;
+
+	if (!b)
+		fprintf(stderr, "light.json: %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL_FATAL(iio_registry_count(b->reg), 2);
+	bh = iio_registry_at(b->reg, 0);
+	opt = iio_registry_at(b->reg, 1);
+	CU_ASSERT(strcmp(bh->name, "bh1750") == 0 && strcmp(bh->label, "desk") == 0);
+	CU_ASSERT(strcmp(opt->name, "opt3001") == 0 && strcmp(opt->label, "window") == 0);
+	CU_ASSERT(iio_device_has_irq(opt));
+	emu_bus_set_time(board_find_bus(b, "i2c-1"), 0.0);
+	CU_ASSERT(sensortest_read(bh, "in_illuminance_raw", buf, sizeof(buf)) > 0 &&
+		  strcmp(buf, "482\n") == 0);
+	CU_ASSERT(sensortest_read(opt, "in_illuminance_input", buf, sizeof(buf)) > 0 &&
+		  strcmp(buf, "1234.240000\n") == 0);
+	board_destroy(b);
+}
+TEST_CASE(test_board_light, "maps/light.json: both sensors, the OPT3001's line");
 
 TEST_MAIN("opt3001", NULL, NULL)
