@@ -1,8 +1,9 @@
 /*
  * opt3001.c - driver for the TI OPT3001 ambient light sensor (I2C), as the
- * kernel's drivers/iio/light/opt3001.c of the 6.1 stable series (two-argument
- * probe, void remove, the twelve full-scale ranges after the 2024 stable fix
- * that added 20966.4 lux).
+ * kernel's drivers/iio/light/opt3001.c of the 6.1 series (two-argument probe,
+ * void remove), with all twelve full-scale ranges, 40.95 x 2^E lux: the
+ * version read has the 2024 fix that added the missing 20966.4, marked for
+ * the stable series [hedge: not checked on the rig's 6.1.192].
  *
  * Registers are big-endian SMBus words: RESULT (exponent 15:12, mantissa
  * 11:0; lux = 0.01 x 2^E x R), CONFIGURATION, LOW and HIGH LIMIT (same
