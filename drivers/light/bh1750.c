@@ -3,7 +3,7 @@
  * light sensors (I2C), as the kernel's drivers/iio/light/bh1750.c (the
  * version read is mainline's after 6.3, whose probe takes the id from the
  * client; 6.1 gets it as an argument; no other change that sysfs shows is
- * known [hedge: 6.1.s own text not read]).
+ * known [hedge: 6.1's own text not read]).
  *
  * The chips have no registers: the host sends one-byte opcodes (power down,
  * one-time H-resolution measurement, the two halves of the measurement time
