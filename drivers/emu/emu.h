@@ -222,6 +222,15 @@ int emu_inputs_take_numbered(const struct emu_params *p, const char *part, const
 			     struct emu_signal *sig, int n, char *err, size_t errlen);
 
 /**
+ * emu_inputs_take_one() - emu_inputs_take() for a model with one input, @key
+ * into @sig, with the message "PART: no input 'KEY' (input: illuminance, in
+ * lux)" (@unit says what the values are) or "PART: out of memory for input
+ * KEY" in @err. Return: as emu_inputs_take().
+ */
+int emu_inputs_take_one(const struct emu_params *p, const char *part, const char *key,
+			const char *unit, struct emu_signal *sig, char *err, size_t errlen);
+
+/**
  * emu_params_part() - the row of a model's part table @p's id names.
  * @what: the family for the message, with its article ("an AD799x part").
  * Return: the row, or -EINVAL with "NAME: not WHAT" in @err.

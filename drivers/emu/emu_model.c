@@ -134,6 +134,20 @@ int emu_inputs_take_numbered(const struct emu_params *p, const char *part, const
 	return ret;
 }
 
+int emu_inputs_take_one(const struct emu_params *p, const char *part, const char *key,
+			const char *unit, struct emu_signal *sig, char *err, size_t errlen)
+{
+	const struct emu_input_slot slot = { .key = key, .sig = sig };
+	const char *bad = "";
+	int ret = emu_inputs_take(p, &slot, 1, &bad);
+
+	if (ret == -EINVAL && err && errlen)
+		snprintf(err, errlen, "%s: no input '%s' (input: %s, %s)", part, bad, key, unit);
+	else if (ret && err && errlen)
+		snprintf(err, errlen, "%s: out of memory for input %s", part, bad);
+	return ret;
+}
+
 int emu_params_part(const struct emu_params *p, size_t nparts, const char *what, char *err,
 		    size_t errlen)
 {
