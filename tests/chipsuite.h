@@ -13,9 +13,13 @@
 #ifndef IIOWIRE_CHIPSUITE_H
 #define IIOWIRE_CHIPSUITE_H
 
+#include <time.h>
+
 #include "testutil.h"
 #include "chiptest.h"
 #include "iio_buffer.h"
+#include "iio_event.h"
+#include "sensortest.h"
 
 #define CHIPSUITE_NROWS(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -419,7 +423,7 @@ static inline int chipsuite_compare_attrs(struct iio_dev *emu, struct iio_dev *d
 	CU_ASSERT_EQUAL(iio_device_attr_count(dev), iio_device_attr_count(emu));
 	for (i = 0; i < iio_device_attr_count(emu); i++) {
 		const struct iio_attr *a = iio_device_attr_at(emu, i);
-		char via_emu[64], via_dev[64];
+		char via_emu[128], via_dev[128];
 		ssize_t n1 = chiptest_read(emu, a->name, via_emu, sizeof(via_emu));
 		ssize_t n2 = chiptest_read(dev, a->name, via_dev, sizeof(via_dev));
 
@@ -541,6 +545,16 @@ static inline void chipsuite_part_list(const char *family, int nparts)
 	CU_ASSERT_EQUAL(n, nparts);
 	CU_ASSERT_EQUAL(m, nparts);
 }
+
+/* ---- events ---- */
+
+/* An event reader's wake-up (iio_event_open()): the tests poll instead. */
+static inline void chipsuite_event_wake(void *ctx)
+{
+	(void)ctx;
+}
+
+/* the next event of a device: sensortest_next_event() (sensortest.h) */
 
 /* ---- buffered capture (scan_elements, a trigger, scans) ---- */
 
