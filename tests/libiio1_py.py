@@ -6,8 +6,10 @@ event through an iiod server (run by test_libiio1.sh).
 The buffer: N samples of CHANNELS of DEVICE through iio.Stream, the bytes
 compared with EXPECT (a file: what the native STREAM captured of the same
 channels, or what a stand-in device node was fed). The event: an event
-stream on EVDEVICE is opened, PROVOKE (a shell command) is run, and the
-first event read within 10 s must be WANT ("CHANNEL EVTYPE DIRECTION").
+stream on EVDEVICE is opened (read_event says why it is tried up to
+LIBIIO1_EVENT_TRIES times, 100), PROVOKE (a shell command) is run every half
+second, and the first event read within 10 s must be WANT ("CHANNEL EVTYPE
+DIRECTION").
 
 The bindings find their library with ctypes.util.find_library("iio"),
 which on Debian finds 0.24's libiio.so.0 (ldconfig's cache comes first) and
@@ -16,6 +18,9 @@ the import. Usage: libiio1_py.py PREFIX URI DEVICE CHANNELS N EXPECT
 EVDEVICE PROVOKE WANT (CHANNELS comma-separated). One line per check
 ("ok ..." or "FAIL ..."); exit status 1 if any failed.
 
+libiio1_py.py --probe PREFIX URI DEVICE -: create an event stream on DEVICE
+(as read_event does) and print "created (attempt N)" or the error.
+
 libiio1_py.py --hold PREFIX URI DEVICE CHANNEL: open DEVICE's buffer (not
 started), print "held" and wait to be killed. libiio 1.0's local backend
 creates an event stream only while the device's node is open for a buffer
@@ -23,12 +28,14 @@ creates an event stream only while the device's node is open for a buffer
 test_libiio1.sh's iiod1 target holds one open around its event checks.
 """
 import ctypes.util
+import os
 import subprocess
 import sys
 import time
 
 HOLD = sys.argv[1] == "--hold"
-if HOLD:
+PROBE = sys.argv[1] == "--probe"
+if HOLD or PROBE:
     PREFIX, URI, DEVICE, CHANNELS = sys.argv[2:6]
 else:
     PREFIX, URI, DEVICE, CHANNELS, N, EXPECT, EVDEVICE, PROVOKE, WANT = sys.argv[1:10]
@@ -38,6 +45,8 @@ sys.path.insert(0, PREFIX + "/python")
 import iio  # noqa: E402 (after the library is pointed at)
 
 failed = 0
+# attempts at creating the event stream (see read_event)
+TRIES = int(os.environ.get("LIBIIO1_EVENT_TRIES", "100"))
 
 
 def check(ok, what):
@@ -48,9 +57,9 @@ def check(ok, what):
 
 
 def read_buffer(ctx):
-    """N samples of CHANNELS through iio.Stream: (the bytes, the stream, kept
-    open for the event: libiio 1.0's local backend under iiod 1.0 needs an
-    open buffer to make an event stream), or an exception."""
+    """N samples of CHANNELS through iio.Stream: the bytes, or an exception.
+    The stream is closed before the event check: while a buffer is enabled the
+    kernel refuses the event configuration PROVOKE writes (EBUSY)."""
     dev = ctx.find_device(DEVICE)
     if dev is None:
         raise OSError(19, "no device " + DEVICE)
@@ -60,29 +69,73 @@ def read_buffer(ctx):
     mask = iio.ChannelsMask(dev)
     mask.channels = chans
     stream = iio.Stream(dev.get_buffer(0), mask, int(N))
-    return bytes(next(stream).read()), stream
+    data = bytes(next(stream).read())
+    del stream
+    return data
+
+
+def create_evstream(dev):
+    """(an event stream of @dev, the attempt that made it), or OSError:
+    ETIMEDOUT (110) retried, TRIES attempts at most (see read_event)."""
+    tries = 0
+    while True:
+        tries += 1
+        try:
+            return iio._d_create_evstream(dev._device), tries
+        except OSError as err:
+            if err.errno != 110 or tries >= TRIES:
+                raise OSError(err.errno, "%s (%d attempts)" % (err.strerror, tries))
+
+
+def probe():
+    """--probe: whether an event stream of DEVICE can be made, and how."""
+    ctx = iio.Context(URI)
+    try:
+        stream, tries = create_evstream(ctx.find_device(DEVICE))
+        iio._evstream_destroy(stream)
+        print("created (attempt %d)" % tries)
+    except OSError as err:
+        print("[Errno %d] %s" % (err.errno, err.strerror))
 
 
 def read_event(ctx):
-    """The first event after PROVOKE, as 'CHANNEL EVTYPE DIRECTION', or None."""
+    """The first event while PROVOKE runs every half second, as 'CHANNEL EVTYPE
+    DIRECTION' (None if none came within 10 s), and the attempts its creation took.
+
+    libiio 1.0's client races itself on an event stream: after CREATE_EVSTREAM
+    it sets the stream's I/O timeout to 0, which its responder takes as "do not
+    wait", and then waits for its own READ_EVENT request to be sent; a blocking
+    read waits the same way. So creation fails with ETIMEDOUT unless its writer
+    thread has already sent, whatever the server (PROTOCOL-iiod.md, "libiio
+    1.0's client"): it is retried TRIES times, and the reads do not block."""
     dev = ctx.find_device(EVDEVICE)
     if dev is None:
         raise OSError(19, "no device " + EVDEVICE)
-    # event_stream() masks a failed creation with its own UnboundLocalError:
-    # one created and destroyed here first raises the library's error
-    iio._evstream_destroy(iio._d_create_evstream(dev._device))
-    with dev.event_stream() as es:
-        subprocess.run(PROVOKE, shell=True, check=True, timeout=30)
-        end = time.time() + 10
+    stream, tries = create_evstream(dev)
+    ev = iio.Event()
+    try:
+        end, next_poke = time.time() + 10, 0
         while time.time() < end:
-            got = es.read(nonblock=True)
-            if got is not None:
-                ev, (chn, _) = got
-                return "%s %s %s" % (chn.id if chn else "-",
-                                     ev.type.name[len("IIO_EV_TYPE_"):].lower(),
-                                     ev.direction.name[len("IIO_EV_DIR_"):].lower())
-            time.sleep(0.02)
-    return None
+            if time.time() >= next_poke:
+                subprocess.run(PROVOKE, shell=True, check=True, timeout=30)
+                next_poke = time.time() + 0.5
+            try:
+                iio._evstream_read(stream, ctypes.byref(ev), True)
+            except OSError as err:
+                if err.errno != 11:
+                    raise
+                time.sleep(0.01)
+                continue
+            try:
+                chn = iio.Channel(dev, iio._ev_get_channel(ctypes.byref(ev), dev._device, False))
+            except OSError:
+                chn = None
+            return "%s %s %s" % (chn.id if chn else "-",
+                                 ev.type.name[len("IIO_EV_TYPE_"):].lower(),
+                                 ev.direction.name[len("IIO_EV_DIR_"):].lower()), tries
+    finally:
+        iio._evstream_destroy(stream)
+    return None, tries
 
 
 def hold():
@@ -100,22 +153,23 @@ def hold():
 def main():
     if HOLD:
         return hold()
+    if PROBE:
+        return probe()
     ctx = iio.Context(URI)
     want = open(EXPECT, "rb").read()
     try:
-        got, stream = read_buffer(ctx)
+        got = read_buffer(ctx)
         check(got == want and len(got) > 0, "python Stream: %s %s, %s samples: %d bytes %s "
               "(want %d bytes %s)" % (DEVICE, CHANNELS, N, len(got), got[:32].hex(),
                                       len(want), want[:32].hex()))
     except OSError as err:
-        stream = None
         check(False, "python Stream: %s %s: %s" % (DEVICE, CHANNELS, err))
     try:
-        got = read_event(ctx)
-        check(got == WANT, "python event_stream on %s: %s (want %s)" % (EVDEVICE, got, WANT))
+        got, tries = read_event(ctx)
+        check(got == WANT, "python event stream on %s: %s (want %s; created at attempt %d)"
+              % (EVDEVICE, got, WANT, tries))
     except (OSError, subprocess.SubprocessError) as err:
-        check(False, "python event_stream on %s: %s" % (EVDEVICE, err))
-    del stream
+        check(False, "python event stream on %s: %s" % (EVDEVICE, err))
     return 1 if failed else 0
 
 
