@@ -8,8 +8,8 @@
 # tmpfs /sys, in a private mount and network namespace: unshare -m -n, root):
 # iiowired --kernel and iiod 1.0 (its local backend) read the same files; the
 # max1036's node (u8 samples voltage0..3: 4-byte scans) is a FIFO a feeder
-# fills flat out for each block row, and its event fd, a FIFO, is played by
-# tests/preload/kshim.c for both servers. Both servers run at once and each
+# fills flat out for each block row, and the max1363's event fd, a FIFO, is
+# played by tests/preload/kshim.c for both servers. Both servers run at once and each
 # metric alternates between them, $RUNS times (medians printed): the shared
 # machine's load drifts, and so each gets its share of every moment; one
 # block row or event row reads the FIFOs at a time.
@@ -114,7 +114,11 @@ both block 1024 "$secs"
 both block 16384 "$secs"
 # one event reader at a time (the event FIFO): each server's run alone
 runs=1
-both event "$nev" "$l1_node.events"
+dev=max1363
+chans=voltage0
+both event "$nev" "$l1_evnode.events"
+dev=max1036
+chans=voltage0,voltage1,voltage2,voltage3
 
 # val NAME METRIC: the median of the runs' figures (or "n/a")
 val() {

@@ -2,18 +2,21 @@
 # cache) and iiowired --kernel can both serve, for test_libiio1.sh's iiod1
 # target and bench/libiio1_compare.sh (sourced, not run; inside a private
 # mount and network namespace, as root). tests/kernel_tree.sh's devices and
-# triggers on a tmpfs /sys; /dev a tmpfs (kt_dev_begin) whose iio:device1
-# (the max1036: u8 samples, scan indices 0-3 for voltage0-3) is a FIFO a
-# feeder fills with one record over and over, and whose iio:device1.events
-# is the FIFO tests/preload/kshim.c hands out as the device's event fd (the
-# server must be started with $l1_kshim preloaded). Not the ads1015: its scan indices
-# (4-7) are not its channels' positions, and iiod 1.0 takes the one for the
-# other (the facts file), streaming the wrong sample size.
+# triggers on a tmpfs /sys, and a MAX1363 with events/ and one scan element
+# (iio:device4); /dev a tmpfs (kt_dev_begin) whose iio:device1 (the max1036:
+# u8 samples, scan indices 0-3 for voltage0-3) is a FIFO a feeder fills with
+# one record over and over, and whose iio:device4.events is the FIFO
+# tests/preload/kshim.c hands out as the max1363's event fd (the server must
+# be started with $l1_kshim preloaded; iiowired serves events of a device
+# with events/ only). Not the ads1015 for the buffer: its scan indices (4-7)
+# are not its channels' positions, and iiod 1.0 takes the one for the other
+# (the facts file), streaming the wrong sample size.
 # Needs $tmp (a directory of the caller's) and $build (for the shim).
 
 . "${src:-$top}/tests/kernel_tree.sh"
 
 l1_node=/dev/iio:device1
+l1_evnode=/dev/iio:device4
 
 # l1_tree_begin: the tree, /dev and the two FIFOs
 l1_tree_begin() {
@@ -21,8 +24,12 @@ l1_tree_begin() {
 	mount -t tmpfs libiio1 /sys
 	kt_all
 	kt_triggers
+	kt_max1363 4
+	# a buffer too: libiio 1.0's local backend makes event streams only while one is open
+	kt_scan 4 in_voltage0 0 "be:u12/16>>0"
+	kt_buffer 4
 	kt_dev_begin "$tmp/dev"
-	mkfifo "$l1_node" "$l1_node.events"
+	mkfifo "$l1_node" "$l1_evnode" "$l1_evnode.events"
 	l1_feed=""
 }
 
@@ -61,10 +68,3 @@ l1_records() {
 	"${py:-python3}" -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.argv[2]) * int(sys.argv[1]))' "$1" "$2"
 }
 
-# l1_event CODE: one struct iio_event_data (u64 CODE, s64 CLOCK_REALTIME ns)
-# into the event FIFO, once a server holds it (10 s at most)
-l1_event() {
-	timeout 10 "${py:-python3}" -c 'import os, struct, sys, time
-fd = os.open(sys.argv[2], os.O_WRONLY)
-os.write(fd, struct.pack("<Qq", int(sys.argv[1], 0), time.time_ns()))' "$1" "$l1_node.events"
-}

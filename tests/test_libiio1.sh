@@ -54,8 +54,10 @@ py=/usr/bin/python3
 shtest_begin libiio1
 cli="$build/client/iiowire"
 wrap=${IIOWIRE_TEST_WRAPPER:-}
-# attempts at what libiio 1.0's client races itself on (check_event)
+# attempts at what libiio 1.0's client races itself on (check_event), each
+# on one CPU, where the client's own threads win it more often
 tries=${LIBIIO1_EVENT_TRIES:-100}
+pin="taskset -c $("$py" -c 'import os; print(min(os.sched_getaffinity(0)))')"
 export LIBIIO1_EVENT_TRIES=$tries
 # tenths of a second a wait allows; a daemon under valgrind is slower
 tenths=100
@@ -107,10 +109,10 @@ target_iiowired() {
 }
 
 # iiod 1.0 on the fake tree: the max1036's node fed one 2-byte record (voltage0
-# 0x2a, voltage1 0x51; also what voltage2, voltage3 read), its voltage0
+# 0x2a, voltage1 0x51; also what voltage2, voltage3 read), the max1363's voltage0
 # rising-threshold event written to its event FIFO; while the api and iio_event
-# checks run, a buffer held open on it (libiio1_py.py --hold: iiod 1.0 needs one
-# for events)
+# checks run, a buffer held open on the max1363 (libiio1_py.py --hold: iiod 1.0
+# needs one for events)
 target_iiod1() {
 	. "$src/tests/libiio1_tree.sh"
 	l1_tree_begin
@@ -121,11 +123,11 @@ target_iiod1() {
 	pids="$pids $!"
 	wait_port "$port"
 	uri=ip:127.0.0.1:$port
-	evdev=max1036
+	evdev=max1363
 	ev_want="channel(s): voltage0, evtype: thresh, direction: rising"
 	ev_want_py="voltage0 thresh rising"
-	provoke="$py -c 'import os, struct, time
-fd = os.open(\"$l1_node.events\", os.O_WRONLY)
+	provoke="timeout 5 $py -c 'import os, struct, time
+fd = os.open(\"$l1_evnode.events\", os.O_WRONLY)
 os.write(fd, struct.pack(\"<Qq\", 0x0001000000000000, time.time_ns()))'"
 	rwdev=max1036
 	chans_a="voltage0 voltage1"
@@ -153,7 +155,7 @@ unfeed() { [ "$target" != iiod1 ] || l1_feed_stop; }
 # hold / unhold: around the event checks, iiod 1.0's open buffer (nothing for iiowired)
 hold() {
 	[ "$target" = iiod1 ] || return 0
-	"$py" "$src/tests/libiio1_py.py" --hold "$prefix" "$uri" "$rwdev" voltage0 >"$tmp/hold" 2>&1 &
+	"$py" "$src/tests/libiio1_py.py" --hold "$prefix" "$uri" "$evdev" voltage0 >"$tmp/hold" 2>&1 &
 	holder=$!
 	wi=0
 	until grep -q held "$tmp/hold" || [ $wi -ge 100 ]; do
@@ -183,7 +185,7 @@ check_api() {
 	try=1
 	while ! grep -q 'Event stream created' "$tmp/api.test_events" && [ $try -lt "$tries" ]; do
 		try=$((try + 1))
-		TESTS_API_URI=$uri LD_LIBRARY_PATH="$prefix/lib" timeout 120 \
+		TESTS_API_URI=$uri LD_LIBRARY_PATH="$prefix/lib" $pin timeout 120 \
 			"$prefix/libexec/api/test_events" >"$tmp/api.test_events" 2>&1
 	done
 	if grep -q 'Event stream created' "$tmp/api.test_events"; then
@@ -207,7 +209,7 @@ check_event() {
 	line=
 	while [ -z "$line" ] && [ $try -lt "$tries" ]; do
 		try=$((try + 1))
-		stdbuf -oL sh -c "LD_LIBRARY_PATH='$prefix/lib' exec timeout 5 '$prefix/bin/iio_event' -u '$uri' '$evdev'" \
+		stdbuf -oL sh -c "LD_LIBRARY_PATH='$prefix/lib' exec $pin timeout 5 '$prefix/bin/iio_event' -u '$uri' '$evdev'" \
 			>"$tmp/ev" 2>&1
 		line=$(grep -m1 '^Event:' "$tmp/ev")
 	done
