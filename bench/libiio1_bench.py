@@ -163,7 +163,10 @@ def bench_event(n, fifo):
                     if ev.id:
                         lat.append((time.perf_counter_ns() - t0) / 1e3)
                     iio._evstream_destroy(stream)
-                    stream = create_evstream(dev, 50)
+                    try:
+                        stream = create_evstream(dev, 50)
+                    except OSError as err2:
+                        return event_results(lat, remade, "a new stream: %s" % err2)
                     remade += 1
                     time.sleep(0.01)
                     drain(stream, ev)
@@ -176,11 +179,20 @@ def bench_event(n, fifo):
                 return
             time.sleep(20e-6)
         time.sleep(0.005)
+    event_results(lat, remade)
+    del held
+
+
+def event_results(lat, remade, why=""):
+    """The latency figures of what was measured (n/a under 20 events)."""
+    if len(lat) < 20:
+        result("event_p50_us", "n/a", "%d events, then %s" % (len(lat), why))
+        return
     lat.sort()
     result("event_p50_us", "%.0f" % statistics.median(lat))
     result("event_p99_us", "%.0f" % lat[min(len(lat) - 1, int(len(lat) * 0.99))])
+    result("event_count", len(lat), why)
     result("event_streams_remade", remade)
-    del held
 
 
 def drain(stream, ev):

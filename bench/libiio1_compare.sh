@@ -134,7 +134,8 @@ echo "| metric | iiowired | iiod 1.0 | iiowired / iiod 1.0 |"
 echo "|---|---|---|---|"
 for m in "ctx_ms context creation, median ms" "attr_per_s attribute reads/s (in_voltage0_raw)" \
 	"block_1024_MBps iio_rwdev 1 KiB blocks, MB/s" "block_16384_MBps iio_rwdev 16 KiB blocks, MB/s" \
-	"event_p50_us event latency p50, us" "event_p99_us event latency p99, us"; do
+	"event_p50_us event latency p50, us" "event_p99_us event latency p99, us" \
+	"event_count events measured" "event_streams_remade event streams remade (the client's race)"; do
 	key=${m%% *}
 	w=$(val iiowired "$key")
 	i=$(val iiod1 "$key")
