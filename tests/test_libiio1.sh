@@ -110,9 +110,9 @@ target_iiowired() {
 
 # iiod 1.0 on the fake tree: the max1036's node fed one 2-byte record (voltage0
 # 0x2a, voltage1 0x51; also what voltage2, voltage3 read), the max1363's voltage0
-# rising-threshold event written to its event FIFO; while the api and iio_event
-# checks run, a buffer held open on the max1363 (libiio1_py.py --hold: iiod 1.0
-# needs one for events)
+# rising-threshold event written to its event FIFO; while the event checks run,
+# a buffer held open on the max1363 (libiio1_py.py --hold: iiod 1.0 needs one
+# for events)
 target_iiod1() {
 	. "$src/tests/libiio1_tree.sh"
 	l1_tree_begin
@@ -340,7 +340,9 @@ check_event
 unhold
 check_ping
 check_rwdev
+hold
 check_python
+unhold
 [ "$target" = iiod1 ] || check_tools24
 [ "$skipped" -eq 0 ] || echo "$skipped event check(s) skipped: libiio 1.0's client race (LIBIIO1_EVENT_STRICT=1 fails them)"
 shtest_end
