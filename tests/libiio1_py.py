@@ -44,16 +44,15 @@ ctypes.util.find_library = lambda n: (PREFIX + "/lib/libiio.so.1") if n == "iio"
 sys.path.insert(0, PREFIX + "/python")
 import iio  # noqa: E402 (after the library is pointed at)
 
-failed = 0
+FAILED = []
 # attempts at creating the event stream (see read_event)
 TRIES = int(os.environ.get("LIBIIO1_EVENT_TRIES", "100"))
 
 
 def check(ok, what):
-    global failed
+    """One line: ok or FAIL, and what; the failures kept for the exit status."""
     print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failed += 1
+    FAILED.extend([] if ok else [what])
 
 
 def read_buffer(ctx):
@@ -187,7 +186,7 @@ def main():
               % (EVDEVICE, got, WANT, tries))
     except (OSError, subprocess.SubprocessError) as err:
         check(False, "python event stream on %s: %s" % (EVDEVICE, err))
-    return 1 if failed else 0
+    return 1 if FAILED else 0
 
 
 if __name__ == "__main__":

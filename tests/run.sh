@@ -96,7 +96,7 @@ failures() {
 		printf "    valgrind report %s: %s\n", vg, $0
 		vg = ""
 	}
-	/error:|CMake Error|^[a-z]+( [a-z_]+)?: FAIL|^valgrind: no daemon/ {
+	/error:|CMake Error|^[a-z0-9_]+( [a-z_]+)?: FAIL|^valgrind: no daemon/ {
 		if ($0 ~ /error:/ && errors++)
 			next
 		printf "    %s\n", $0
@@ -124,7 +124,7 @@ tier() {
 	if [ "$rc" -ne 0 ]; then
 		verdict=FAILED
 		status=1
-	elif grep -qE '^[a-z]+: SKIPPED' "$logs/$name.log"; then
+	elif grep -qE '^[a-z0-9_]+: SKIPPED' "$logs/$name.log"; then
 		verdict=skipped
 	else
 		verdict=passed
@@ -132,7 +132,7 @@ tier() {
 	printf '%-16s %-8s %3d min %02d s\n' "$name" "$verdict" $((secs / 60)) $((secs % 60)) \
 		>>"$logs/summary"
 	[ "$verdict" != skipped ] ||
-		grep -m1 -E '^[a-z]+: SKIPPED' "$logs/$name.log" | sed 's/^/    /' >>"$logs/summary"
+		grep -m1 -E '^[a-z0-9_]+: SKIPPED' "$logs/$name.log" | sed 's/^/    /' >>"$logs/summary"
 	[ "$rc" -eq 0 ] || failures "$logs/$name.log" >>"$logs/summary"
 }
 

@@ -70,14 +70,6 @@ l1() {
 	LD_LIBRARY_PATH="$prefix/lib" timeout 60 "$prefix/bin/$l1p" "$@"
 }
 
-# wait_port PORT: until something listens there
-wait_port() {
-	wi=0
-	until nc -z 127.0.0.1 "$1" 2>/dev/null || [ $wi -ge $tenths ]; do
-		sleep 0.1
-		wi=$((wi + 1))
-	done
-}
 
 # ---- the targets: each sets $uri, the event's device, provocation and wanted
 # line, the buffer's device, channel sets and samples, and native_capture ----
@@ -89,7 +81,7 @@ target_iiowired() {
 		--iiod-listen "127.0.0.1:$port" --log-level warn 2>>"$tmp/log" &
 	pids="$pids $!"
 	shtest_wait_socket "$sock"
-	wait_port "$port"
+	shtest_wait_port "$port" "$tenths"
 	uri=ip:127.0.0.1:$port
 	evdev=ad7998
 	ev_want="channel(s): voltage3, evtype: thresh, direction: rising"
@@ -121,7 +113,7 @@ target_iiod1() {
 	LD_PRELOAD="$l1_kshim" LD_LIBRARY_PATH="$prefix/lib" "$prefix/sbin/iiod" -p "$port" \
 		>>"$tmp/log" 2>&1 &
 	pids="$pids $!"
-	wait_port "$port"
+	shtest_wait_port "$port" "$tenths"
 	uri=ip:127.0.0.1:$port
 	evdev=max1363
 	ev_want="channel(s): voltage0, evtype: thresh, direction: rising"
