@@ -79,7 +79,8 @@ target_iiowired() {
 	sock=$tmp/sock
 	$wrap "$build/server/iiowired" --board "$src/maps/demo.json" --listen "unix:$sock" \
 		--iiod-listen "127.0.0.1:$port" --log-level warn 2>>"$tmp/log" &
-	pids="$pids $!"
+	dpid=$!
+	pids="$pids $dpid"
 	shtest_wait_socket "$sock"
 	shtest_wait_port "$port" "$tenths"
 	uri=ip:127.0.0.1:$port
@@ -335,6 +336,10 @@ check_rwdev
 hold
 check_python
 unhold
-[ "$target" = iiod1 ] || check_tools24
+if [ "$target" = iiowired ]; then
+	check_tools24
+	# after all that, SIGTERM: exit status 0, no sanitizer report (an ASan build)
+	if shtest_clean_exit "$dpid" "$tmp/log"; then ok; else bad "iiowired's exit: status $st, $(grep -m3 -E 'Sanitizer|runtime error:' "$tmp/log")"; fi
+fi
 [ "$skipped" -eq 0 ] || echo "$skipped event check(s) skipped: libiio 1.0's client race (LIBIIO1_EVENT_STRICT=1 fails them)"
 shtest_end
