@@ -12,7 +12,8 @@
 # tests/kernel-rig/*.py first (each defines DRIVERS and preset(driver, addr)).
 # Usage: tests/kernel_rig.sh [BUILD] [CONF...]
 #   BUILD  a cmake build tree (default build/release), configured if absent;
-#          only iiowired, iiowire-board and iiowire are built, -j "$JOBS" (1)
+#          only iiowired, iiowire-board and iiowire are built, -j "$JOBS" (1),
+#          or with KERNEL_RIG_NO_BUILD=1 taken as they are
 #   CONF   only these confs (default: every tests/kernel-rig/*.conf)
 # Settings: IIOWIRE_RIG (the rig, default ../shared/tools/qemu-iio),
 #   QEMU_DIR (kernel and busybox cache, default /tmp/qemu), RIG_OUT (keep
@@ -37,7 +38,7 @@ command -v python3 >/dev/null || skip "no python3"
 
 confs=$*
 [ -n "$confs" ] || confs=$(ls "$presets"/*.conf 2>/dev/null)
-[ -n "$confs" ] || { echo "kernel_rig: FAIL: no tests/kernel-rig/*.conf"; exit 1; }
+[ -n "$confs" ] || { echo "kernel rig: FAIL: no tests/kernel-rig/*.conf"; exit 1; }
 
 work=$(mktemp -d /tmp/iiowire-rig-XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -47,14 +48,17 @@ trap 'exit 143' TERM
 
 # iiowire's three programs: built here, then staged in a tree whose Makefile
 # does nothing, so that the rig's own `make -j$(nproc)` builds nothing more
-if [ ! -f "$build/CMakeCache.txt" ]; then
+if [ "${KERNEL_RIG_NO_BUILD:-0}" = 1 ]; then
+	:
+elif [ ! -f "$build/CMakeCache.txt" ]; then
 	cmake -S "$top" -B "$build" -DIIOWIRE_SANITIZE=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		>/dev/null || { echo "kernel_rig: FAIL: configuring $build"; exit 1; }
+		>/dev/null || { echo "kernel rig: FAIL: configuring $build"; exit 1; }
 fi
+[ "${KERNEL_RIG_NO_BUILD:-0}" = 1 ] ||
 nice -n 10 cmake --build "$build" -j "${JOBS:-1}" --target iiowired iiowire-board iiowire_cli \
 	>"$work/build.log" 2>&1 || {
 	tail -20 "$work/build.log"
-	echo "kernel_rig: FAIL: building iiowire in $build"
+	echo "kernel rig: FAIL: building iiowire in $build"
 	exit 1
 }
 stage=$work/stage
@@ -97,6 +101,34 @@ def preset(driver, addr):
 rig.preset = preset
 rig.main()
 EOF
+# compare.py pairs the two sides by IIO device name; a driver that names every
+# part alike (ti-ads1015: "ads1015") must be paired by the I2C client's name,
+# which is the driver name the conf gives on both sides
+python3 - "$work/rig/compare.py" <<'EOF' || { echo "kernel rig: FAIL: the rig's compare.py changed"; exit 1; }
+import sys
+path = sys.argv[1]
+src = open(path).read()
+old = '''        kdev[p[1]] = (p[0], p[2])
+'''
+new = '''        kdev[p[1]] = (p[0], p[2])
+client = {}
+for line in (section("kernel-i2c") or "").splitlines():
+    m = re.match(r"(\S+) name=(\S+) driver=\S+ iio=(iio:device\d+)", line)
+    if m:
+        client[m.group(3)] = m.group(2)
+for line in (section("kernel-devices") or "").splitlines():
+    p = line.split()
+    if len(p) == 3 and p[0] in client:
+        kdev.pop(p[1], None)
+for line in (section("kernel-devices") or "").splitlines():
+    p = line.split()
+    if len(p) == 3:
+        kdev[client.get(p[0], p[1])] = (p[0], p[2])
+'''
+if src.count(old) != 1:
+    sys.exit(1)
+open(path, "w").write(src.replace(old, new))
+EOF
 
 # CHECK OUT_DIR: every difference in its compare.md, known (with its reason) or not
 check() {
@@ -110,8 +142,9 @@ def read_errors_only(drv):
     file read failed) as not loaded. Compare those boards here: the same files with
     the same values and the same read errors as the kernel's device is no difference."""
     boards = glob.glob(os.path.join(out, "sections", f"iiowire-board_{drv}_0x*.txt"))
-    kfiles = [f for f in glob.glob(os.path.join(out, "kernel", f"{drv}-*.txt"))
-              if not f.endswith(".ls.txt")]
+    hw = [l.split()[0] for l in open(os.path.join(out, "sections", "kernel-i2c.txt"))
+          if f" name={drv} " in l]
+    kfiles = [f for h in hw for f in glob.glob(os.path.join(out, "kernel", f"*-{h}.txt"))]
     if len(boards) != 1 or len(kfiles) != 1:
         return None
     w, k = {}, {}
@@ -200,7 +233,7 @@ for conf in $confs; do
 	if [ $rc -ne 0 ] || ! grep -q '^RIG: done' "$out/serial.log" 2>/dev/null ||
 	   [ ! -s "$out/compare.md" ]; then
 		tail -15 "$work/guest-$fam.log"
-		echo "kernel_rig: FAIL: $fam: the guest did not finish (run-guest.sh status $rc)"
+		echo "kernel rig: FAIL: $fam: the guest did not finish (run-guest.sh status $rc)"
 		failed=$((failed + 1))
 		continue
 	fi
@@ -210,7 +243,7 @@ for conf in $confs; do
 		echo "$fam: ok ($(($(date +%s) - t0)) s)"
 	else
 		failed=$((failed + 1))
-		echo "kernel_rig: FAIL: $fam: differences not in tests/kernel-rig/known.txt" \
+		echo "kernel rig: FAIL: $fam: differences not in tests/kernel-rig/known.txt" \
 			"(compare.md: ${RIG_OUT:-set RIG_OUT to keep it})"
 	fi
 done

@@ -14,6 +14,8 @@
  * EOC interrupt of the bmp085 is not taken: conversions are waited out, as the
  * kernel does without one). The kernel's runtime PM (regulators off after
  * 200 ms idle, chip_config again on resume) has nothing to switch here.
+ * The channels have no scan elements, so iiod's XML lists them in this
+ * table's order, where the kernel's libiio follows kernfs (K-61).
  * Place in the flow: bus -> *driver* -> core. Waits go through bus_msleep().
  * Must not: format text, log, or spell attribute names.
  */
@@ -122,8 +124,13 @@ struct bmp280_chip_info {
 	int (*preinit)(struct bmp280_data *data);
 	unsigned int (*first_ms)(const struct bmp280_data *data);
 	int (*chip_config)(struct bmp280_data *data);
-	int (*read_temp)(struct bmp280_data *data, int *val);
-	int (*read_press)(struct bmp280_data *data, int *val, int *val2);
+	/* a reading: the ADC code, compensated, scaled to the ABI's unit */
+	int (*read_adc_temp)(struct bmp280_data *data, int32_t *adc);
+	int (*comp_temp)(struct bmp280_data *data, int32_t adc, int32_t *comp);
+	int temp_mult;		/* the compensated value to milli degC */
+	int (*read_adc_press)(struct bmp280_data *data, int32_t *adc);
+	int (*comp_press)(struct bmp280_data *data, int32_t adc, uint32_t *comp);
+	int press_div;		/* the compensated value over this is kPa */
 	int (*read_humid)(struct bmp280_data *data, int *val, int *val2);
 	int (*read_calib)(struct bmp280_data *data);
 };
@@ -330,7 +337,7 @@ static int bme280_read_calib(struct bmp280_data *data)
 }
 
 /* Datasheet 3.11.3: 0.01 degC; t_fine kept for pressure and humidity. */
-static int32_t bmp280_compensate_temp(struct bmp280_data *data, int32_t adc)
+static int bmp280_compensate_temp(struct bmp280_data *data, int32_t adc, int32_t *comp)
 {
 	const struct bmp280_calib *c = &data->calib.bmp280;
 	int64_t d = (adc >> 4) - (int32_t)c->T1;
@@ -339,11 +346,12 @@ static int32_t bmp280_compensate_temp(struct bmp280_data *data, int32_t adc)
 	var1 = bmp280_s32(((int64_t)(adc >> 3) - 2 * (int32_t)c->T1) * c->T2) >> 11;
 	var2 = bmp280_s32((int64_t)(bmp280_s32(d * d) >> 12) * c->T3) >> 14;
 	data->t_fine = bmp280_s32((int64_t)var1 + var2);
-	return bmp280_s32((int64_t)data->t_fine * 5 + 128) >> 8;
+	*comp = bmp280_s32((int64_t)data->t_fine * 5 + 128) >> 8;
+	return 0;
 }
 
 /* Datasheet 3.11.3, 64-bit version: Pa in Q24.8, 0 where the divisor is 0. */
-static uint32_t bmp280_compensate_press(struct bmp280_data *data, int32_t adc)
+static int bmp280_compensate_press(struct bmp280_data *data, int32_t adc, uint32_t *comp)
 {
 	const struct bmp280_calib *c = &data->calib.bmp280;
 	int64_t var1, var2, p;
@@ -354,6 +362,7 @@ static uint32_t bmp280_compensate_press(struct bmp280_data *data, int32_t adc)
 	var2 += (int64_t)c->P4 * (INT64_C(1) << 35);
 	var1 = ((var1 * var1 * c->P3) >> 8) + var1 * c->P2 * (INT64_C(1) << 12);
 	var1 = (int64_t)((uint64_t)((INT64_C(1) << 47) + var1) * c->P1) >> 33;
+	*comp = 0;
 	if (var1 == 0)
 		return 0;
 	p = ((INT64_C(1048576) - adc) * (INT64_C(1) << 31) - var2) * 3125;
@@ -361,7 +370,8 @@ static uint32_t bmp280_compensate_press(struct bmp280_data *data, int32_t adc)
 	var1 = ((int64_t)c->P9 * (p >> 13) * (p >> 13)) >> 25;
 	var2 = ((int64_t)c->P8 * p) >> 19;
 	p = ((p + var1 + var2) >> 8) + (int64_t)c->P7 * 16;
-	return (uint32_t)p;
+	*comp = (uint32_t)p;
+	return 0;
 }
 
 /* BME280 datasheet 4.2.3: %RH in Q22.10, clamped to 0..100. */
@@ -387,8 +397,11 @@ static uint32_t bmp280_compensate_humidity(struct bmp280_data *data, int32_t adc
 	return (uint32_t)v >> 12;
 }
 
-/* The 20-bit result of a data register triple, or -EIO for a skipped one. */
-static int bmp280_read_adc20(struct bmp280_data *data, uint8_t reg, int32_t *adc)
+/*
+ * A data register triple, or -EIO for the chip's "skipped" marker: the
+ * BMP280's 20 bits, MSB first and left-aligned; the BMP380's 24, LSB first.
+ */
+static int bmp280_read_adc(struct bmp280_data *data, uint8_t reg, bool bmp380, int32_t *adc)
 {
 	uint8_t buf[3];
 	int ret;
@@ -396,40 +409,58 @@ static int bmp280_read_adc20(struct bmp280_data *data, uint8_t reg, int32_t *adc
 	ret = bmp280_bulk_read(data, reg, buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
+	if (bmp380) {
+		*adc = (int32_t)bmp280_get_le24(buf);
+		return *adc == BMP380_SKIPPED ? -EIO : 0;
+	}
 	*adc = (int32_t)FIELD_GET(BMP280_MEAS_TRIM_MASK, bmp280_get_be24(buf));
 	return *adc == BMP280_TEMP_SKIPPED ? -EIO : 0;
 }
 
-/* milli degC; with @val NULL only t_fine, for the other two */
+static int bmp280_adc_temp(struct bmp280_data *data, int32_t *adc)
+{
+	return bmp280_read_adc(data, BMP280_REG_TEMP_MSB, false, adc);
+}
+
+static int bmp280_adc_press(struct bmp280_data *data, int32_t *adc)
+{
+	return bmp280_read_adc(data, BMP280_REG_PRESS_MSB, false, adc);
+}
+
+/* milli degC, any generation; with @val NULL only t_fine, for the other two */
 static int bmp280_read_temp(struct bmp280_data *data, int *val)
 {
 	int32_t adc, comp;
 	int ret;
 
-	ret = bmp280_read_adc20(data, BMP280_REG_TEMP_MSB, &adc);
+	ret = data->info->read_adc_temp(data, &adc);
 	if (ret < 0)
 		return ret;
-	comp = bmp280_compensate_temp(data, adc);
-	if (!val)
-		return 0;
-	*val = comp * 10;
+	ret = data->info->comp_temp(data, adc, &comp);
+	if (ret < 0 || !val)
+		return ret;
+	*val = comp * data->info->temp_mult;
 	return IIO_VAL_INT;
 }
 
-/* kPa: Q24.8 Pa over 256000 */
+/* kPa: bmp280 Q24.8 Pa over 256000, bmp180 Pa over 1000, bmp380 cPa over 100000 */
 static int bmp280_read_press(struct bmp280_data *data, int *val, int *val2)
 {
+	uint32_t comp;
 	int32_t adc;
 	int ret;
 
 	ret = bmp280_read_temp(data, NULL);
 	if (ret < 0)
 		return ret;
-	ret = bmp280_read_adc20(data, BMP280_REG_PRESS_MSB, &adc);
+	ret = data->info->read_adc_press(data, &adc);
 	if (ret < 0)
 		return ret;
-	*val = (int)bmp280_compensate_press(data, adc);
-	*val2 = 256000;
+	ret = data->info->comp_press(data, adc, &comp);
+	if (ret < 0)
+		return ret;
+	*val = (int)comp;
+	*val2 = data->info->press_div;
 	return IIO_VAL_FRACTIONAL;
 }
 
@@ -509,7 +540,9 @@ static const struct bmp280_chip_info bmp280_chip_info = {
 	.os_press_avail = bmp280_oversampling_avail, .n_os_press = 5, .os_press_default = 4,
 	.first_ms = bmp280_first_ms,
 	.chip_config = bmp280_chip_config,
-	.read_temp = bmp280_read_temp, .read_press = bmp280_read_press,
+	.read_adc_temp = bmp280_adc_temp, .comp_temp = bmp280_compensate_temp, .temp_mult = 10,
+	.read_adc_press = bmp280_adc_press, .comp_press = bmp280_compensate_press,
+	.press_div = 256000,
 	.read_calib = bmp280_read_calib,
 };
 
@@ -521,7 +554,9 @@ static const struct bmp280_chip_info bme280_chip_info = {
 	.os_humid_avail = bmp280_oversampling_avail, .n_os_humid = 5, .os_humid_default = 4,
 	.first_ms = bmp280_first_ms,
 	.chip_config = bme280_chip_config,
-	.read_temp = bmp280_read_temp, .read_press = bmp280_read_press,
+	.read_adc_temp = bmp280_adc_temp, .comp_temp = bmp280_compensate_temp, .temp_mult = 10,
+	.read_adc_press = bmp280_adc_press, .comp_press = bmp280_compensate_press,
+	.press_div = 256000,
 	.read_humid = bmp280_read_humid, .read_calib = bme280_read_calib,
 };
 
@@ -599,10 +634,9 @@ static int bmp180_compensate_temp(struct bmp280_data *data, int32_t adc, int32_t
 	return 0;
 }
 
-static int bmp180_read_temp(struct bmp280_data *data, int *val)
+static int bmp180_adc_temp(struct bmp280_data *data, int32_t *adc)
 {
 	uint8_t buf[2];
-	int32_t comp;
 	int ret;
 
 	ret = bmp180_measure(data, FIELD_PREP(BMP180_MEAS_CTRL_MASK, BMP180_MEAS_TEMP) |
@@ -612,11 +646,8 @@ static int bmp180_read_temp(struct bmp280_data *data, int *val)
 	ret = bmp280_bulk_read(data, BMP180_REG_OUT_MSB, buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
-	ret = bmp180_compensate_temp(data, bmp280_get_be16(buf), &comp);
-	if (ret < 0 || !val)
-		return ret;
-	*val = comp * 100;
-	return IIO_VAL_INT;
+	*adc = bmp280_get_be16(buf);
+	return 0;
 }
 
 /*
@@ -654,16 +685,12 @@ static int bmp180_compensate_press(struct bmp280_data *data, int32_t adc, uint32
 	return 0;
 }
 
-/* kPa: Pa over 1000; UP is 16 to 19 bits by oversampling */
-static int bmp180_read_press(struct bmp280_data *data, int *val, int *val2)
+/* UP: 16 to 19 bits by oversampling */
+static int bmp180_adc_press(struct bmp280_data *data, int32_t *adc)
 {
 	uint8_t buf[3];
-	uint32_t comp;
 	int ret;
 
-	ret = bmp180_read_temp(data, NULL);
-	if (ret < 0)
-		return ret;
 	ret = bmp180_measure(data, FIELD_PREP(BMP180_MEAS_CTRL_MASK, BMP180_MEAS_PRESS) |
 				   FIELD_PREP(BMP180_OSRS_PRESS_MASK, data->os_press) |
 				   BMP180_MEAS_SCO);
@@ -672,13 +699,8 @@ static int bmp180_read_press(struct bmp280_data *data, int *val, int *val2)
 	ret = bmp280_bulk_read(data, BMP180_REG_OUT_MSB, buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
-	ret = bmp180_compensate_press(data, (int32_t)(bmp280_get_be24(buf) >> (8 - data->os_press)),
-				      &comp);
-	if (ret < 0)
-		return ret;
-	*val = (int)comp;
-	*val2 = 1000;
-	return IIO_VAL_FRACTIONAL;
+	*adc = (int32_t)(bmp280_get_be24(buf) >> (8 - data->os_press));
+	return 0;
 }
 
 /* Nothing to program: each conversion carries its own settings. */
@@ -698,7 +720,9 @@ static const struct bmp280_chip_info bmp180_chip_info = {
 	.os_press_avail = bmp180_oversampling_press_avail, .n_os_press = 4,
 	.os_press_default = 3,
 	.chip_config = bmp180_chip_config,
-	.read_temp = bmp180_read_temp, .read_press = bmp180_read_press,
+	.read_adc_temp = bmp180_adc_temp, .comp_temp = bmp180_compensate_temp, .temp_mult = 100,
+	.read_adc_press = bmp180_adc_press, .comp_press = bmp180_compensate_press,
+	.press_div = 1000,
 	.read_calib = bmp180_read_calib,
 };
 
@@ -759,7 +783,7 @@ static int bmp380_read_calib(struct bmp280_data *data)
 }
 
 /* Datasheet appendix 9 / Bosch's BMP3 API, 64-bit: 0.01 degC, clamped. */
-static int32_t bmp380_compensate_temp(struct bmp280_data *data, uint32_t adc)
+static int bmp380_compensate_temp(struct bmp280_data *data, int32_t adc, int32_t *comp_out)
 {
 	const struct bmp380_calib *c = &data->calib.bmp380;
 	int64_t var1 = (int64_t)adc - (int64_t)c->T1 * 256;
@@ -771,11 +795,12 @@ static int32_t bmp380_compensate_temp(struct bmp280_data *data, uint32_t adc)
 		comp = BMP380_MIN_TEMP;
 	if (comp > BMP380_MAX_TEMP)
 		comp = BMP380_MAX_TEMP;
-	return (int32_t)comp;
+	*comp_out = (int32_t)comp;
+	return 0;
 }
 
 /* Datasheet 9.3 / BMP3 API, 64-bit: centipascal, clamped to 30..125 kPa. */
-static uint32_t bmp380_compensate_press(struct bmp280_data *data, uint32_t adc)
+static int bmp380_compensate_press(struct bmp280_data *data, int32_t adc, uint32_t *comp_out)
 {
 	const struct bmp380_calib *c = &data->calib.bmp380;
 	int64_t t = data->t_fine, p = adc;
@@ -799,52 +824,18 @@ static uint32_t bmp380_compensate_press(struct bmp280_data *data, uint32_t adc)
 		comp = BMP380_MIN_PRES;
 	if (comp > BMP380_MAX_PRES)
 		comp = BMP380_MAX_PRES;
-	return comp;
+	*comp_out = comp;
+	return 0;
 }
 
-static int bmp380_read_adc24(struct bmp280_data *data, uint8_t reg, uint32_t *adc)
+static int bmp380_adc_temp(struct bmp280_data *data, int32_t *adc)
 {
-	uint8_t buf[3];
-	int ret;
-
-	ret = bmp280_bulk_read(data, reg, buf, sizeof(buf));
-	if (ret < 0)
-		return ret;
-	*adc = bmp280_get_le24(buf);
-	return *adc == BMP380_SKIPPED ? -EIO : 0;
+	return bmp280_read_adc(data, BMP380_REG_TEMP_XLSB, true, adc);
 }
 
-static int bmp380_read_temp(struct bmp280_data *data, int *val)
+static int bmp380_adc_press(struct bmp280_data *data, int32_t *adc)
 {
-	uint32_t adc;
-	int32_t comp;
-	int ret;
-
-	ret = bmp380_read_adc24(data, BMP380_REG_TEMP_XLSB, &adc);
-	if (ret < 0)
-		return ret;
-	comp = bmp380_compensate_temp(data, adc);
-	if (!val)
-		return 0;
-	*val = comp * 10;
-	return IIO_VAL_INT;
-}
-
-/* kPa: centipascal over 100000 */
-static int bmp380_read_press(struct bmp280_data *data, int *val, int *val2)
-{
-	uint32_t adc;
-	int ret;
-
-	ret = bmp380_read_temp(data, NULL);
-	if (ret < 0)
-		return ret;
-	ret = bmp380_read_adc24(data, BMP380_REG_PRESS_XLSB, &adc);
-	if (ret < 0)
-		return ret;
-	*val = (int)bmp380_compensate_press(data, adc);
-	*val2 = 100000;
-	return IIO_VAL_FRACTIONAL;
+	return bmp280_read_adc(data, BMP380_REG_PRESS_XLSB, true, adc);
 }
 
 /* Sleep, then normal mode again, so a new setting starts a fresh cycle; then check it. */
@@ -925,7 +916,9 @@ static const struct bmp280_chip_info bmp380_chip_info = {
 	.odr_default = 2,
 	.preinit = bmp380_preinit,
 	.chip_config = bmp380_chip_config,
-	.read_temp = bmp380_read_temp, .read_press = bmp380_read_press,
+	.read_adc_temp = bmp380_adc_temp, .comp_temp = bmp380_compensate_temp, .temp_mult = 10,
+	.read_adc_press = bmp380_adc_press, .comp_press = bmp380_compensate_press,
+	.press_div = 100000,
 	.read_calib = bmp380_read_calib,
 };
 
@@ -938,9 +931,9 @@ static int bmp280_read_processed(struct bmp280_data *data, const struct iio_chan
 	case IIO_HUMIDITYRELATIVE:
 		return data->info->read_humid(data, val, val2);
 	case IIO_PRESSURE:
-		return data->info->read_press(data, val, val2);
+		return bmp280_read_press(data, val, val2);
 	case IIO_TEMP:
-		return data->info->read_temp(data, val);
+		return bmp280_read_temp(data, val);
 	default:
 		return -EINVAL;
 	}
