@@ -59,6 +59,17 @@ static inline int32_t sign_extend32(uint32_t value, int index)
 }
 
 /*
+ * The software timestamp channel at scan index @si, as the kernel's
+ * IIO_CHAN_SOFT_TIMESTAMP: s64 nanoseconds, last in every scan.
+ */
+#define IIO_CHAN_SOFT_TIMESTAMP(si) {						\
+	.type = IIO_TIMESTAMP,							\
+	.channel = -1,								\
+	.scan_index = (si),							\
+	.scan_type = { .sign = 's', .realbits = 64, .storagebits = 64 },	\
+}
+
+/*
  * One threshold event in direction @dir with its value and enable files
  * (in_voltage0_thresh_rising_value/_en): most drivers' events are a pair of
  * these, rising and falling.

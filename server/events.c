@@ -33,6 +33,8 @@
 #include "iio_core.h"
 #include "iio_event.h"
 #include "iio_registry.h"
+#include "iiod_binary.h"
+#include "iiodb_proto.h"
 #include "session.h"
 #include "srv.h"
 
@@ -61,6 +63,9 @@ struct srv_evsub {
 	char *device;			/* as the SUBSCRIBE named it (owned) */
 	struct srv_evfilter f;
 	bool json;
+	bool bin;			/* a libiio 1.0 event stream: one event per READ_EVENT */
+	bool want;			/* ...and a READ_EVENT waits for one */
+	uint16_t client_id;		/* ...its stream's client id, which its answers carry */
 	bool cancelled;			/* UNSUBSCRIBE while @slot waited: off the session */
 	struct srv_slot *slot;		/* SUBSCRIBE's reply, waiting for the device's open */
 	struct proto_request rq;	/* op, flags and id of that SUBSCRIBE */
@@ -109,6 +114,23 @@ struct srv_events {
 	bool flushing;			/* srv_events_flush() runs: it takes what is added */
 };
 
+/*
+ * The session's subscriptions: a native session's SUBSCRIBEs, or a binary
+ * iiod session's event streams (iiodb_proto.h). @count and @flag: their
+ * number and its "on the flush list" mark.
+ */
+static struct srv_list *srv_events_of(struct srv_session *s, unsigned int **count, bool **flag)
+{
+	if (s->proto == &srv_proto_iiodb) {
+		*count = &s->iiod.bin->nevstreams;
+		*flag = &s->iiod.bin->ev_flush;
+		return &s->iiod.bin->evstreams;
+	}
+	*count = &s->native.nevsubs;
+	*flag = &s->native.ev_flush;
+	return &s->native.evsubs;
+}
+
 /* Any thread, under a core lock: only wake the loop. */
 static void srv_events_notify(void *ctx)
 {
@@ -135,9 +157,12 @@ static bool srv_evfilter_match(const struct srv_evfilter *f, uint64_t id)
 static void srv_events_want_flush(struct srv_events *ev, struct srv_session *s)
 {
 	struct srv_session **grown;
+	unsigned int *count;
+	bool *flag;
 	size_t cap;
 
-	if (s->native.ev_flush)
+	srv_events_of(s, &count, &flag);
+	if (*flag)
 		return;
 	if (ev->nflush == ev->capflush) {
 		cap = ev->capflush ? ev->capflush * 2 : 16;
@@ -149,7 +174,7 @@ static void srv_events_want_flush(struct srv_events *ev, struct srv_session *s)
 		ev->flush = grown;
 		ev->capflush = cap;
 	}
-	s->native.ev_flush = true;
+	*flag = true;
 	ev->flush[ev->nflush++] = s;
 }
 
@@ -162,12 +187,15 @@ static bool srv_evsub_flush(struct srv_evsub *sub);
  */
 static void srv_events_refill(struct srv_session *s)
 {
-	struct srv_list *pos, *tmp;
+	struct srv_list *pos, *tmp, *subs;
+	unsigned int *count;
+	bool *flag;
 
 	if (srv_session_closing(s) || s->slots_head ||
 	    srv_session_queued(s) >= SRV_EVENT_OUT_MAX_BYTES)
 		return;
-	srv_list_for_each_safe(pos, tmp, &s->native.evsubs)
+	subs = srv_events_of(s, &count, &flag);
+	srv_list_for_each_safe(pos, tmp, subs)
 		srv_evsub_flush(srv_container_of(pos, struct srv_evsub, sess_node));
 }
 
@@ -179,6 +207,8 @@ static void srv_events_refill(struct srv_session *s)
 static void srv_events_flush(struct srv_events *ev)
 {
 	struct srv_session *s;
+	unsigned int *count;
+	bool *flag;
 	size_t i;
 
 	if (ev->flushing)
@@ -186,7 +216,8 @@ static void srv_events_flush(struct srv_events *ev)
 	ev->flushing = true;
 	for (i = 0; i < ev->nflush; i++) {
 		s = ev->flush[i];
-		s->native.ev_flush = false;
+		srv_events_of(s, &count, &flag);
+		*flag = false;
 		srv_session_flush(s);
 		srv_events_refill(s);
 	}
@@ -222,9 +253,26 @@ static size_t srv_evsub_shed(struct srv_queue *q, size_t want)
 
 static const struct srv_queue_ops srv_evsub_queue_ops = { .shed = srv_evsub_shed };
 
+/*
+ * One event (or a loss, or the end) to @sub's client: an IIOEVENT line, or
+ * for an event stream the answer to its waiting READ_EVENT (a loss has no
+ * word there: the event stream just goes on).
+ */
 static void srv_evsub_emit(struct srv_evsub *sub, const struct proto_ievent *ev)
 {
-	if (proto_ievent_encode(srv_session_out(sub->s), sub->json, ev) < 0)
+	struct proto_buf *out = srv_session_out(sub->s);
+	int ret = 0;
+
+	if (!sub->bin) {
+		ret = proto_ievent_encode(out, sub->json, ev);
+	} else if (ev->kind == PROTO_IEVENT_EVENT) {
+		ret = proto_iiodb_reply_event(out, sub->client_id, ev->id, ev->timestamp);
+		sub->want = false;
+	} else if (ev->kind == PROTO_IEVENT_END && sub->want) {
+		ret = proto_iiodb_reply(out, sub->client_id, ev->err, NULL, 0);
+		sub->want = false;
+	}
+	if (ret < 0)
 		srv_session_broken(sub->s);
 	sub->s->srv->stats.events++;
 	srv_events_want_flush(sub->s->srv->events, sub->s);
@@ -241,7 +289,11 @@ static bool srv_evsub_flush(struct srv_evsub *sub)
 	bool moved = false;
 
 	while ((sub->count || sub->lost) && !srv_session_closing(s) && !s->slots_head &&
-	       srv_session_queued(s) < SRV_EVENT_OUT_MAX_BYTES) {
+	       srv_session_queued(s) < SRV_EVENT_OUT_MAX_BYTES && (!sub->bin || sub->want)) {
+		if (sub->lost && sub->bin) {
+			sub->lost = 0;	/* libiio 1.0 has no loss report */
+			continue;
+		}
 		if (sub->lost) {
 			ev.kind = PROTO_IEVENT_LOST;
 			ev.lost = sub->lost;
@@ -327,12 +379,15 @@ static void srv_evdev_put_if_unused(struct srv_evdev *ed)
 static void srv_evsub_free(struct srv_evsub *sub)
 {
 	struct srv_evdev *ed = sub->ed;
+	unsigned int *count;
+	bool *flag;
 
 	srv_queue_leave(&sub->s->srv->queues, &sub->acct);
 	srv_list_del(&sub->dev_node);
 	if (!sub->cancelled) {
 		srv_list_del(&sub->sess_node);
-		sub->s->native.nevsubs--;
+		srv_events_of(sub->s, &count, &flag);
+		(*count)--;
 	}
 	free(sub->device);
 	free(sub);
@@ -406,7 +461,10 @@ static void srv_evsub_answer(struct srv_evsub *sub, int ret)
 	struct srv_slot *slot = sub->slot;
 	int err = 0;
 
-	if (slot && ret < 0) {
+	if (slot && sub->bin) {
+		s->srv->stats.errors += ret < 0;
+		err = proto_iiodb_reply(&slot->text, sub->client_id, ret < 0 ? ret : 0, NULL, 0);
+	} else if (slot && ret < 0) {
 		s->srv->stats.errors++;
 		err = proto_reply_error(&slot->text, &sub->rq, ret,
 					srv_evsub_open_msg(sub->device, ret, msg, sizeof(msg)));
@@ -809,14 +867,22 @@ static void srv_events_ok(struct srv_session *s, const struct proto_request *req
  * A new subscription of @s to @dev. Return: 0 (answer it now), 1 (it waits
  * for the device's open in a slot: srv_evdev_opened() answers) or -errno.
  */
-static int srv_evsub_new(struct srv_session *s, const struct proto_request *req,
-			 struct iio_dev *dev, const struct srv_evfilter *f)
+/*
+ * A new subscription of @s to @dev (called @name), on the device's queue and the
+ * session's list. Return: 0 with *@out (its @slot set when it waits for
+ * the device's open: srv_evdev_opened() answers), or -errno.
+ */
+static int srv_evsub_join(struct srv_session *s, struct iio_dev *dev, const char *name,
+			  struct srv_evsub **out)
 {
 	struct srv_evsub *sub = calloc(1, sizeof(*sub));
 	struct srv_evdev *ed;
+	unsigned int *count;
+	bool *flag;
 	int err = -ENOMEM;
 
-	if (!sub || !(sub->device = strdup(req->device)))
+	/* the device as the request named it: a reload follows the name */
+	if (!sub || !(sub->device = strdup(name)))
 		goto err_free;
 	ed = srv_evdev_get(s->srv->events, dev, &err);
 	if (!ed)
@@ -830,15 +896,11 @@ static int srv_evsub_new(struct srv_session *s, const struct proto_request *req,
 	sub->s = s;
 	srv_queue_init(&sub->acct, &srv_evsub_queue_ops);
 	srv_queue_join(&s->srv->queues, &sub->acct);
-	sub->f = *f;
-	sub->json = req->flags & PROTO_REQ_JSON;
-	sub->rq.op = req->op;
-	sub->rq.flags = req->flags;
-	memcpy(sub->rq.id, req->id, sizeof(sub->rq.id));
 	srv_list_add_tail(&ed->subs, &sub->dev_node);
-	srv_list_add_tail(&s->native.evsubs, &sub->sess_node);
-	s->native.nevsubs++;
-	return sub->slot ? 1 : 0;
+	srv_list_add_tail(srv_events_of(s, &count, &flag), &sub->sess_node);
+	(*count)++;
+	*out = sub;
+	return 0;
 
 err_free:
 	if (sub)
@@ -847,15 +909,39 @@ err_free:
 	return err;
 }
 
+/*
+ * A SUBSCRIBE's new subscription. Return: 0 (answer it now), 1 (it waits
+ * for the device's open in a slot) or -errno.
+ */
+static int srv_evsub_new(struct srv_session *s, const struct proto_request *req,
+			 struct iio_dev *dev, const struct srv_evfilter *f)
+{
+	struct srv_evsub *sub;
+	int err = srv_evsub_join(s, dev, req->device, &sub);
+
+	if (err < 0)
+		return err;
+	sub->f = *f;
+	sub->json = req->flags & PROTO_REQ_JSON;
+	sub->rq.op = req->op;
+	sub->rq.flags = req->flags;
+	memcpy(sub->rq.id, req->id, sizeof(sub->rq.id));
+	return sub->slot ? 1 : 0;
+}
+
 /* End @sub at its session's request: one still waiting for the open is answered then. */
 static void srv_evsub_cancel(struct srv_evsub *sub)
 {
+	unsigned int *count;
+	bool *flag;
+
 	if (!sub->slot) {
 		srv_evsub_free(sub);
 		return;
 	}
 	srv_list_del(&sub->sess_node);
-	sub->s->native.nevsubs--;
+	srv_events_of(sub->s, &count, &flag);
+	(*count)--;
 	sub->cancelled = true;
 }
 
@@ -927,19 +1013,118 @@ void srv_events_unsubscribe(struct srv_session *s, struct proto_request *req)
 
 void srv_events_session_close(struct srv_session *s)
 {
-	struct srv_list *pos, *tmp;
+	struct srv_list *pos, *tmp, *subs;
+	unsigned int *count;
+	bool *flag;
 
-	srv_list_for_each_safe(pos, tmp, &s->native.evsubs)
+	subs = srv_events_of(s, &count, &flag);
+	srv_list_for_each_safe(pos, tmp, subs)
 		srv_evsub_cancel(srv_container_of(pos, struct srv_evsub, sess_node));
 }
 
 void srv_events_writable(struct srv_session *s)
 {
-	struct srv_list *pos, *tmp;
+	struct srv_list *pos, *tmp, *subs;
+	unsigned int *count;
+	bool *flag;
 
-	if (!srv_proto_is_native(s->proto) || !s->native.nevsubs || !s->srv->events)
+	if ((!srv_proto_is_native(s->proto) && s->proto != &srv_proto_iiodb) || !s->srv->events)
 		return;
-	srv_list_for_each_safe(pos, tmp, &s->native.evsubs)
+	subs = srv_events_of(s, &count, &flag);
+	if (!*count)
+		return;
+	srv_list_for_each_safe(pos, tmp, subs)
 		srv_evsub_flush(srv_container_of(pos, struct srv_evsub, sess_node));
 	srv_events_flush(s->srv->events);
+}
+
+/* ---- libiio 1.0's event streams (the iiod listener's binary row) ---- */
+
+/* @s's event stream on @dev of client id @id, or NULL. */
+static struct srv_evsub *srv_evstream_find(struct srv_session *s, const struct iio_dev *dev,
+					   uint16_t id)
+{
+	struct srv_list *pos, *tmp;
+	struct srv_evsub *sub;
+
+	srv_list_for_each_safe(pos, tmp, &s->iiod.bin->evstreams) {
+		sub = srv_container_of(pos, struct srv_evsub, sess_node);
+		if (sub->ed->dev == dev && sub->client_id == id)
+			return sub;
+	}
+	return NULL;
+}
+
+/* CREATE_EVSTREAM: every event of @dev, answered (now or once the device's queue is open). */
+static void srv_evstream_create(struct srv_session *s, struct iio_dev *dev,
+				const struct proto_iiodb_cmd *c)
+{
+	char id[32];
+	struct srv_evsub *sub;
+	int ret;
+
+	if (!dev || !iio_device_has_events(dev) || !s->srv->events) {
+		srv_iiodb_answer(s, c->client_id, -ENODEV);
+		return;
+	}
+	if (srv_evstream_find(s, dev, c->client_id)) {
+		srv_iiodb_answer(s, c->client_id, -EEXIST);
+		return;
+	}
+	if (s->iiod.bin->nevstreams >= SRV_IIODB_EVSTREAMS_MAX) {
+		srv_iiodb_answer(s, c->client_id, -EBUSY);
+		return;
+	}
+	snprintf(id, sizeof(id), "iio:device%d", iio_device_id(dev));
+	ret = srv_evsub_join(s, dev, id, &sub);
+	if (ret < 0) {
+		srv_iiodb_answer(s, c->client_id, ret);
+		return;
+	}
+	sub->bin = true;
+	sub->client_id = c->client_id;
+	sub->f.any_chan = true;
+	sub->f.evtype = -1;
+	if (!sub->slot)
+		srv_iiodb_answer(s, c->client_id, 0);
+}
+
+/* READ_EVENT: the next event, now (@code non-zero: -EAGAIN if none) or when one comes. */
+static void srv_evstream_read(struct srv_session *s, struct iio_dev *dev,
+			      const struct proto_iiodb_cmd *c)
+{
+	struct srv_evsub *sub = dev ? srv_evstream_find(s, dev, c->client_id) : NULL;
+
+	if (!sub || sub->slot) {
+		srv_iiodb_answer(s, c->client_id, sub ? -EAGAIN : -EBADF);
+		return;
+	}
+	sub->want = true;
+	srv_evsub_flush(sub);
+	if (sub->want && c->code) {
+		sub->want = false;
+		srv_iiodb_answer(s, c->client_id, -EAGAIN);
+	}
+	srv_events_want_flush(s->srv->events, s);
+	srv_events_flush(s->srv->events);
+}
+
+void srv_events_iiodb(struct srv_session *s, struct iio_dev *dev, const struct proto_iiodb_cmd *c)
+{
+	struct srv_evsub *sub;
+
+	switch (c->op) {
+	case PROTO_IIODB_CREATE_EVSTREAM:
+		srv_evstream_create(s, dev, c);
+		break;
+	case PROTO_IIODB_READ_EVENT:
+		srv_evstream_read(s, dev, c);
+		break;
+	default:	/* FREE_EVSTREAM of stream @code */
+		sub = dev ? srv_evstream_find(s, dev, (uint16_t)c->code) : NULL;
+		if (sub)
+			srv_evsub_cancel(sub);
+		srv_iiodb_answer(s, c->client_id, sub ? 0 : -EBADF);
+		break;
+	}
 }

@@ -49,8 +49,20 @@ void srv_events_devices_gone(struct srv *srv, struct iio_dev *const *gone, int n
 void srv_events_subscribe(struct srv_session *s, struct proto_request *req);
 /** srv_events_unsubscribe() - answer UNSUBSCRIBE (one device, or all with none). */
 void srv_events_unsubscribe(struct srv_session *s, struct proto_request *req);
-/** srv_events_session_close() - end every subscription of @s (closing); no output. */
+/**
+ * srv_events_session_close() - end every subscription (or event stream) of
+ * @s (closing); no output.
+ */
 void srv_events_session_close(struct srv_session *s);
+struct proto_iiodb_cmd;
+/**
+ * srv_events_iiodb() - libiio 1.0's CREATE_EVSTREAM, READ_EVENT and
+ * FREE_EVSTREAM on @dev (NULL: a device without events, a trigger), from
+ * the iiod listener's binary row: every event of the device, one per
+ * READ_EVENT, on the same queues as SUBSCRIBE's (a slow reader loses its
+ * oldest, unreported: the protocol has no word for it).
+ */
+void srv_events_iiodb(struct srv_session *s, struct iio_dev *dev, const struct proto_iiodb_cmd *c);
 /** srv_events_writable() - @s's output drained: move what its subscriptions hold. */
 void srv_events_writable(struct srv_session *s);
 

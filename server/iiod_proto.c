@@ -29,33 +29,13 @@
 #include "iio_core.h"
 #include "iio_registry.h"
 #include "iiod.h"
+#include "iiod_io.h"
 #include "iiod_proto.h"
 #include "iiod_xml.h"
+#include "iiodb_proto.h"
 #include "session.h"
 #include "srv.h"
 #include "stream_iiod.h"
-
-/*
- * struct srv_iiod_io - one READ or WRITE (one attribute or all of them).
- * Made on the loop; srv_iiod_io_run() is the one piece of code a bus
- * worker executes, and it touches only this struct and the device.
- */
-struct srv_iiod_io {
-	struct srv_job job;
-	struct srv_session *s;		/* valid while @slot is set */
-	struct srv_slot *slot;		/* cleared by the session if it closes first */
-	struct iio_dev *dev;		/* referenced */
-	/* what it does, on the loop or a worker: one of the srv_iiod_run_* below */
-	int (*run)(struct srv_iiod_io *io, struct proto_buf *out);
-	struct iio_trigger *trig;	/* SETTRIG: a reference */
-	const struct iio_attr *one;
-	const struct iio_attr **attrs;	/* @all: owned array; else &@one */
-	int nattrs;
-	char *wbuf;			/* WRITE payload (owned) */
-	size_t wlen;
-	struct proto_buf reply;		/* on a bus: the framed answer */
-	char val[IIO_VALUE_MAX_BYTES + 1];
-};
 
 /* ---- configuration ---- */
 
@@ -74,7 +54,8 @@ void srv_iiod_usage(FILE *out)
 {
 	fprintf(out,
 "\n"
-"libiio clients (iio_info, iio_attr, Python bindings: iiod 0.24 protocol, PROTOCOL-iiod.md):\n"
+"libiio clients (iio_info, iio_attr, Python bindings: iiod 0.24's text protocol and,\n"
+"after BINARY, libiio 1.0's binary one with events; PROTOCOL-iiod.md):\n"
 "      --iiod-listen ADDR    also listen for them on ADDR: PORT or :PORT (loopback:\n"
 "                            127.0.0.1 and [::1]), HOST:PORT or [IPV6]:PORT; repeatable;\n"
 "                            off by default (iiod's own port is %d)\n"
@@ -82,16 +63,18 @@ void srv_iiod_usage(FILE *out)
 "                            authentication: its clients bypass the token)\n"
 "iiod limits: request line %d bytes; WRITE payload %d bytes (more: -EFBIG, the bytes\n"
 "are skipped up to %d, past that the connection is closed); --max-clients, --read-only\n"
-"(WRITE gets -EACCES), --io-timeout-ms, --line-timeout-ms and --idle-timeout-ms apply.\n",
+"(WRITE gets -EACCES), --io-timeout-ms, --line-timeout-ms and --idle-timeout-ms apply.\n"
+"libiio 1.0: %d blocks per buffer of at most %d bytes, %d event streams per connection.\n",
 		PROTO_IIOD_PORT, PROTO_IIOD_LINE_MAX_BYTES, PROTO_IIOD_WRITE_MAX_BYTES,
-		PROTO_IIOD_SKIP_MAX_BYTES);
+		PROTO_IIOD_SKIP_MAX_BYTES, SRV_IIODB_BLOCKS_MAX, SRV_IIODB_BLOCK_MAX_BYTES,
+		SRV_IIODB_EVSTREAMS_MAX);
 }
 
 
 /* ---- the model ---- */
 
 /* The model of the current board, rebuilt after a reload. Borrowed until the next turn. */
-static const struct srv_iiod_ctx *srv_iiod_model(struct srv *srv)
+const struct srv_iiod_ctx *srv_iiod_model(struct srv *srv)
 {
 	struct srv_iiod_ctx_attr attrs[2];
 	struct srv_iiod_ctx *ctx;
@@ -122,6 +105,7 @@ static const struct srv_iiod_ctx *srv_iiod_model(struct srv *srv)
 	srv->iiod_ctx = ctx;
 	srv->iiod_ctx_gen = srv->reg_gen;
 	srv->iiod_ctx_trig_gen = srv->trig_gen;
+	srv->iiod_model_gen++;
 	return ctx;
 }
 
@@ -245,95 +229,6 @@ static int srv_iiod_run_write_all(struct srv_iiod_io *io, struct proto_buf *out)
 	return proto_iiod_reply_code(out, first_err ? first_err : (long long)io->wlen);
 }
 
-static void srv_iiod_io_run(struct srv_iiod_io *io, struct proto_buf *out)
-{
-	size_t start = out->len;
-
-	if (io->run(io, out))
-		proto_buf_truncate(out, start);	/* -ENOMEM: no reply at all marks it */
-}
-
-static void srv_iiod_io_free(struct srv_iiod_io *io)
-{
-	if (io->attrs != &io->one)
-		free(io->attrs);
-	free(io->wbuf);
-	proto_buf_fini(&io->reply);
-	iio_device_put(io->dev);
-	iio_trigger_put(io->trig);
-	free(io);
-}
-
-static void srv_iiod_io_job_run(struct srv_job *job)
-{
-	struct srv_iiod_io *io = srv_container_of(job, struct srv_iiod_io, job);
-
-	srv_iiod_io_run(io, &io->reply);
-}
-
-
-static void srv_iiod_io_job_done(struct srv_job *job, int status)
-{
-	struct srv_iiod_io *io = srv_container_of(job, struct srv_iiod_io, job);
-	struct srv_session *s = io->s;
-	struct srv_slot *slot = io->slot;
-
-	if (!slot)
-		return;		/* the session closed; the result has nowhere to go */
-	if (status < 0)
-		srv_iiod_code_to(s, &slot->text, status);	/* -ETIMEDOUT, -ECANCELED */
-	else if (!io->reply.len || proto_buf_append(&slot->text, io->reply.data, io->reply.len))
-		srv_session_broken(s);
-	srv_session_slot_done(s, slot);
-}
-
-
-static void srv_iiod_io_job_fini(struct srv_job *job)
-{
-	srv_iiod_io_free(srv_container_of(job, struct srv_iiod_io, job));
-}
-
-
-/* Run @io now or on its bus; @io is consumed either way. */
-static void srv_iiod_io_start(struct srv_session *s, struct srv_iiod_io *io)
-{
-	struct proto_buf *b = srv_session_out(s);
-	struct srv_busq *q;
-	struct srv_slot *slot;
-	size_t start = b->len;
-	int ret;
-
-	ret = srv_dispatch_route(s->srv, io->dev, &q);
-	if (ret < 0 || !q) {
-		if (ret < 0)
-			srv_iiod_code(s, ret);
-		else
-			srv_iiod_io_run(io, b);
-		if (!ret && b->len == start)
-			srv_session_broken(s);
-		srv_iiod_io_free(io);
-		return;
-	}
-	io->job.run = srv_iiod_io_job_run;
-	io->job.done = srv_iiod_io_job_done;
-	io->job.fini = srv_iiod_io_job_fini;
-	io->job.data = NULL;
-	io->s = s;
-	slot = srv_session_slot_new(s, &io->slot);
-	if (!slot) {
-		srv_iiod_code(s, -ENOMEM);
-		srv_iiod_io_free(io);
-		return;
-	}
-	/* no further request is taken until it is answered (inflight_max 1) */
-	ret = srv_busq_submit(q, &io->job);
-	if (ret < 0) {
-		srv_iiod_code_to(s, &slot->text, ret);
-		srv_session_slot_done(s, slot);
-		srv_iiod_io_free(io);
-	}
-}
-
 /*
  * Find what a READ or WRITE names and build its I/O.
  * Return: the I/O (owned), or NULL with *@err set: -ENODEV (device),
@@ -389,18 +284,13 @@ static struct srv_iiod_io *srv_iiod_io_make(struct srv_session *s,
 		break;
 	}
 	*err = -ENOMEM;
-	io = calloc(1, sizeof(*io));
+	io = srv_iiod_io_new(d->dev, one);
 	if (!io)
 		return NULL;
-	io->dev = iio_device_get(d->dev);
 	if (cmd->op == PROTO_IIOD_OP_WRITE)
 		io->run = cmd->all ? srv_iiod_run_write_all : srv_iiod_run_write;
 	else
 		io->run = cmd->all ? srv_iiod_run_read_all : srv_iiod_run_read;
-	io->one = one;
-	io->attrs = &io->one;
-	io->nattrs = 1;
-	proto_buf_init(&io->reply);
 	if (cmd->all) {
 		io->attrs = calloc((size_t)(n ? n : 1), sizeof(*io->attrs));
 		if (!io->attrs) {
@@ -436,17 +326,10 @@ static void srv_iiod_device_or(struct srv_session *s, const struct proto_iiod_cm
 static struct srv_iiod_io *srv_iiod_io_one(struct srv_session *s, struct iio_dev *dev,
 					   const struct iio_attr *a)
 {
-	struct srv_iiod_io *io = calloc(1, sizeof(*io));
+	struct srv_iiod_io *io = srv_iiod_io_new(dev, a);
 
-	if (!io) {
+	if (!io)
 		srv_iiod_code(s, -ENOMEM);
-		return NULL;
-	}
-	io->dev = iio_device_get(dev);
-	io->one = a;
-	io->attrs = &io->one;
-	io->nattrs = 1;
-	proto_buf_init(&io->reply);
 	return io;
 }
 
@@ -725,6 +608,15 @@ static void srv_iiod_set(struct srv_session *s, const struct proto_iiod_cmd *cmd
 	srv_iiod_device_or(s, cmd, cmd->num < 1 ? -EINVAL : 0);
 }
 
+/* BINARY: libiio 1.0's binary protocol from the next byte on (iiodb_proto.c) */
+static void srv_iiod_binary(struct srv_session *s, const struct proto_iiod_cmd *cmd)
+{
+	(void)cmd;
+	/* a connection is one protocol: its 0.24 buffers would have no numbers */
+	srv_iiod_code(s, !srv_list_empty(&s->iiod.readers) || s->iiod.in_payload ? -EBUSY :
+		      srv_iiodb_begin(s));
+}
+
 /* no output buffers */
 static void srv_iiod_writebuf(struct srv_session *s, const struct proto_iiod_cmd *cmd)
 {
@@ -734,8 +626,8 @@ static void srv_iiod_writebuf(struct srv_session *s, const struct proto_iiod_cmd
 /*
  * The iiod row's requests, by op (libiio's responder has such a table). A
  * WRITE with its payload is taken before (srv_iiod_write_begin()); ZPRINT
- * (no zstd: the client falls back to PRINT) and BINARY (text only: a 1.0
- * client stays on it) have none and answer -EINVAL.
+ * has none and answers -EINVAL (the client falls back to PRINT; a 1.0
+ * client asks BINARY first and reads its XML there, zstd-compressed when long).
  */
 static void (*const srv_iiod_handlers[PROTO_IIOD_OP_COUNT])(struct srv_session *s,
 							    const struct proto_iiod_cmd *cmd) = {
@@ -743,6 +635,7 @@ static void (*const srv_iiod_handlers[PROTO_IIOD_OP_COUNT])(struct srv_session *
 	[PROTO_IIOD_OP_EXIT] = srv_iiod_exit,
 	[PROTO_IIOD_OP_VERSION] = srv_iiod_version,
 	[PROTO_IIOD_OP_PRINT] = srv_iiod_print,
+	[PROTO_IIOD_OP_BINARY] = srv_iiod_binary,
 	[PROTO_IIOD_OP_TIMEOUT] = srv_iiod_timeout,
 	[PROTO_IIOD_OP_READ] = srv_iiod_read,
 	[PROTO_IIOD_OP_GETTRIG] = srv_iiod_buffer_cmd,
@@ -820,6 +713,8 @@ static size_t srv_iiod_feed(struct srv_session *s, const char *data, size_t len)
 			srv_session_finish(s);
 			break;
 		}
+		if (s->proto != &srv_proto_iiod)
+			break;	/* BINARY: the rest is the binary row's, from the next turn */
 	}
 	return len - left;
 }

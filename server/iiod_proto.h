@@ -24,6 +24,7 @@
 
 struct srv;
 struct srv_config;
+struct srv_iiodb_conn;
 
 /**
  * struct srv_iiod_conn - an iiod session's own state: a WRITE waiting for
@@ -43,6 +44,7 @@ struct srv_iiod_conn {
 	uint64_t wleft;
 	char *wbuf;
 	size_t wlen;
+	struct srv_iiodb_conn *bin;	/* after BINARY: libiio 1.0's row (iiodb_proto.c) */
 };
 
 /* The row (session.h's struct srv_proto_ops). */
@@ -68,5 +70,13 @@ int srv_iiod_start(struct srv *srv);
 
 /** srv_iiod_fini() - free the model (srv_destroy()). */
 void srv_iiod_fini(struct srv *srv);
+
+struct srv_iiod_ctx;
+/**
+ * srv_iiod_model() - the model and XML of the current board, rebuilt when the
+ * registry or its triggers changed (srv->iiod_model_gen counts the builds).
+ * Return: borrowed until the next turn of the loop, or NULL (-ENOMEM, logged).
+ */
+const struct srv_iiod_ctx *srv_iiod_model(struct srv *srv);
 
 #endif /* IIOWIRE_SRV_IIOD_PROTO_H */

@@ -21,6 +21,7 @@
 #include "iio_event.h"
 #include "iio_registry.h"
 #include "iiod.h"
+#include "iiod_binary.h"
 #include "iiod_xml.h"
 #include "iio_buffer.h"
 #include "proto.h"
@@ -61,6 +62,39 @@ static const char srv_iiod_xml_head[] =
 	"<!ATTLIST attribute name CDATA #REQUIRED filename CDATA #IMPLIED>"
 	"<!ATTLIST debug-attribute name CDATA #REQUIRED>"
 	"<!ATTLIST buffer-attribute name CDATA #REQUIRED>"
+	"]>";
+
+/*
+ * libiio 1.0's grammar, written from its description: <buffer> elements
+ * (attributes and the scan elements of one buffer) and event attributes.
+ */
+static const char srv_iiod_xml1_head[] =
+	"<?xml version=\"1.0\" encoding=\"utf-8\"?>"
+	"<!DOCTYPE context ["
+	"<!ELEMENT context (device | context-attribute)*>"
+	"<!ELEMENT context-attribute EMPTY>"
+	"<!ELEMENT device (channel | buffer | attribute | debug-attribute | event-attribute | "
+	"buffer-attribute)*>"
+	"<!ELEMENT channel (scan-element?, attribute*, event-attribute*)>"
+	"<!ELEMENT buffer (attribute*, channel+)>"
+	"<!ELEMENT attribute EMPTY>"
+	"<!ELEMENT scan-element EMPTY>"
+	"<!ELEMENT debug-attribute EMPTY>"
+	"<!ELEMENT event-attribute EMPTY>"
+	"<!ELEMENT buffer-attribute EMPTY>"
+	"<!ATTLIST context name CDATA #REQUIRED version-major CDATA #REQUIRED "
+	"version-minor CDATA #REQUIRED version-git CDATA #REQUIRED description CDATA #IMPLIED>"
+	"<!ATTLIST context-attribute name CDATA #REQUIRED value CDATA #REQUIRED>"
+	"<!ATTLIST device id CDATA #REQUIRED name CDATA #IMPLIED label CDATA #IMPLIED>"
+	"<!ATTLIST channel id CDATA #REQUIRED type (input|output) #REQUIRED name CDATA #IMPLIED "
+	"label CDATA #IMPLIED>"
+	"<!ATTLIST buffer index CDATA #REQUIRED direction (in|out) #IMPLIED>"
+	"<!ATTLIST scan-element index CDATA #REQUIRED format CDATA #REQUIRED scale CDATA #IMPLIED>"
+	"<!ATTLIST attribute name CDATA #REQUIRED filename CDATA #IMPLIED value CDATA #IMPLIED>"
+	"<!ATTLIST debug-attribute name CDATA #REQUIRED value CDATA #IMPLIED>"
+	"<!ATTLIST event-attribute name CDATA #REQUIRED filename CDATA #IMPLIED "
+	"value CDATA #IMPLIED>"
+	"<!ATTLIST buffer-attribute name CDATA #REQUIRED value CDATA #IMPLIED>"
 	"]>";
 
 /* What the context element calls itself; the client renames it anyway. */
@@ -260,6 +294,9 @@ static void srv_iiod_xml_chan_fini(struct srv_iiod_chan *c)
 	for (i = 0; i < c->nattrs; i++)
 		free(c->attrs[i].name);
 	free(c->attrs);
+	for (i = 0; i < c->nevattrs; i++)
+		free(c->evattrs[i].name);
+	free(c->evattrs);
 	free(c->id);
 	free(c->name);
 }
@@ -273,7 +310,10 @@ static void srv_iiod_xml_dev_fini(struct srv_iiod_dev *d)
 	free(d->chans);
 	free(d->attrs);
 	free(d->battrs);
+	free(d->evattrs);
 }
+
+static void srv_iiod_bdevs_free(struct srv_iiod_ctx *ctx);
 
 void srv_iiod_ctx_destroy(struct srv_iiod_ctx *ctx)
 {
@@ -285,6 +325,8 @@ void srv_iiod_ctx_destroy(struct srv_iiod_ctx *ctx)
 		srv_iiod_xml_dev_fini(&ctx->devs[i]);
 	free(ctx->devs);
 	free(ctx->xml);
+	free(ctx->xml1);
+	srv_iiod_bdevs_free(ctx);
 	free(ctx);
 }
 
@@ -316,31 +358,37 @@ static int srv_iiod_xml_chan_get(struct srv_iiod_dev *d, const char *id, bool ou
 	return d->nchans++;
 }
 
-/* Add @attr as @short_name, unless the channel already has that name (first one wins). */
-static int srv_iiod_xml_chan_add(struct srv_iiod_chan *c, const char *short_name,
-				 const struct iio_attr *attr)
+/* Add @attr as @short_name to a list, unless it has that name already (first one wins). */
+static int srv_iiod_xml_list_add(struct srv_iiod_attr **v, int *n, int *cap,
+				 const char *short_name, const struct iio_attr *attr)
 {
 	struct srv_iiod_attr *a;
-	int i, cap;
+	int i, grown;
 
-	for (i = 0; i < c->nattrs; i++)
-		if (strcmp(c->attrs[i].name, short_name) == 0)
+	for (i = 0; i < *n; i++)
+		if (strcmp((*v)[i].name, short_name) == 0)
 			return 0;
-	if (c->nattrs == c->cap) {
-		cap = c->cap ? c->cap * 2 : 4;
-		a = realloc(c->attrs, sizeof(*a) * (size_t)cap);
+	if (*n == *cap) {
+		grown = *cap ? *cap * 2 : 4;
+		a = realloc(*v, sizeof(*a) * (size_t)grown);
 		if (!a)
 			return -ENOMEM;
-		c->attrs = a;
-		c->cap = cap;
+		*v = a;
+		*cap = grown;
 	}
-	a = &c->attrs[c->nattrs];
+	a = &(*v)[*n];
 	a->name = strdup(short_name);
 	if (!a->name)
 		return -ENOMEM;
 	a->attr = attr;
-	c->nattrs++;
+	(*n)++;
 	return 0;
+}
+
+static int srv_iiod_xml_chan_add(struct srv_iiod_chan *c, const char *short_name,
+				 const struct iio_attr *attr)
+{
+	return srv_iiod_xml_list_add(&c->attrs, &c->nattrs, &c->cap, short_name, attr);
 }
 
 /* The scan element's format, as libiio writes it: "le:S64/64>>0", "be:u12/16>>0". */
@@ -543,6 +591,72 @@ static bool srv_iiod_xml_subdir(struct srv_iiod_dev *d, const struct iio_attr *a
 	return true;
 }
 
+/*
+ * The events/ files as libiio 1.0 shows them (the binary protocol's XML): a
+ * file that names one of the device's channels is that channel's event
+ * attribute under its short name ("thresh_rising_value"), any other the
+ * device's. libiio 0.24 shows none (srv_iiod_xml_is_event()).
+ */
+static int srv_iiod_xml_events(struct srv_iiod_dev *d, const struct srv_iiod_xml_cand *cand,
+			       int n)
+{
+	char id[IIO_ATTR_NAME_MAX];
+	const char *file, *rest;
+	struct srv_iiod_chan *c;
+	bool output;
+	int i, k, ret;
+
+	for (i = 0; i < n; i++) {
+		if (!srv_iiod_xml_is_event(cand[i].attr))
+			continue;
+		file = cand[i].attr->name;
+		if (strncmp(file, IIO_EVENT_DIR, strlen(IIO_EVENT_DIR)) == 0)
+			file += strlen(IIO_EVENT_DIR);
+		c = NULL;
+		if (srv_iiod_xml_split(file, true, id, sizeof(id), &rest, &output))
+			for (k = 0; k < d->nchans && !c; k++)
+				if (d->chans[k].output == output && !strcmp(d->chans[k].id, id))
+					c = &d->chans[k];
+		if (!c) {
+			d->evattrs[d->nevattrs++] = cand[i].attr;
+			continue;
+		}
+		ret = srv_iiod_xml_list_add(&c->evattrs, &c->nevattrs, &c->evcap, rest,
+					    cand[i].attr);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Sort every list of @d as libiio does (attributes by name, channels in its order). */
+static void srv_iiod_xml_dev_sort(struct srv_iiod_dev *d)
+{
+	struct srv_iiod_chan *c;
+	int i;
+
+	/* empty arrays may be NULL, which qsort must not be given */
+	if (d->nattrs > 1)
+		qsort(d->attrs, (size_t)d->nattrs, sizeof(*d->attrs), srv_iiod_xml_dev_attr_cmp);
+	if (d->nbattrs > 1)
+		qsort(d->battrs, (size_t)d->nbattrs, sizeof(*d->battrs),
+		      srv_iiod_xml_dev_attr_cmp);
+	if (d->nevattrs > 1)
+		qsort(d->evattrs, (size_t)d->nevattrs, sizeof(*d->evattrs),
+		      srv_iiod_xml_dev_attr_cmp);
+	for (i = 0; i < d->nchans; i++) {
+		c = &d->chans[i];
+		if (c->nattrs > 1)
+			qsort(c->attrs, (size_t)c->nattrs, sizeof(*c->attrs),
+			      srv_iiod_xml_attr_cmp);
+		if (c->nevattrs > 1)
+			qsort(c->evattrs, (size_t)c->nevattrs, sizeof(*c->evattrs),
+			      srv_iiod_xml_attr_cmp);
+	}
+	if (d->nchans > 1)
+		qsort(d->chans, (size_t)d->nchans, sizeof(*d->chans), srv_iiod_xml_chan_cmp);
+}
+
 /* Group the attributes of @d->dev into channels and device attributes. */
 static int srv_iiod_xml_dev_build(struct srv_iiod_dev *d)
 {
@@ -558,7 +672,8 @@ static int srv_iiod_xml_dev_build(struct srv_iiod_dev *d)
 	cand = calloc((size_t)(n ? n : 1), sizeof(*cand));
 	d->attrs = calloc((size_t)(n ? n : 1), sizeof(*d->attrs));
 	d->battrs = calloc((size_t)(n ? n : 1), sizeof(*d->battrs));
-	if (!cand || !d->attrs || !d->battrs) {
+	d->evattrs = calloc((size_t)(n ? n : 1), sizeof(*d->evattrs));
+	if (!cand || !d->attrs || !d->battrs || !d->evattrs) {
 		ret = -ENOMEM;
 		goto out_free_cand;
 	}
@@ -594,23 +709,14 @@ static int srv_iiod_xml_dev_build(struct srv_iiod_dev *d)
 		ret = k < 0 ? k : srv_iiod_xml_chan_add(&d->chans[k], rest, cand[i].attr);
 		cand[i].used = true;
 	}
+	if (!ret)
+		ret = srv_iiod_xml_events(d, cand, n);
 	if (ret)
 		goto out_free_cand;
 	for (i = 0; i < n; i++)
 		if (!cand[i].used)
 			d->attrs[d->nattrs++] = cand[i].attr;
-	/* empty arrays may be NULL, which qsort must not be given */
-	if (d->nattrs > 1)
-		qsort(d->attrs, (size_t)d->nattrs, sizeof(*d->attrs), srv_iiod_xml_dev_attr_cmp);
-	if (d->nbattrs > 1)
-		qsort(d->battrs, (size_t)d->nbattrs, sizeof(*d->battrs),
-		      srv_iiod_xml_dev_attr_cmp);
-	for (i = 0; i < d->nchans; i++)
-		if (d->chans[i].nattrs > 1)
-			qsort(d->chans[i].attrs, (size_t)d->chans[i].nattrs,
-			      sizeof(*d->chans[i].attrs), srv_iiod_xml_attr_cmp);
-	if (d->nchans > 1)
-		qsort(d->chans, (size_t)d->nchans, sizeof(*d->chans), srv_iiod_xml_chan_cmp);
+	srv_iiod_xml_dev_sort(d);
 out_free_cand:
 	free(cand);
 	return ret;
@@ -696,7 +802,24 @@ static int srv_iiod_xml_attr(struct proto_buf *b, const char *key, const char *v
 	return 0;
 }
 
-static int srv_iiod_xml_chan_write(struct proto_buf *b, const struct srv_iiod_chan *c)
+/* `<TAG name="NAME"[ filename="FILE"]/>` */
+static int srv_iiod_xml_leaf(struct proto_buf *b, const char *tag, const char *name,
+			     const char *file)
+{
+	if (proto_buf_printf(b, "<%s", tag) || srv_iiod_xml_attr(b, "name", name) ||
+	    (file && srv_iiod_xml_attr(b, "filename", file)) || proto_buf_printf(b, "/>"))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The name a libiio client shows for a file of @dir ("buffer/length" as "length"). */
+static const char *srv_iiod_xml_in(const char *file, const char *dir)
+{
+	return strncmp(file, dir, strlen(dir)) == 0 ? file + strlen(dir) : file;
+}
+
+/* @v1: libiio 1.0's XML (event attributes too) */
+static int srv_iiod_xml_chan_write(struct proto_buf *b, const struct srv_iiod_chan *c, bool v1)
 {
 	char idx[16];
 	int i;
@@ -712,15 +835,48 @@ static int srv_iiod_xml_chan_write(struct proto_buf *b, const struct srv_iiod_ch
 			return -ENOMEM;
 	}
 	for (i = 0; i < c->nattrs; i++)
-		if (proto_buf_printf(b, "<attribute") ||
-		    srv_iiod_xml_attr(b, "name", c->attrs[i].name) ||
-		    srv_iiod_xml_attr(b, "filename", c->attrs[i].attr->name) ||
-		    proto_buf_printf(b, "/>"))
+		if (srv_iiod_xml_leaf(b, "attribute", c->attrs[i].name, c->attrs[i].attr->name))
+			return -ENOMEM;
+	for (i = 0; v1 && i < c->nevattrs; i++)
+		if (srv_iiod_xml_leaf(b, "event-attribute", c->evattrs[i].name,
+				      srv_iiod_xml_in(c->evattrs[i].attr->name, IIO_EVENT_DIR)))
 			return -ENOMEM;
 	return proto_buf_printf(b, "</channel>");
 }
 
-static int srv_iiod_xml_dev_write(struct proto_buf *b, const struct srv_iiod_dev *d)
+/* libiio 1.0 reserves "direction" for the <buffer> element's own attribute. */
+static bool srv_iiod_xml1_battr(const struct iio_attr *a)
+{
+	return strcmp(srv_iiod_xml_in(a->name, SRV_IIOD_XML_BUFFER_DIR), "direction") != 0;
+}
+
+/* libiio 1.0's <buffer index="0" direction="in">: its attributes, then its scan elements. */
+static int srv_iiod_xml1_buffer(struct proto_buf *b, const struct srv_iiod_dev *d)
+{
+	int i, n = 0;
+
+	for (i = 0; i < d->nchans; i++)
+		n += d->chans[i].scan_index >= 0;
+	if (!n)
+		return 0;
+	if (proto_buf_printf(b, "<buffer index=\"0\" direction=\"in\">"))
+		return -ENOMEM;
+	for (i = 0; i < d->nbattrs; i++)
+		if (srv_iiod_xml1_battr(d->battrs[i]) &&
+		    srv_iiod_xml_leaf(b, "attribute",
+				      srv_iiod_xml_in(d->battrs[i]->name, SRV_IIOD_XML_BUFFER_DIR),
+				      NULL))
+			return -ENOMEM;
+	for (i = 0; i < d->nchans; i++)
+		if (d->chans[i].scan_index >= 0 &&
+		    (proto_buf_printf(b, "<channel") || srv_iiod_xml_attr(b, "id", d->chans[i].id) ||
+		     srv_iiod_xml_attr(b, "type", d->chans[i].output ? "output" : "input") ||
+		     proto_buf_printf(b, "/>")))
+			return -ENOMEM;
+	return proto_buf_printf(b, "</buffer>");
+}
+
+static int srv_iiod_xml_dev_write(struct proto_buf *b, const struct srv_iiod_dev *d, bool v1)
 {
 	int i, ret;
 
@@ -730,19 +886,24 @@ static int srv_iiod_xml_dev_write(struct proto_buf *b, const struct srv_iiod_dev
 	    proto_buf_printf(b, ">"))
 		return -ENOMEM;
 	for (i = 0; i < d->nchans; i++) {
-		ret = srv_iiod_xml_chan_write(b, &d->chans[i]);
+		ret = srv_iiod_xml_chan_write(b, &d->chans[i], v1);
 		if (ret)
 			return ret;
 	}
+	if (v1 && srv_iiod_xml1_buffer(b, d))
+		return -ENOMEM;
 	for (i = 0; i < d->nattrs; i++)
-		if (proto_buf_printf(b, "<attribute") ||
-		    srv_iiod_xml_attr(b, "name", d->attrs[i]->name) || proto_buf_printf(b, "/>"))
+		if (srv_iiod_xml_leaf(b, "attribute", d->attrs[i]->name, NULL))
+			return -ENOMEM;
+	for (i = 0; v1 && i < d->nevattrs; i++)
+		if (srv_iiod_xml_leaf(b, "event-attribute",
+				      srv_iiod_xml_in(d->evattrs[i]->name, IIO_EVENT_DIR), NULL))
 			return -ENOMEM;
 	for (i = 0; i < d->nbattrs; i++)
-		if (proto_buf_printf(b, "<buffer-attribute") ||
-		    srv_iiod_xml_attr(b, "name", d->battrs[i]->name +
-				      strlen(SRV_IIOD_XML_BUFFER_DIR)) ||
-		    proto_buf_printf(b, "/>"))
+		if ((!v1 || srv_iiod_xml1_battr(d->battrs[i])) &&
+		    srv_iiod_xml_leaf(b, "buffer-attribute",
+				      srv_iiod_xml_in(d->battrs[i]->name, SRV_IIOD_XML_BUFFER_DIR),
+				      NULL))
 			return -ENOMEM;
 	/* no debug-attribute: iiowire has no debugfs */
 	return proto_buf_printf(b, "</device>");
@@ -788,49 +949,132 @@ static int srv_iiod_xml_triggers(struct proto_buf *b, const struct iio_registry 
 	return 0;
 }
 
-static int srv_iiod_xml_write(struct srv_iiod_ctx *ctx, const struct iio_registry *reg,
-			      const char *const *ctl_files, const char *description, const struct srv_iiod_ctx_attr *attrs,
-			      int nattrs)
+/* The context element's head: the grammar, the version (0.24, or 1.0 for @v1) and attributes. */
+static int srv_iiod_xml_head_write(struct proto_buf *b, bool v1, const char *description,
+				   const struct srv_iiod_ctx_attr *attrs, int nattrs)
 {
-	char num[16];
+	const char *head = v1 ? srv_iiod_xml1_head : srv_iiod_xml_head;
+	char major[16], minor[16];
+	int i;
+
+	snprintf(major, sizeof(major), "%d",
+		 v1 ? PROTO_IIODB_VERSION_MAJOR : PROTO_IIOD_VERSION_MAJOR);
+	snprintf(minor, sizeof(minor), "%d",
+		 v1 ? PROTO_IIODB_VERSION_MINOR : PROTO_IIOD_VERSION_MINOR);
+	if (proto_buf_append(b, head, strlen(head)) || proto_buf_printf(b, "<context") ||
+	    srv_iiod_xml_attr(b, "name", SRV_IIOD_XML_CTX_NAME) ||
+	    srv_iiod_xml_attr(b, "version-major", major) ||
+	    srv_iiod_xml_attr(b, "version-minor", minor) ||
+	    srv_iiod_xml_attr(b, "version-git", PROTO_IIOD_VERSION_TAG) ||
+	    (description && srv_iiod_xml_attr(b, "description", description)) ||
+	    proto_buf_printf(b, ">"))
+		return -ENOMEM;
+	for (i = 0; i < nattrs; i++)
+		if (proto_buf_printf(b, "<context-attribute") ||
+		    srv_iiod_xml_attr(b, "name", attrs[i].name) ||
+		    srv_iiod_xml_attr(b, "value", attrs[i].value) || proto_buf_printf(b, "/>"))
+			return -ENOMEM;
+	return 0;
+}
+
+/* The whole XML (libiio 1.0's with @v1) into *@xml, *@len. */
+static int srv_iiod_xml_write(const struct srv_iiod_ctx *ctx, const struct iio_registry *reg,
+			      const char *const *ctl_files, const char *description,
+			      const struct srv_iiod_ctx_attr *attrs, int nattrs, bool v1,
+			      char **xml, size_t *len)
+{
 	struct proto_buf b;
-	int i, ret = -ENOMEM;
+	int i, ret;
 
 	proto_buf_init(&b);
-	if (proto_buf_append(&b, srv_iiod_xml_head, strlen(srv_iiod_xml_head)) ||
-	    proto_buf_printf(&b, "<context") ||
-	    srv_iiod_xml_attr(&b, "name", SRV_IIOD_XML_CTX_NAME))
-		goto err_fini;
-	snprintf(num, sizeof(num), "%d", PROTO_IIOD_VERSION_MAJOR);
-	if (srv_iiod_xml_attr(&b, "version-major", num))
-		goto err_fini;
-	snprintf(num, sizeof(num), "%d", PROTO_IIOD_VERSION_MINOR);
-	if (srv_iiod_xml_attr(&b, "version-minor", num) ||
-	    srv_iiod_xml_attr(&b, "version-git", PROTO_IIOD_VERSION_TAG) ||
-	    (description && srv_iiod_xml_attr(&b, "description", description)) ||
-	    proto_buf_printf(&b, ">"))
-		goto err_fini;
-	for (i = 0; i < nattrs; i++)
-		if (proto_buf_printf(&b, "<context-attribute") ||
-		    srv_iiod_xml_attr(&b, "name", attrs[i].name) ||
-		    srv_iiod_xml_attr(&b, "value", attrs[i].value) || proto_buf_printf(&b, "/>"))
-			goto err_fini;
-	for (i = 0; i < ctx->ndevs; i++) {
-		ret = srv_iiod_xml_dev_write(&b, &ctx->devs[i]);
-		if (ret)
-			goto err_fini;
+	ret = srv_iiod_xml_head_write(&b, v1, description, attrs, nattrs);
+	for (i = 0; i < ctx->ndevs && !ret; i++)
+		ret = srv_iiod_xml_dev_write(&b, &ctx->devs[i], v1);
+	if (!ret)
+		ret = srv_iiod_xml_triggers(&b, reg, ctl_files);
+	if (!ret && proto_buf_printf(&b, "</context>"))
+		ret = -ENOMEM;
+	if (ret) {
+		proto_buf_fini(&b);
+		return ret;
 	}
-	ret = srv_iiod_xml_triggers(&b, reg, ctl_files);
-	if (ret)
-		goto err_fini;
-	ret = -ENOMEM;
-	if (proto_buf_printf(&b, "</context>"))
-		goto err_fini;
-	ctx->xml = proto_buf_steal(&b, &ctx->xml_len);
+	*xml = proto_buf_steal(&b, len);
 	return 0;
+}
 
-err_fini:
-	proto_buf_fini(&b);
+/* ---- libiio 1.0's device numbers ---- */
+
+static void srv_iiod_bdevs_free(struct srv_iiod_ctx *ctx)
+{
+	int i, k;
+
+	for (i = 0; i < ctx->nbdevs; i++) {
+		for (k = 0; k < ctx->bdevs[i].nfiles; k++)
+			free(ctx->bdevs[i].files[k]);
+		free(ctx->bdevs[i].files);
+	}
+	free(ctx->bdevs);
+}
+
+static int srv_iiod_str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int srv_iiod_bdev_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct srv_iiod_bdev *)a)->id, ((const struct srv_iiod_bdev *)b)->id);
+}
+
+/* A trigger (or the iio_sysfs_trigger) as a device: id @id, its @files from @first on. */
+static int srv_iiod_bdev_files(struct srv_iiod_bdev *bd, const char *id,
+			       const char *const *files, int first)
+{
+	int k, n = 0;
+
+	snprintf(bd->id, sizeof(bd->id), "%s", id);
+	while (files[first + n])
+		n++;
+	bd->files = calloc((size_t)(n ? n : 1), sizeof(*bd->files));
+	if (!bd->files)
+		return -ENOMEM;
+	for (k = 0; k < n; k++) {
+		bd->files[k] = strdup(files[first + k]);
+		if (!bd->files[k])
+			return -ENOMEM;
+		bd->nfiles++;
+	}
+	if (n > 1)
+		qsort(bd->files, (size_t)n, sizeof(*bd->files), srv_iiod_str_cmp);
+	return 0;
+}
+
+/* Every device of the XML in libiio 1.0's order (its context sorts them by id). */
+static int srv_iiod_bdevs_build(struct srv_iiod_ctx *ctx, const struct iio_registry *reg,
+				const char *const *ctl_files)
+{
+	const struct iio_trigger *t;
+	char id[SRV_IIOD_DEVID_MAX];
+	int i, ret = 0, n = ctx->ndevs + iio_trigger_count(reg) + (ctl_files ? 1 : 0);
+
+	ctx->bdevs = calloc((size_t)(n ? n : 1), sizeof(*ctx->bdevs));
+	if (!ctx->bdevs)
+		return -ENOMEM;
+	for (i = 0; i < ctx->ndevs; i++) {
+		ctx->bdevs[ctx->nbdevs].d = &ctx->devs[i];
+		snprintf(ctx->bdevs[ctx->nbdevs++].id, sizeof(id), "%s", ctx->devs[i].id);
+	}
+	if (ctl_files)
+		ret = srv_iiod_bdev_files(&ctx->bdevs[ctx->nbdevs++], "iio_sysfs_trigger",
+					  ctl_files, 0);
+	for (i = 0; i < iio_trigger_count(reg) && !ret; i++) {
+		t = iio_trigger_at(reg, i);
+		snprintf(id, sizeof(id), "trigger%d", t->id);
+		ret = srv_iiod_bdev_files(&ctx->bdevs[ctx->nbdevs++], id, iio_trigger_attr_names(t),
+					  1);
+	}
+	if (!ret && ctx->nbdevs > 1)
+		qsort(ctx->bdevs, (size_t)ctx->nbdevs, sizeof(*ctx->bdevs), srv_iiod_bdev_cmp);
 	return ret;
 }
 
@@ -857,7 +1101,13 @@ int srv_iiod_ctx_create(const struct iio_registry *reg, const char *const *ctl_f
 		if (ret)
 			goto err_destroy;
 	}
-	ret = srv_iiod_xml_write(ctx, reg, ctl_files, description, attrs, nattrs);
+	ret = srv_iiod_xml_write(ctx, reg, ctl_files, description, attrs, nattrs, false,
+				 &ctx->xml, &ctx->xml_len);
+	if (!ret)
+		ret = srv_iiod_xml_write(ctx, reg, ctl_files, description, attrs, nattrs, true,
+					 &ctx->xml1, &ctx->xml1_len);
+	if (!ret)
+		ret = srv_iiod_bdevs_build(ctx, reg, ctl_files);
 	if (ret)
 		goto err_destroy;
 	*out = ctx;

@@ -46,8 +46,11 @@ struct srv_iiod_chan {
 	char format[32];
 	struct srv_iiod_attr *attrs;
 	int nattrs;
+	struct srv_iiod_attr *evattrs;	/* events/ files (libiio 1.0), sorted by name */
+	int nevattrs;
 	/* private */
 	int cap;
+	int evcap;
 	int order;		/* creation order: the sort key after the scan index */
 	char scan_prefix[64];	/* the short name of the scan element's files, less "index" */
 };
@@ -60,6 +63,8 @@ struct srv_iiod_chan {
  * @battrs: buffer attributes: a device's own buffer/ files (a mirrored
  *	kernel device's), but length, enable and watermark, which libiio
  *	handles itself; sorted by name. Their XML name follows "buffer/".
+ * @evattrs: the events/ files no channel takes (libiio 1.0's device event
+ *	attributes), sorted by name; their XML name follows "events/".
  */
 struct srv_iiod_dev {
 	struct iio_dev *dev;
@@ -70,6 +75,8 @@ struct srv_iiod_dev {
 	int nattrs;
 	const struct iio_attr **battrs;
 	int nbattrs;
+	const struct iio_attr **evattrs;
+	int nevattrs;
 	/* private */
 	int cap;
 };
@@ -81,16 +88,39 @@ struct srv_iiod_ctx_attr {
 };
 
 /**
+ * struct srv_iiod_bdev - a device as libiio 1.0 numbers them: its context
+ * sorts devices by id (strcmp), and the binary protocol names a device by
+ * its place in that order.
+ * @d: an iio:deviceN; NULL for a trigger or the iio_sysfs_trigger.
+ * @files: a trigger's (or the iio_sysfs_trigger's) attributes, sorted by
+ *	name as the client numbers them (owned array and strings).
+ */
+struct srv_iiod_bdev {
+	char id[SRV_IIOD_DEVID_MAX];
+	const struct srv_iiod_dev *d;
+	char **files;
+	int nfiles;
+};
+
+/**
  * struct srv_iiod_ctx - the model and XML of one registry. Made by
  * srv_iiod_ctx_create(), ended by srv_iiod_ctx_destroy(). Valid as long as
  * the registry it was built from (a board reload needs a new one).
- * @xml/@xml_len: the XML context, one line, no trailing newline (owned).
+ * @xml/@xml_len: the XML context for libiio 0.2x, one line, no trailing
+ *	newline (owned).
+ * @xml1/@xml1_len: the same for libiio 1.0 clients (the binary protocol):
+ *	version 1.0, event attributes, <buffer> elements.
+ * @bdevs: every device in libiio 1.0's order.
  */
 struct srv_iiod_ctx {
 	struct srv_iiod_dev *devs;
 	int ndevs;
 	char *xml;
 	size_t xml_len;
+	char *xml1;
+	size_t xml1_len;
+	struct srv_iiod_bdev *bdevs;
+	int nbdevs;
 };
 
 /**

@@ -186,6 +186,7 @@ struct srv {
 	uint64_t iiod_ctx_gen;		/* the @reg_gen it was built for */
 	uint64_t trig_gen;		/* bumped by every add_trigger/remove_trigger */
 	uint64_t iiod_ctx_trig_gen;	/* the @trig_gen it was built for */
+	uint64_t iiod_model_gen;	/* counts the models built: a 1.0 client's numbers are one's */
 
 	char *rdbuf;			/* SRV_READ_CHUNK_BYTES, shared by all reads */
 	struct srv_stats stats;

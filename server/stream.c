@@ -60,6 +60,7 @@ static void srv_reader_free(struct srv_reader *st)
 	free(st->q);
 	free(st->fifo);
 	free(st->vals);
+	free(st->sink_data);
 	free(st);
 }
 
@@ -87,7 +88,7 @@ static size_t srv_native_held(const struct srv_reader *st)
 	return (size_t)st->qlen * srv_reader_block_bytes(st);
 }
 
-static size_t srv_iiod_held(const struct srv_reader *st)
+size_t srv_iiod_held(const struct srv_reader *st)
 {
 	return st->fifo_len;
 }
@@ -138,7 +139,7 @@ static size_t srv_reader_shed_newest(struct srv_queue *q, size_t want)
 }
 
 static const struct srv_queue_ops srv_stream_queue_ops = { .shed = srv_reader_shed_oldest };
-static const struct srv_queue_ops srv_iiod_queue_ops = { .shed = srv_reader_shed_newest };
+const struct srv_queue_ops srv_iiod_queue_ops = { .shed = srv_reader_shed_newest };
 
 /* The ring of blocks: SRV_STREAM_QUEUE_BYTES of finished ones (at least 2), and the filling one. */
 static int srv_reader_queue_alloc(struct srv_reader *st)
@@ -370,7 +371,7 @@ static const struct iio_buffer_ops srv_stream_ops = {
 	.end = srv_reader_core_end,
 };
 
-static const struct iio_buffer_ops srv_iiod_buffer_ops = {
+const struct iio_buffer_ops srv_iiod_buffer_ops = {
 	.store = srv_iiod_store,
 	.store_n = srv_iiod_store_n,
 	.end = srv_reader_core_end,
@@ -565,9 +566,16 @@ static void srv_native_leave(struct srv_reader *st)
 	st->s->native.nstreams--;
 }
 
-static void srv_iiod_join(struct srv_reader *st, struct srv_session *s)
+void srv_iiod_join(struct srv_reader *st, struct srv_session *s)
 {
 	srv_list_add_tail(&s->iiod.readers, &st->node);
+}
+
+/* an OPEN's answer: its code */
+static int srv_iiod_answer(struct srv_reader *st, struct proto_buf *b, int err)
+{
+	(void)st;
+	return proto_iiod_reply_code(b, err);
 }
 
 const struct srv_sink srv_sink_native = {
@@ -585,6 +593,7 @@ const struct srv_sink srv_sink_iiod = {
 	.queue_ops = &srv_iiod_queue_ops,
 	.held = srv_iiod_held,
 	.join = srv_iiod_join,
+	.answer = srv_iiod_answer,
 	.ready = srv_iiod_reader_ready,
 	.end = srv_iiod_end,
 };
@@ -820,8 +829,7 @@ static int srv_open_accept(struct srv_open *op, struct proto_buf *b)
 	st->in_capture = true;
 	st->s = op->s;
 	srv_queue_join(srv_reader_queues(st), &st->acct);
-	return st->sink == &srv_sink_iiod ? proto_iiod_reply_code(b, 0) :
-	       proto_reply_stream(b, &op->rq, &info);
+	return st->sink->answer ? st->sink->answer(st, b, 0) : proto_reply_stream(b, &op->rq, &info);
 }
 
 /* Answer the open into @b; Return: true when the reader was taken. */
@@ -845,8 +853,8 @@ static bool srv_open_answer(struct srv_open *op, struct proto_buf *b, int status
 	if (status == -ETIMEDOUT)
 		snprintf(op->err, sizeof(op->err), "%s: no answer from the bus in time",
 			 op->dev->name);
-	if (op->st->sink == &srv_sink_iiod)
-		srv_session_check(op->s, proto_iiod_reply_code(b, ret));
+	if (op->st->sink->answer)
+		srv_session_check(op->s, op->st->sink->answer(op->st, b, ret));
 	else
 		srv_session_check(op->s, proto_reply_error(b, &op->rq, ret,
 							   op->err[0] ? op->err : NULL));
@@ -1085,8 +1093,8 @@ static void srv_open_start(struct srv_session *s, struct srv_open *op)
 		if (op->slot && srv_busq_submit(c->q, &op->job) == 0)
 			return;
 		if (op->slot) {
-			srv_session_check(s, proto_reply_error(&op->slot->text, &op->rq, -EBUSY,
-							       "the bus queue is full"));
+			snprintf(op->err, sizeof(op->err), "the bus queue is full");
+			srv_open_answer(op, &op->slot->text, -EBUSY);
 			srv_session_slot_done(s, op->slot);
 		} else {
 			srv_session_broken(s);
@@ -1137,8 +1145,9 @@ err_free:
 	free(op);
 }
 
-int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t mask, bool ts,
-			 size_t fifo_cap, const char *mask_text)
+int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, const struct srv_sink *sink,
+			 uint64_t mask, bool ts, size_t fifo_cap, const char *mask_text,
+			 void *sink_data)
 {
 	struct srv_open *op;
 	int ret;
@@ -1152,15 +1161,17 @@ int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t ma
 		if (op)
 			free(op->st);
 		free(op);
+		free(sink_data);
 		return -ENOMEM;
 	}
 	op->s = s;
 	op->ret = -ECANCELED;
 	op->dev = iio_device_get(dev);
-	op->st->sink = &srv_sink_iiod;
-	srv_queue_init(&op->st->acct, srv_sink_iiod.queue_ops);
+	op->st->sink = sink;
+	op->st->sink_data = sink_data;	/* freed with the reader */
+	srv_queue_init(&op->st->acct, sink->queue_ops);
 	op->st->fifo_cap = fifo_cap;
-	op->st->buf.ops = srv_sink_iiod.buf_ops;
+	op->st->buf.ops = sink->buf_ops;
 	op->st->buf.mask = mask;
 	op->st->buf.timestamp = ts;
 	op->st->scans = 1;

@@ -86,14 +86,20 @@ void srv_streams_writable(struct srv_session *s);
 
 struct iio_dev;
 
+struct srv_sink;
+
 /**
- * srv_stream_open_iiod() - an iiod OPEN: a reader of @dev with @mask/@ts
- * whose records queue (up to @fifo_cap bytes) for READBUF; answers the
- * OPEN with 0 or the enable's -errno once the capture runs.
+ * srv_stream_open_iiod() - an iiod OPEN (or a libiio 1.0 OPEN_BUFFER): a
+ * reader of @dev with @mask/@ts whose records queue (up to @fifo_cap bytes)
+ * for READBUF (or blocks) in @sink's way; @sink's answer op answers the
+ * open with 0 or the enable's -errno once the capture runs.
+ * @sink_data: the sink's own state of this reader (flat, freed with it);
+ *	taken whatever the outcome.
  * Return: 0 (an answer comes), or -ENOMEM or -EBUSY (SRV_STREAM_READERS_MAX
  * readers of @dev already; nothing was answered).
  */
-int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t mask, bool ts,
-			 size_t fifo_cap, const char *mask_text);
+int srv_stream_open_iiod(struct srv_session *s, struct iio_dev *dev, const struct srv_sink *sink,
+			 uint64_t mask, bool ts, size_t fifo_cap, const char *mask_text,
+			 void *sink_data);
 
 #endif /* IIOWIRE_SRV_STREAM_H */

@@ -118,7 +118,7 @@ void srv_iiod_buf_open(struct srv_session *s, const struct srv_iiod_dev *d,
 	if (samples > SRV_IIOD_QUEUE_BYTES / 4 / (uint64_t)l.bytes)
 		samples = SRV_IIOD_QUEUE_BYTES / 4 / (uint64_t)l.bytes;
 	cap = (size_t)(samples ? samples : 1) * 4 * (size_t)l.bytes;
-	ret = srv_stream_open_iiod(s, d->dev, mask, ts, cap, cmd->mask);
+	ret = srv_stream_open_iiod(s, d->dev, &srv_sink_iiod, mask, ts, cap, cmd->mask, NULL);
 	if (ret < 0)
 		srv_iiod_buf_code(s, ret);
 }

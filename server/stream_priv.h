@@ -102,6 +102,7 @@ struct srv_queue_ops;
  * @join/@leave: its session's list and counts (@leave NULL: nothing).
  * @ready: a flush may answer its waiting request: true when @st->slot is
  *	complete (NULL: it has none).
+ * @answer: its open's reply into @b, 0 or -errno (NULL: the native STREAM's reply).
  * @end: tell its client the capture ended with @err (@why: the text, or NULL).
  */
 struct srv_sink {
@@ -111,11 +112,17 @@ struct srv_sink {
 	int (*prepare)(struct srv_reader *st);
 	void (*join)(struct srv_reader *st, struct srv_session *s);
 	void (*leave)(struct srv_reader *st);
+	int (*answer)(struct srv_reader *st, struct proto_buf *b, int err);
 	bool (*ready)(struct srv_reader *st, uint64_t now_ms);
 	void (*end)(struct srv_reader *st, int err, const char *why);
 };
 
-extern const struct srv_sink srv_sink_native, srv_sink_iiod;
+extern const struct srv_sink srv_sink_native, srv_sink_iiod, srv_sink_iiodb;
+/* what the iiod sinks share (stream.c): records into the FIFO, the newest shed */
+extern const struct iio_buffer_ops srv_iiod_buffer_ops;
+extern const struct srv_queue_ops srv_iiod_queue_ops;
+size_t srv_iiod_held(const struct srv_reader *st);
+void srv_iiod_join(struct srv_reader *st, struct srv_session *s);
 
 /**
  * struct srv_reader - one reader: a core buffer plus its block.
@@ -151,6 +158,7 @@ struct srv_reader {
 	size_t asked;			/* what that READBUF asked */
 	uint64_t deadline_ms;		/* uv_now when it answers -ETIMEDOUT */
 	struct srv_slot *slot;		/* its reply, cleared if the session closes first */
+	void *sink_data;		/* a sink's own state (stream_iiodb.c's blocks); owned */
 	char mask[PROTO_IIOD_MASK_MAX_BYTES + 1];
 	int nchans;
 	struct proto_stream_chan chans[IIO_SCAN_INDEX_MAX + 1];

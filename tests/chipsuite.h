@@ -13,9 +13,12 @@
 #ifndef IIOWIRE_CHIPSUITE_H
 #define IIOWIRE_CHIPSUITE_H
 
+#include <time.h>
+
 #include "testutil.h"
 #include "chiptest.h"
 #include "iio_buffer.h"
+#include "iio_event.h"
 
 #define CHIPSUITE_NROWS(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -419,7 +422,7 @@ static inline int chipsuite_compare_attrs(struct iio_dev *emu, struct iio_dev *d
 	CU_ASSERT_EQUAL(iio_device_attr_count(dev), iio_device_attr_count(emu));
 	for (i = 0; i < iio_device_attr_count(emu); i++) {
 		const struct iio_attr *a = iio_device_attr_at(emu, i);
-		char via_emu[64], via_dev[64];
+		char via_emu[128], via_dev[128];
 		ssize_t n1 = chiptest_read(emu, a->name, via_emu, sizeof(via_emu));
 		ssize_t n2 = chiptest_read(dev, a->name, via_dev, sizeof(via_dev));
 
@@ -540,6 +543,33 @@ static inline void chipsuite_part_list(const char *family, int nparts)
 		TEST_ROW_ASSERT(iio_driver_find(row->name, NULL) == drv, row->name);
 	CU_ASSERT_EQUAL(n, nparts);
 	CU_ASSERT_EQUAL(m, nparts);
+}
+
+/* ---- events ---- */
+
+/* An event reader's wake-up (iio_event_open()): the tests poll instead. */
+static inline void chipsuite_event_wake(void *ctx)
+{
+	(void)ctx;
+}
+
+/*
+ * chipsuite_next_event() - the next event of @dev (opened with
+ * iio_event_open()) within @wait_ms, polled each millisecond: interrupt
+ * lines are sampled off the test's thread. Return: its code, or 0 if none came.
+ */
+static inline uint64_t chipsuite_next_event(struct iio_dev *dev, int wait_ms)
+{
+	struct iio_event_data ev;
+	uint64_t lost;
+	int i;
+
+	for (i = 0; i < wait_ms; i++) {
+		if (iio_event_read(dev, &ev, 1, &lost) == 1)
+			return ev.id;
+		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+	}
+	return 0;
 }
 
 /* ---- buffered capture (scan_elements, a trigger, scans) ---- */

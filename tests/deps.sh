@@ -3,7 +3,7 @@
 # only the packages that are missing. Sourced or run by tests/run.sh and
 # server/run-demo.sh; safe to run again. Needs root or sudo for apt-get.
 set -e
-IIOWIRE_BUILD_DEPS="build-essential cmake pkg-config linux-libc-dev libuv1-dev libcjson-dev libcunit1-dev libi2c-dev libsystemd-dev libavahi-client-dev go-md2man file libreadline-dev netcat-openbsd libmosquitto-dev libmicrohttpd-dev libwebsockets-dev libwebsockets-evlib-uv libjs-dygraphs libgpiod-dev"
+IIOWIRE_BUILD_DEPS="build-essential cmake pkg-config linux-libc-dev libuv1-dev libcjson-dev libcunit1-dev libi2c-dev libsystemd-dev libavahi-client-dev go-md2man file libreadline-dev netcat-openbsd libmosquitto-dev libmicrohttpd-dev libwebsockets-dev libwebsockets-evlib-uv libjs-dygraphs libgpiod-dev libzstd-dev"
 IIOWIRE_TEST_DEPS="valgrind clang libclang-rt-14-dev prometheus-node-exporter lm-sensors libiio-utils python3-libiio curl lintian mosquitto mosquitto-clients prometheus iiod python3-websocket python3-selenium chromium chromium-driver"
 # the commands the tests run that a minimal debian:bookworm lacks: ip and ss
 # (iproute2), python3, openssl (MQTT over TLS), man (man-db: test_install's

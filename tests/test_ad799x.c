@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "iio_event.h"
 #include "testutil.h"
@@ -137,26 +136,6 @@ TEST_CASE(test_probe_failure, "probe failures name bus and address");
 /* How long an event may take to come (the line is sampled every IIO_IRQ_EMU_POLL_US). */
 #define AD799X_EVENT_WAIT_MS	2000
 
-static void ad799x_wake(void *ctx)
-{
-	(void)ctx;
-}
-
-/* The next event of @dev within AD799X_EVENT_WAIT_MS (@wait_ms; 0 if none came). */
-static uint64_t ad799x_next_event(struct iio_dev *dev, int wait_ms)
-{
-	struct iio_event_data ev;
-	uint64_t lost;
-	int i;
-
-	for (i = 0; i < wait_ms; i++) {
-		if (iio_event_read(dev, &ev, 1, &lost) == 1)
-			return ev.id;
-		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
-	}
-	return 0;
-}
-
 struct ad799x_alert_row {
 	const char *name;
 	const char *part;
@@ -204,13 +183,13 @@ static void ad799x_alert_one(const struct ad799x_alert_row *row)
 		chiptest_teardown(&ct);
 		return;
 	}
-	TEST_ROW_ASSERT(iio_event_open(ct.dev, ad799x_wake, NULL) == 0, row->name);
+	TEST_ROW_ASSERT(iio_event_open(ct.dev, chipsuite_event_wake, NULL) == 0, row->name);
 	for (i = 0; row->writes[i]; i += 2)
 		TEST_ROW_ASSERT(chiptest_write(ct.dev, row->writes[i], row->writes[i + 1]) == 0,
 				row->name);
 	if (row->read)
 		TEST_ROW_ASSERT(chiptest_read(ct.dev, row->read, buf, sizeof(buf)) > 0, row->name);
-	TEST_ROW_ASSERT(ad799x_next_event(ct.dev, AD799X_EVENT_WAIT_MS) == row->code, row->name);
+	TEST_ROW_ASSERT(chipsuite_next_event(ct.dev, AD799X_EVENT_WAIT_MS) == row->code, row->name);
 	/* the handler cleared the status; the chip stays out of its window */
 	TEST_ROW_ASSERT(bus_smbus_read_byte_data(chip, 0x1) == 0, row->name);
 	if (row->read) {
@@ -233,7 +212,7 @@ static void test_alert_events(void)
 	/* no line in the board: the noirq table, no event interface */
 	CU_ASSERT_EQUAL_FATAL(chiptest_setup(&ct, "ad7998", AD799X_TEST_ADDR, NULL, 0, &props), 0);
 	CU_ASSERT_PTR_NULL(iio_device_attr_find(ct.dev, "events/sampling_frequency"));
-	CU_ASSERT_EQUAL(iio_event_open(ct.dev, ad799x_wake, NULL), -ENODEV);
+	CU_ASSERT_EQUAL(iio_event_open(ct.dev, chipsuite_event_wake, NULL), -ENODEV);
 	chiptest_teardown(&ct);
 }
 TEST_CASE(test_alert_events, "ALERT -> the kernel's event codes; status cleared; no irq, no events");

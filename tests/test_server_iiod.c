@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "iiod.h"
+#include "iiodtest.h"
 #include "srvtest.h"
 #include "testutil.h"
 
@@ -50,61 +51,6 @@
 
 #define IIODT_SYNC	"VERSION\r\n"
 #define IIODT_SYNC_REPLY "0.24.iiowire\n"
-#define IIODT_LISTEN_LOG "listening for libiio (iiod) clients on 127.0.0.1:"
-
-/* A daemon with its iiod port. */
-struct iiodt {
-	struct srvtest t;
-	int port;
-};
-
-/* Start with --iiod-listen 127.0.0.1:0 plus @args. Return: 0 or -errno. */
-static int iiodt_start(struct iiodt *d, const char *board, const char *const *args)
-{
-	const char *argv[SRVTEST_ARGS_MAX];
-	const char *at;
-	int n = 0, ret;
-
-	argv[n++] = "--iiod-listen";
-	argv[n++] = "127.0.0.1:0";
-	while (args && *args && n < SRVTEST_ARGS_MAX - 1)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	ret = srvtest_start(&d->t, board, argv);
-	if (ret)
-		return ret;
-	if (!srvtest_log_wait(&d->t, IIODT_LISTEN_LOG, SRVTEST_START_MS))
-		return -ETIMEDOUT;
-	srvtest_log_wait(&d->t, "\n", 100);
-	at = strstr(d->t.log, IIODT_LISTEN_LOG);
-	d->port = atoi(at + strlen(IIODT_LISTEN_LOG));
-	return d->port > 0 ? 0 : -EINVAL;
-}
-
-/* Exactly @n bytes of reply into @out (the client's buffer first). Return: bytes got. */
-static size_t iiodt_bytes(struct srvc *c, char *out, size_t n, int ms)
-{
-	size_t got = 0, take;
-	ssize_t r;
-
-	srvc_timeout(c, ms);
-	take = c->len < n ? c->len : n;
-	memcpy(out, c->buf, take);
-	memmove(c->buf, c->buf + take, c->len - take);
-	c->len -= take;
-	got = take;
-	while (got < n) {
-		r = recv(c->fd, out + got, n - got, 0);
-		if (r <= 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			break;
-		}
-		got += (size_t)r;
-	}
-	return got;
-}
-
 /* The integer line of a reply, empty lines skipped as libiio does. */
 static long iiodt_int(struct srvc *c)
 {
@@ -156,13 +102,6 @@ static void iiodt_fresh_in_step(struct iiodt *d)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT(iiodt_in_step(c));
 	srvc_close(c);
-}
-
-/* Stop @d's daemon, which must exit 0; its log stays when a test failed. */
-static void iiodt_stop(struct iiodt *d)
-{
-	CU_ASSERT_EQUAL(srvtest_stop(&d->t), 0);
-	srvtest_fini(&d->t, CU_get_number_of_failures() != 0);
 }
 
 /* ---- transcripts ---- */
@@ -250,7 +189,6 @@ static const struct iiodt_row iiodt_rows[] = {
 	ROW("READ it unchanged", "READ iio:device0 OUTPUT voltage0 raw\r\n", "4\n555\0\n"),
 	ROW("unknown command", "FROB iio:device0\r\n", "-22\n"),
 	ROW("I-1 mixed-case keyword", "Read iio:device0 name\r\n", "-22\n"),
-	ROW("BINARY: a 1.0 client stays on text", "BINARY\r\n", "-22\n"),
 	ROW("ZPRINT: no zstd, the client falls back", "ZPRINT\r\n", "-22\n"),
 	ROW("GETTRIG: no trigger set", "GETTRIG iio:device0\r\n", "0\n"),
 	ROW("GETTRIG unknown device", "GETTRIG nodev\r\n", "-19\n"),
