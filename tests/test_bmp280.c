@@ -215,6 +215,39 @@ static void test_bmp380_values(void)
 TEST_CASE(test_bmp380_values, "bmp380: readings and defaults as the kernel's");
 
 /*
+ * Extreme codes, where the compensation's 32- and 64-bit arithmetic wraps
+ * and clamps: what 6.1 printed on the rig for them (bmp280-extreme.conf).
+ * The bme280 is set to 16x temperature first, so that its 20 bits carry
+ * adc_T 0xfffff whole (at the default 2x the model drops the low 3 bits).
+ */
+static void test_extreme_codes(void)
+{
+	struct emu_input bme[] = {
+		SENSORTEST_CONST("adc_T", 0xfffff), SENSORTEST_CONST("adc_P", 1),
+		SENSORTEST_CONST("adc_H", 0xffff),
+	};
+	struct emu_input bmp380[] = {
+		SENSORTEST_CONST("adc_T", 0xfffff0), SENSORTEST_CONST("adc_P", 0x10),
+	};
+	struct sensortest st;
+
+	if (bmp_setup(&st, "bme280", bme, 3)) {
+		CU_ASSERT_EQUAL(sensortest_write(st.dev, "in_temp_oversampling_ratio", "16"), 0);
+		bus_msleep(st.bus, 100);
+		bmp_expect(&st, "in_temp_input", "187550\n");
+		bmp_expect(&st, "in_pressure_input", "216.939863281\n");
+		bmp_expect(&st, "in_humidityrelative_input", "100000\n");
+		sensortest_teardown(&st);
+	}
+	if (bmp_setup(&st, "bmp380", bmp380, 2)) {
+		bmp_expect(&st, "in_temp_input", "85000\n");
+		bmp_expect(&st, "in_pressure_input", "88.896840000\n");
+		sensortest_teardown(&st);
+	}
+}
+TEST_CASE(test_extreme_codes, "extreme codes: the kernel's wrap-arounds and clamps");
+
+/*
  * Oversampling writes: each listed ratio is taken and programmed, values
  * between and past the list are EINVAL and change nothing.
  */

@@ -135,7 +135,7 @@ struct bmp280_chip_info {
 	int (*read_calib)(struct bmp280_data *data);
 };
 
-/* The NVM words, by generation; the bmp380's 8-bit ones widened. */
+/* Each generation's NVM words, signed and widths as the kernel keeps them. */
 struct bmp280_calib {
 	uint16_t T1;
 	int16_t T2, T3;
@@ -268,6 +268,22 @@ static int32_t bmp280_s32(int64_t v)
 	return (int32_t)(uint32_t)(uint64_t)v;
 }
 
+/* ...and its s64 arithmetic: a * b, a + b, a - b modulo 2^64 */
+static int64_t bmp280_mul(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a * (uint64_t)b);
+}
+
+static int64_t bmp280_add(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static int64_t bmp280_sub(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
 /* ---- BMP280 / BME280 ---- */
 
 static int bmp280_read_calib(struct bmp280_data *data)
@@ -350,26 +366,32 @@ static int bmp280_compensate_temp(struct bmp280_data *data, int32_t adc, int32_t
 	return 0;
 }
 
-/* Datasheet 3.11.3, 64-bit version: Pa in Q24.8, 0 where the divisor is 0. */
+/*
+ * Datasheet 3.11.3, 64-bit version: Pa in Q24.8, 0 where the divisor is 0.
+ * Wrapping products and sums, as the kernel's s64 ones for extreme codes.
+ */
 static int bmp280_compensate_press(struct bmp280_data *data, int32_t adc, uint32_t *comp)
 {
 	const struct bmp280_calib *c = &data->calib.bmp280;
 	int64_t var1, var2, p;
 
 	var1 = (int64_t)data->t_fine - 128000;
-	var2 = var1 * var1 * c->P6;
-	var2 += var1 * c->P5 * (INT64_C(1) << 17);
-	var2 += (int64_t)c->P4 * (INT64_C(1) << 35);
-	var1 = ((var1 * var1 * c->P3) >> 8) + var1 * c->P2 * (INT64_C(1) << 12);
-	var1 = (int64_t)((uint64_t)((INT64_C(1) << 47) + var1) * c->P1) >> 33;
+	var2 = bmp280_mul(bmp280_mul(var1, var1), c->P6);
+	var2 = bmp280_add(var2, bmp280_mul(bmp280_mul(var1, c->P5), INT64_C(1) << 17));
+	var2 = bmp280_add(var2, bmp280_mul(c->P4, INT64_C(1) << 35));
+	var1 = bmp280_add(bmp280_mul(bmp280_mul(var1, var1), c->P3) >> 8,
+			  bmp280_mul(bmp280_mul(var1, c->P2), INT64_C(1) << 12));
+	var1 = bmp280_mul(bmp280_add(INT64_C(1) << 47, var1), c->P1) >> 33;
 	*comp = 0;
 	if (var1 == 0)
 		return 0;
-	p = ((INT64_C(1048576) - adc) * (INT64_C(1) << 31) - var2) * 3125;
-	p /= var1;
-	var1 = ((int64_t)c->P9 * (p >> 13) * (p >> 13)) >> 25;
-	var2 = ((int64_t)c->P8 * p) >> 19;
-	p = ((p + var1 + var2) >> 8) + (int64_t)c->P7 * 16;
+	p = bmp280_mul(bmp280_sub(bmp280_mul(INT64_C(1048576) - adc, INT64_C(1) << 31), var2),
+		       3125);
+	/* INT64_MIN / -1 is the one quotient that does not fit */
+	p = var1 == -1 ? bmp280_sub(0, p) : p / var1;
+	var1 = bmp280_mul(bmp280_mul(c->P9, p >> 13), p >> 13) >> 25;
+	var2 = bmp280_mul(c->P8, p) >> 19;
+	p = bmp280_add(bmp280_add(bmp280_add(p, var1), var2) >> 8, (int64_t)c->P7 * 16);
 	*comp = (uint32_t)p;
 	return 0;
 }
@@ -681,7 +703,7 @@ static int bmp180_compensate_press(struct bmp280_data *data, int32_t adc, uint32
 	x1 = bmp280_s32((int64_t)(p >> 8) * (p >> 8));
 	x1 = bmp280_s32((int64_t)x1 * 3038) >> 16;
 	x2 = bmp280_s32((int64_t)-7357 * p) >> 16;
-	*comp = (uint32_t)(p + ((x1 + x2 + 3791) >> 4));
+	*comp = (uint32_t)p + (uint32_t)((x1 + x2 + 3791) >> 4);
 	return 0;
 }
 
@@ -799,26 +821,34 @@ static int bmp380_compensate_temp(struct bmp280_data *data, int32_t adc, int32_t
 	return 0;
 }
 
-/* Datasheet 9.3 / BMP3 API, 64-bit: centipascal, clamped to 30..125 kPa. */
+/*
+ * Datasheet 9.3 / BMP3 API, 64-bit: centipascal, clamped to 30..125 kPa.
+ * Wrapping products and sums, as the kernel's s64 ones for extreme codes.
+ */
 static int bmp380_compensate_press(struct bmp280_data *data, int32_t adc, uint32_t *comp_out)
 {
 	const struct bmp380_calib *c = &data->calib.bmp380;
 	int64_t t = data->t_fine, p = adc;
-	int64_t t2 = t * t, t3 = ((t2 >> 6) * t) >> 8;
+	int64_t t2 = bmp280_mul(t, t), t3 = bmp280_mul(t2 >> 6, t) >> 8;
 	int64_t offset, sens, var1, var3, var4, var5;
 	uint32_t comp;
 
-	offset = (int64_t)c->P5 * (INT64_C(1) << 47) + ((c->P8 * t3) >> 5) +
-		 c->P7 * t2 * 16 + c->P6 * t * (INT64_C(1) << 22);
-	sens = ((int64_t)c->P1 - (1 << 14)) * (INT64_C(1) << 46) + ((c->P4 * t3) >> 5) +
-	       c->P3 * t2 * 4 + ((int64_t)c->P2 - (1 << 14)) * (t * (INT64_C(1) << 21));
-	var1 = (sens >> 24) * p;
-	var3 = c->P10 * t + (int64_t)c->P9 * 65536;
-	var4 = (var3 * p) >> 13;
+	offset = bmp280_add(bmp280_add(bmp280_mul(c->P5, INT64_C(1) << 47),
+				       bmp280_mul(c->P8, t3) >> 5),
+			    bmp280_add(bmp280_mul(bmp280_mul(c->P7, t2), 16),
+				       bmp280_mul(bmp280_mul(c->P6, t), INT64_C(1) << 22)));
+	sens = bmp280_add(bmp280_add(bmp280_mul((int64_t)c->P1 - (1 << 14), INT64_C(1) << 46),
+				     bmp280_mul(c->P4, t3) >> 5),
+			  bmp280_add(bmp280_mul(bmp280_mul(c->P3, t2), 4),
+				     bmp280_mul((int64_t)c->P2 - (1 << 14),
+						bmp280_mul(t, INT64_C(1) << 21))));
+	var1 = bmp280_mul(sens >> 24, p);
+	var3 = bmp280_add(bmp280_mul(c->P10, t), bmp280_mul(c->P9, 65536));
+	var4 = bmp280_mul(var3, p) >> 13;
 	/* /10 then *10: the kernel's guard against p * var4 overflowing */
-	var5 = ((p * (var4 / 10)) >> 9) * 10;
-	var3 = ((((int64_t)c->P11 * (p * p)) >> 16) * p) >> 7;
-	var4 = (offset >> 2) + var1 + var5 + var3;
+	var5 = bmp280_mul(bmp280_mul(p, var4 / 10) >> 9, 10);
+	var3 = bmp280_mul(bmp280_mul(c->P11, bmp280_mul(p, p)) >> 16, p) >> 7;
+	var4 = bmp280_add(bmp280_add(offset >> 2, var1), bmp280_add(var5, var3));
 	comp = (uint32_t)(((uint64_t)var4 * 25) >> 40);
 	if (comp < BMP380_MIN_PRES)
 		comp = BMP380_MIN_PRES;
