@@ -11,9 +11,10 @@
  * newest shed when full) once the buffer is enabled. Blocks are the
  * client's: a TRANSFER_BLOCK queues one, and the queue's head is answered
  * with its bytes once the FIFO holds them, tagged with the block's client
- * id, whatever other answers are on their way. A block waits at most the
- * client's TIMEOUT; past it the dequeue fails (-ETIMEDOUT) and the client
- * may retry it. Only input buffers exist: a cyclic enqueue is refused.
+ * id, whatever other answers are on their way. The head block waits at
+ * most the client's TIMEOUT from when it became the head (iiod 1.0
+ * dequeues one block after another); past it the dequeue fails
+ * (-ETIMEDOUT) and the client may retry it. Only input buffers exist: a cyclic enqueue is refused.
  */
 #include <endian.h>
 #include <errno.h>
@@ -43,7 +44,8 @@ struct srv_iiodb_block {
 	bool queued;
 	uint64_t size;
 	uint64_t used;
-	uint64_t deadline_ms;		/* uv_now past which the wait fails; 0: none */
+	int timeout_ms;			/* the connection's TIMEOUT when it was queued; <= 0: none */
+	uint64_t deadline_ms;		/* uv_now past which the wait fails; 0: not waited for yet */
 };
 
 /* A reader's blocks (its sink_data): the open's answer, then the client's blocks. */
@@ -116,6 +118,8 @@ static bool srv_iiodb_sink_ready(struct srv_reader *st, uint64_t now_ms)
 	while (bb->qlen) {
 		blk = &bb->blocks[bb->q[bb->qhead]];
 		out = srv_session_out(st->s);
+		if (!blk->deadline_ms && blk->timeout_ms > 0)
+			blk->deadline_ms = now_ms + (uint64_t)blk->timeout_ms;
 		if (st->fifo_len >= blk->used) {
 			srv_session_check(st->s, proto_iiodb_reply(out, blk->client_id,
 								   (int32_t)blk->used, st->fifo,
@@ -313,7 +317,6 @@ static int srv_iiodb_block_queue(struct srv_session *s, struct srv_iiodb_buf *bb
 				 const struct proto_iiodb_cmd *c, bool retry)
 {
 	struct srv_iiodb_block *blk = srv_iiodb_block(bb, (uint32_t)c->code >> 16);
-	int timeout = s->iiod.bin->timeout_ms;
 
 	if (!blk)
 		return -EBADF * (retry ? 1 : 65536);
@@ -326,7 +329,8 @@ static int srv_iiodb_block_queue(struct srv_session *s, struct srv_iiodb_buf *bb
 	if (!blk->used)
 		return -EINVAL;
 	blk->queued = true;
-	blk->deadline_ms = timeout > 0 ? uv_now(&s->srv->loop) + (uint64_t)timeout : 0;
+	blk->timeout_ms = s->iiod.bin->timeout_ms;
+	blk->deadline_ms = 0;
 	bb->q[(bb->qhead + bb->qlen++) % SRV_IIODB_BLOCKS_MAX] = (uint8_t)(blk - bb->blocks);
 	return 0;
 }
