@@ -6,7 +6,8 @@
 # (i2c-dev, same register presets, other addresses), and the rig's compare.md
 # says where they differ. Every difference must be listed in
 # tests/kernel-rig/known.txt with its reason (a rig artefact or a K-row of
-# maps/README.md's deviations table); any other fails the tier.
+# maps/README.md's deviations table); any other fails the tier
+# (tests/kernel_rig_check.py gives the verdict).
 # The rig is shared/tools/qemu-iio (read-only): it is copied to a temporary
 # directory, and its gen-regs.py there asks the presets of
 # tests/kernel-rig/*.py first (each defines DRIVERS and preset(driver, addr)).
@@ -113,16 +114,17 @@ old = '''        kdev[p[1]] = (p[0], p[2])
 new = '''        kdev[p[1]] = (p[0], p[2])
 client = {}
 for line in (section("kernel-i2c") or "").splitlines():
-    m = re.match(r"(\S+) name=(\S+) driver=\S+ iio=(iio:device\d+)", line)
+    m = re.match(r"(\\S+) name=(\\S+) driver=\\S+ iio=(iio:device\\d+)", line)
     if m:
         client[m.group(3)] = m.group(2)
+# "iio:deviceN NAME PARENT"; NAME is empty for a device without a name file (max517)
 for line in (section("kernel-devices") or "").splitlines():
-    p = line.split()
+    p = line.split(" ")
     if len(p) == 3 and p[0] in client:
         kdev.pop(p[1], None)
 for line in (section("kernel-devices") or "").splitlines():
-    p = line.split()
-    if len(p) == 3:
+    p = line.split(" ")
+    if len(p) == 3 and re.match(r"iio:device\\d+$", p[0]) and (p[1] or p[0] in client):
         kdev[client.get(p[0], p[1])] = (p[0], p[2])
 '''
 if src.count(old) != 1:
@@ -130,93 +132,6 @@ if src.count(old) != 1:
 open(path, "w").write(src.replace(old, new))
 EOF
 
-# CHECK OUT_DIR: every difference in its compare.md, known (with its reason) or not
-check() {
-	python3 - "$1" "$known" <<'EOF'
-import fnmatch, glob, os, re, sys
-out, known_path = sys.argv[1], sys.argv[2]
-md = open(os.path.join(out, "compare.md")).read()
-
-def read_errors_only(drv):
-    """compare.py counts an iiowire-board that printed the device but exited 1 (a
-    file read failed) as not loaded. Compare those boards here: the same files with
-    the same values and the same read errors as the kernel's device is no difference."""
-    boards = glob.glob(os.path.join(out, "sections", f"iiowire-board_{drv}_0x*.txt"))
-    hw = [l.split()[0] for l in open(os.path.join(out, "sections", "kernel-i2c.txt"))
-          if f" name={drv} " in l]
-    kfiles = [f for h in hw for f in glob.glob(os.path.join(out, "kernel", f"*-{h}.txt"))]
-    if len(boards) != 1 or len(kfiles) != 1:
-        return None
-    w, k = {}, {}
-    for line in open(boards[0]):
-        m = (re.match(r"iiowire-board: /sys/bus/iio/devices/iio:device\d+/([^:]+): (.*)$", line) or
-             re.match(r"/sys/bus/iio/devices/iio:device\d+/([^:]+):(.*)()$", line))
-        if m:
-            w[m.group(1)] = "ERR " + m.group(2) if line.startswith("iiowire-board:") else m.group(2)
-    for line in open(kfiles[0]):
-        m = (re.match(r"grep: /sys/bus/iio/devices/iio:device\d+/([^:]+): (.*) \(E[A-Z]+\)$", line) or
-             re.match(r"/sys/bus/iio/devices/iio:device\d+/([^:]+):(.*)()$", line))
-        if m and m.group(1) != "uevent":
-            k[m.group(1)] = "ERR " + m.group(2) if line.startswith("grep:") else m.group(2)
-    return w == k and w, sorted(a for a, v in w.items() if v.startswith("ERR"))
-known = []
-for line in open(known_path):
-    line = line.strip()
-    if line and not line.startswith("#"):
-        drv, key, reason = (line.split(None, 2) + ["", ""])[:3]
-        known.append((drv, key, reason))
-diffs, drv = [], None
-for line in md.splitlines():
-    m = re.match(r"\| (kernel|iiowire) \| (\S+) \| \S+ \| (NOT probed|FAILED: .*) \|$", line)
-    if m:
-        same = read_errors_only(m.group(2)) if m.group(1) == "iiowire" else None
-        if same and same[0]:
-            print(f"  equal      {m.group(2)}: {len(same[0])} attributes, read errors on both "
-                  f"sides ({', '.join(same[1])})")
-        else:
-            diffs.append((m.group(2), m.group(1) + "-probe", m.group(3)))
-        continue
-    m = re.match(r"## (\S+): kernel vs iiowire", line)
-    if m:
-        drv = m.group(1)
-        continue
-    if line.startswith("## "):
-        drv = None
-    m = re.match(r"\| (\S+) \| (`.*`|\(absent\)) \| (`.*`|\(absent\)) \|$", line)
-    if drv and m:
-        diffs.append((drv, m.group(1), f"kernel {m.group(2)}, iiowire {m.group(3)}"))
-        continue
-    m = re.match(r"access modes \(.*\): (.*)$", line)
-    if drv and m and m.group(1) not in ("all equal", "no iiowired data"):
-        for part in m.group(1).split("; "):
-            diffs.append((drv, "mode:" + part.split(":")[0], part))
-    m = re.match(r"iiowired reads vs iiowire-board: (.*)$", line)
-    if drv and m and m.group(1) != "all equal":
-        for part in m.group(1).split("; "):
-            diffs.append((drv, "daemon:" + part.split(":")[0], part))
-    m = re.match(r"\| (\S+) \| 0x\S+ / 0x\S+ \| (.*) \|$", line)
-    if m and m.group(2) != "identical":
-        diffs.append((m.group(1), "regs", m.group(2)))
-    m = re.match(r"### (\S+): (\d+) lines differ", line)
-    if m:
-        diffs.append((m.group(1), "libiio", m.group(2) + " lines differ"))
-    if line.startswith("no kernel device of this name") and drv:
-        diffs.append((drv, "kernel-probe", line))
-bad = 0
-for d, k, what in diffs:
-    why = next((r for kd, kk, r in known if fnmatch.fnmatchcase(d, kd) and
-                fnmatch.fnmatchcase(k, kk)), None)
-    if why is None:
-        bad += 1
-        print(f"  UNEXPECTED {d} {k}: {what}")
-    else:
-        print(f"  known      {d} {k}: {why}")
-total = re.search(r"TOTAL kernel/iiowire differences.*: (\d+)", md)
-print(f"  {len(diffs)} differences ({bad} unexpected); compare.md's total: "
-      f"{total.group(1) if total else '?'}")
-sys.exit(1 if bad else 0)
-EOF
-}
 
 # one guest per conf; its equal attributes are counted from compare.md
 passed=0 failed=0
@@ -238,7 +153,7 @@ for conf in $confs; do
 		continue
 	fi
 	grep -E '^kernel iio:device[0-9]+ at ' "$out/compare.md" | sed 's/^/  /'
-	if check "$out"; then
+	if python3 "$top/tests/kernel_rig_check.py" "$out" "$known"; then
 		passed=$((passed + 1))
 		echo "$fam: ok ($(($(date +%s) - t0)) s)"
 	else
