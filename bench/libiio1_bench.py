@@ -120,22 +120,45 @@ def create_evstream(dev, tries):
     return None
 
 
+class EvConn:
+    """A connection with an event stream of DEVICE (and, for iiod 1.0's local
+    backend, DEVICE's buffer held open): made on fresh contexts until one wins
+    the client's race (create_evstream), 20 contexts at most."""
+
+    def __init__(self):
+        err = None
+        for _ in range(20):
+            self.ctx = iio.Context(URI)
+            self.dev = self.ctx.find_device(DEVICE)
+            mask = iio.ChannelsMask(self.dev)
+            mask.channels = [self.dev.find_channel(CHANNELS.split(",")[0])]
+            try:
+                self.held = self.dev.get_buffer(0).open(mask)
+            except OSError:
+                self.held = None  # a server that needs none may refuse it
+            try:
+                self.stream = create_evstream(self.dev, 10)
+                return
+            except OSError as e:
+                err = e
+                self.close()
+        raise err
+
+    def close(self):
+        self.held = None
+        self.stream = None
+        self.dev = None
+        self.ctx = None
+
+
 def bench_event(n, fifo):
     """The latency of N events, each written into the stand-in event FIFO and
     polled for with non-blocking reads (a blocking one fails at once on
     libiio 1.0's client race) every 20 us: the figures include up to that."""
-    # on one CPU before the context starts its threads (create_evstream)
+    # on one CPU before the contexts start their threads (create_evstream)
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    ctx = iio.Context(URI)
-    dev = ctx.find_device(DEVICE)
-    mask = iio.ChannelsMask(dev)
-    mask.channels = [dev.find_channel(CHANNELS.split(",")[0])]
     try:
-        held = dev.get_buffer(0).open(mask)
-    except OSError:
-        held = None  # a server that needs none (iiowired) may refuse a second open
-    try:
-        stream = create_evstream(dev, 50)
+        conn = EvConn()
     except OSError as err:
         result("event_p50_us", "n/a", "event stream: %s" % err)
         return
@@ -152,24 +175,25 @@ def bench_event(n, fifo):
         while True:
             ev.id = 0
             try:
-                iio._evstream_read(stream, ctypes.byref(ev), True)
+                iio._evstream_read(conn.stream, ctypes.byref(ev), True)
                 lat.append((time.perf_counter_ns() - t0) / 1e3)
                 break
             except OSError as err:
                 if err.errno == 110 and remade < n:
                     # the client's request for the next event lost its race (the
                     # event itself copied if ev.id is set): the stream is dead; a
-                    # new one for the next sample
+                    # new connection and stream for the next sample
                     if ev.id:
                         lat.append((time.perf_counter_ns() - t0) / 1e3)
-                    iio._evstream_destroy(stream)
+                    iio._evstream_destroy(conn.stream)
+                    conn.close()
                     try:
-                        stream = create_evstream(dev, 50)
+                        conn = EvConn()
                     except OSError as err2:
                         return event_results(lat, remade, "a new stream: %s" % err2)
                     remade += 1
                     time.sleep(0.01)
-                    drain(stream, ev)
+                    drain(conn.stream, ev)
                     break
                 if err.errno != 11:
                     result("event_p50_us", "n/a", "read after %d: %s" % (len(lat), err))
@@ -180,7 +204,6 @@ def bench_event(n, fifo):
             time.sleep(20e-6)
         time.sleep(0.005)
     event_results(lat, remade)
-    del held
 
 
 def event_results(lat, remade, why=""):
