@@ -8,7 +8,9 @@
  * a 0.24 OPEN (several clients read one device at once, each with its own
  * channels): the capture's enable runs at open, so a refused one is
  * answered there. Records queue in the reader's FIFO (the 0.24 sink's,
- * newest shed when full) once the buffer is enabled. Blocks are the
+ * newest shed when full) once the buffer is enabled; like the kernel buffer
+ * iiod 1.0 reads from, it holds what the client's blocks hold together, so
+ * what a block leaves behind stays small. Blocks are the
  * client's: a TRANSFER_BLOCK queues one, and the queue's head is answered
  * with its bytes once the FIFO holds them, tagged with the block's client
  * id, whatever other answers are on their way. The head block waits at
@@ -335,6 +337,21 @@ static int srv_iiodb_block_queue(struct srv_session *s, struct srv_iiodb_buf *bb
 	return 0;
 }
 
+/* The FIFO holds what the blocks hold together (its allocation at most). */
+static void srv_iiodb_fifo_fit(struct srv_reader *st)
+{
+	struct srv_iiodb_buf *bb = srv_iiodb_of(st);
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < bb->nblocks; i++)
+		sum += bb->blocks[i].size;
+	st->fifo_cap = sum < SRV_IIODB_FIFO_BYTES ? (size_t)sum : SRV_IIODB_FIFO_BYTES;
+	if (st->fifo_len > st->fifo_cap)
+		st->fifo_len = st->fifo_cap / st->buf.layout.bytes * st->buf.layout.bytes;
+	srv_reader_account(st);
+}
+
 /* A block command on @st's buffer; its answer goes to the block's own client id. */
 static void srv_iiodb_block_cmd(struct srv_session *s, struct srv_reader *st,
 				const struct proto_iiodb_cmd *c)
@@ -344,10 +361,12 @@ static void srv_iiodb_block_cmd(struct srv_session *s, struct srv_reader *st,
 
 	switch (c->op) {
 	case PROTO_IIODB_CREATE_BLOCK:
-		srv_iiodb_answer(s, c->client_id, srv_iiodb_block_create(bb, c));
-		return;
 	case PROTO_IIODB_FREE_BLOCK:
-		srv_iiodb_answer(s, c->client_id, srv_iiodb_block_free(bb, c));
+		ret = c->op == PROTO_IIODB_CREATE_BLOCK ? srv_iiodb_block_create(bb, c) :
+			srv_iiodb_block_free(bb, c);
+		if (!ret)
+			srv_iiodb_fifo_fit(st);
+		srv_iiodb_answer(s, c->client_id, ret);
 		return;
 	default:
 		ret = srv_iiodb_block_queue(s, bb, c, c->op == PROTO_IIODB_RETRY_DEQUEUE_BLOCK);
