@@ -279,6 +279,15 @@ int iio_probe_prop_str(const struct iio_probe *p, const char *key, const char **
  */
 int iio_probe_vref_mv(const struct iio_probe *p, int *vref_mv, char *err, size_t errlen);
 
+/**
+ * iio_probe_prop_mv() - an optional positive integer property @key (a
+ * supply or reference in mV: "vdd_mv", "vref3_mv"): *mv is 0 when absent.
+ * Return: 0, or -EINVAL with @err (if non-NULL) saying "@key must be a
+ * positive integer".
+ */
+int iio_probe_prop_mv(const struct iio_probe *p, const char *key, int *mv, char *err,
+		      size_t errlen);
+
 /* The bus a driver's chips sit on; iio_driver_probe() checks it before probe runs. */
 enum iio_driver_bus {
 	IIO_DRIVER_BUS_NONE,	/* bus-less (platform), or a driver that checks for itself */

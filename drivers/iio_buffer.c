@@ -155,6 +155,12 @@ int64_t iio_scan_element_value(const struct iio_chan_spec *chan, const uint8_t *
 
 /* ---- setup and state ---- */
 
+/* No trigger of the core's drives the capture: the kernel's or the driver's own thread does. */
+static bool iio_buffer_untriggered(const struct iio_dev_buffer *bs)
+{
+	return bs->setup->self_timed || bs->setup->software;
+}
+
 int iio_triggered_buffer_setup(struct iio_dev *indio_dev, const struct iio_buffer_setup *setup,
 			       const uint64_t *masks)
 {
@@ -333,6 +339,13 @@ enum iio_buffer_direction iio_device_buffer_direction(const struct iio_dev *indi
 	const struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
 
 	return bs ? bs->setup->direction : IIO_BUFFER_DIRECTION_IN;
+}
+
+bool iio_device_takes_trigger(const struct iio_dev *indio_dev)
+{
+	const struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+
+	return bs && !bs->setup->software;
 }
 
 bool iio_buffer_enabled(const struct iio_dev *indio_dev)
@@ -535,7 +548,7 @@ static int iio_buffer_check_new(struct iio_dev *indio_dev, struct iio_dev_buffer
 		iio_core_seterr(err, errlen, "at least one scan element must be enabled first");
 		return -EINVAL;
 	}
-	if (!bs->trig && !bs->setup->self_timed) {
+	if (!bs->trig && !iio_buffer_untriggered(bs)) {
 		iio_core_seterr(err, errlen, "%s: buffer not started: no trigger",
 				  indio_dev->name);
 		return -EINVAL;
@@ -569,7 +582,7 @@ int iio_buffer_attach_locked(struct iio_dev *indio_dev, struct iio_buffer *buf,
 	first = bs->nbuffers == 0;
 	if (first)	/* a failure of the last capture, seen after it ended, is not this one's */
 		atomic_store(&bs->failed, 0);
-	if (first && !bs->setup->self_timed) {
+	if (first && !iio_buffer_untriggered(bs)) {
 		ret = iio_trigger_attach_device(bs->trig, indio_dev);
 		if (ret) {
 			iio_core_seterr(err, errlen, "trigger %s drives %d devices already",
@@ -583,7 +596,7 @@ int iio_buffer_attach_locked(struct iio_dev *indio_dev, struct iio_buffer *buf,
 	if (ret) {
 		if (buf->attached)
 			iio_buffer_detach_locked(indio_dev, buf);
-		else if (first && !bs->setup->self_timed)
+		else if (first && !iio_buffer_untriggered(bs))
 			iio_trigger_detach_device(bs->trig, indio_dev);
 		iio_core_seterr(err, errlen, "%s: enabling the capture failed: %s",
 				  indio_dev->name, strerror(-ret));
@@ -641,7 +654,7 @@ void iio_buffer_detach_locked(struct iio_dev *indio_dev, struct iio_buffer *buf)
 	if (bs->nbuffers == 1) {
 		if (bs->setup->predisable && !iio_device_is_gone(indio_dev))
 			bs->setup->predisable(indio_dev);
-		if (!bs->setup->self_timed)
+		if (!iio_buffer_untriggered(bs))
 			iio_trigger_detach_device(bs->trig, indio_dev);
 		iio_buffer_unlink(bs, buf);
 		return;
@@ -842,6 +855,8 @@ int iio_buffer_set_trigger_locked(struct iio_dev *indio_dev, struct iio_dev_buff
 
 	if (bs->nbuffers)
 		return trig == bs->trig ? 0 : -EBUSY;
+	if (trig && bs->setup->software)
+		return -EINVAL;
 	if (trig)
 		ret = iio_trigger_validate_device(trig, indio_dev, bs->setup->self_timed);
 	if (!ret && trig && bs->setup->validate_trigger)

@@ -123,6 +123,12 @@ int64_t iio_scan_element_value(const struct iio_chan_spec *chan, const uint8_t *
  *	its scan elements are its output channels, buffer/direction reads
  *	"out", and @handler pops a scan per poll instead of pushing one. Such
  *	a device has one buffer at a time, as the kernel's has one fifo.
+ * @software: the kernel's INDIO_BUFFER_SOFTWARE mode (a kfifo the driver
+ *	fills from a thread of its own, ina2xx-adc's polling kthread): no
+ *	trigger drives @handler (never called) and none may be set (-EINVAL:
+ *	the kernel has no trigger/ directory for it), but unlike @self_timed
+ *	the core builds buffer/, buffer0/ and scan_elements/. @postenable
+ *	starts the driver's producer, @predisable stops it.
  */
 struct iio_buffer_setup {
 	int (*handler)(struct iio_dev *indio_dev, int64_t ts);
@@ -133,6 +139,7 @@ struct iio_buffer_setup {
 	int (*set_trigger)(struct iio_dev *indio_dev, struct iio_trigger *trig);
 	bool self_timed;
 	enum iio_buffer_direction direction;
+	bool software;
 };
 
 /**
@@ -194,6 +201,11 @@ void iio_device_buffers_wake(struct iio_dev *indio_dev);
 bool iio_device_has_buffer(const struct iio_dev *indio_dev);
 /** iio_device_buffer_direction() - its buffer's direction (IN without a buffer). */
 enum iio_buffer_direction iio_device_buffer_direction(const struct iio_dev *indio_dev);
+/**
+ * iio_device_takes_trigger() - has the device a trigger/ directory: a
+ * buffer that is not a software one (iio_buffer_setup.software)?
+ */
+bool iio_device_takes_trigger(const struct iio_dev *indio_dev);
 /** iio_buffer_enabled() - is the device capturing (buffered mode)? Device lock held. */
 bool iio_buffer_enabled(const struct iio_dev *indio_dev);
 

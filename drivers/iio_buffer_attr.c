@@ -157,7 +157,8 @@ int iio_buffer_attrs_build(struct iio_dev *indio_dev)
 		ret = iio_battr_add_files(&set, IIO_BUFFER_DIR_0);
 	if (!ret)
 		ret = iio_battr_add_scan(&set, indio_dev, IIO_BUFFER_DIR_0);
-	if (!ret)
+	/* INDIO_BUFFER_SOFTWARE alone: the kernel registers no trigger consumer, so no trigger/ */
+	if (!ret && !bs->setup->software)
 		ret = iio_battr_add(&set, IIO_BUFFER_TRIGGER_ATTR, IIO_BATTR_CURRENT_TRIGGER,
 				    NULL, 0644);
 	if (ret) {

@@ -456,8 +456,14 @@ int iio_device_attrs_build(struct iio_dev *indio_dev, char *err, size_t errlen)
 		if (ret < 0)
 			goto err_free_set;
 	}
-	/* an event interface has the clock too: event timestamps use it */
-	if (has_timestamp || iio_device_has_events(indio_dev)) {
+	/*
+	 * Only a timestamp channel brings the clock file. The kernel's
+	 * iio_device_register_sysfs() would add it for an event interface too,
+	 * but runs before iio_device_register_eventset() creates one, so on 6.1
+	 * a device with events and no timestamp channel (tsl2563) has none;
+	 * its events are still stamped on the device's clock.
+	 */
+	if (has_timestamp) {
 		ret = iio_core_add_dev_attr(&set, IIO_ATTR_TS_CLOCK, IIO_CORE_MODE_RW,
 					    err, errlen);
 		if (ret < 0)

@@ -259,17 +259,23 @@ int iio_probe_adc(const struct iio_probe *p, size_t nparts, const char *family, 
 	return ret ? ret : row;
 }
 
-int iio_probe_vref_mv(const struct iio_probe *p, int *vref_mv, char *err, size_t errlen)
+int iio_probe_prop_mv(const struct iio_probe *p, const char *key, int *mv, char *err,
+		      size_t errlen)
 {
-	int ret = iio_probe_prop_int(p, "vref_mv", vref_mv);
+	int ret = iio_probe_prop_int(p, key, mv);
 
 	if (ret == -ENOENT) {
-		*vref_mv = 0;
+		*mv = 0;
 		return 0;
 	}
-	if (ret == 0 && *vref_mv > 0)
+	if (ret == 0 && *mv > 0)
 		return 0;
-	return iio_probe_err(p, err, errlen, -EINVAL, "vref_mv must be a positive integer");
+	return iio_probe_err(p, err, errlen, -EINVAL, "%s must be a positive integer", key);
+}
+
+int iio_probe_vref_mv(const struct iio_probe *p, int *vref_mv, char *err, size_t errlen)
+{
+	return iio_probe_prop_mv(p, "vref_mv", vref_mv, err, errlen);
 }
 
 const char *iio_errno_name(int err, char *buf, size_t len)

@@ -162,4 +162,37 @@ __attribute__((format(printf, 5, 6)))
 int iio_probe_err_bus(const struct iio_probe *p, char *err, size_t errlen, int ret,
 		      const char *fmt, ...);
 
+/**
+ * struct iio_enum - an ext_info attribute whose value is one of fixed words
+ * (powerdown_mode), as the kernel's struct iio_enum: @get gives the index
+ * of the word to print, @set takes the index of the word written.
+ * IIO_ENUM() makes the attribute, IIO_ENUM_AVAILABLE() its "_available"
+ * list; @private of each points at the struct iio_enum.
+ */
+struct iio_enum {
+	const char *const *items;
+	unsigned int num_items;
+	int (*get)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan);
+	int (*set)(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+		   unsigned int item);
+};
+
+/* iio_enum_read/_write/_available_read() - the ext_info callbacks the macros use. */
+int iio_enum_read(struct iio_dev *indio_dev, uintptr_t priv, const struct iio_chan_spec *chan,
+		  char *buf, size_t len);
+int iio_enum_write(struct iio_dev *indio_dev, uintptr_t priv, const struct iio_chan_spec *chan,
+		   const char *buf, size_t len);
+int iio_enum_available_read(struct iio_dev *indio_dev, uintptr_t priv,
+			    const struct iio_chan_spec *chan, char *buf, size_t len);
+
+#define IIO_ENUM(_name, _shared, _e) {						\
+	.name = (_name), .shared = (_shared),					\
+	.read = iio_enum_read, .write = iio_enum_write,				\
+	.private = (uintptr_t)(_e),						\
+}
+#define IIO_ENUM_AVAILABLE(_name, _shared, _e) {				\
+	.name = (_name "_available"), .shared = (_shared),			\
+	.read = iio_enum_available_read, .private = (uintptr_t)(_e),		\
+}
+
 #endif /* IIOWIRE_IIO_KIT_H */

@@ -411,7 +411,13 @@ static void srv_iiod_xml_format(char *buf, size_t len, const struct iio_scan_typ
 			 st->storagebits, st->shift);
 }
 
-/* Scan elements: what scan_elements/ would hold for each channel spec with a scan type. */
+/*
+ * Scan elements: what scan_elements/ would hold for each channel spec with a
+ * scan type. Only a device with a buffer has that directory: the kernel
+ * registers it with the buffer, so a soft timestamp channel without one
+ * (opt3001) is no scan element and libiio's iiod shows the device as not
+ * buffer capable, with the timestamp channel absent.
+ */
 static int srv_iiod_xml_scan(struct srv_iiod_dev *d)
 {
 	const struct iio_chan_spec *spec;
@@ -422,6 +428,8 @@ static int srv_iiod_xml_scan(struct srv_iiod_dev *d)
 	bool output;
 	int i, k, ret;
 
+	if (!iio_device_has_buffer(d->dev))
+		return 0;
 	for (i = 0; i < d->dev->num_channels; i++) {
 		spec = &d->dev->channels[i];
 		if (spec->scan_index < 0 || !spec->scan_type.storagebits)

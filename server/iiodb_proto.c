@@ -311,7 +311,7 @@ static int srv_iiodb_trigger_number(const struct srv_iiod_ctx *ctx, const struct
 	return -ENODEV;
 }
 
-/* GETTRIG: the number of the device's trigger; -ENOENT without a buffer, -ENODEV for none. */
+/* GETTRIG: the number of the device's trigger; -ENOENT without trigger/, -ENODEV for none. */
 static void srv_iiodb_gettrig(struct srv_session *s, const struct proto_iiodb_cmd *c)
 {
 	const struct srv_iiod_bdev *bd = srv_iiodb_bdev(s, c);
@@ -319,7 +319,7 @@ static void srv_iiodb_gettrig(struct srv_session *s, const struct proto_iiodb_cm
 
 	if (!bd)
 		return;
-	if (!bd->d || !iio_device_has_buffer(bd->d->dev)) {
+	if (!bd->d || !iio_device_takes_trigger(bd->d->dev)) {
 		srv_iiodb_answer(s, c->client_id, -ENOENT);
 		return;
 	}
@@ -353,7 +353,7 @@ static void srv_iiodb_settrig(struct srv_session *s, const struct proto_iiodb_cm
 		srv_iiodb_answer(s, c->client_id, -EINVAL);
 		return;
 	}
-	if (!iio_device_has_buffer(bd->d->dev)) {
+	if (!iio_device_takes_trigger(bd->d->dev)) {
 		srv_iiodb_answer(s, c->client_id, -ENOENT);
 		return;
 	}

@@ -244,7 +244,8 @@ void srv_iiod_buf_gettrig(struct srv_session *s, const struct srv_iiod_dev *d)
 {
 	struct iio_trigger *trig;
 
-	if (!iio_device_has_buffer(d->dev)) {
+	/* no trigger/ directory (a software buffer): iiod's read of the file fails so */
+	if (!iio_device_takes_trigger(d->dev)) {
 		srv_iiod_buf_code(s, -ENOENT);
 		return;
 	}
@@ -260,7 +261,7 @@ int srv_iiod_buf_settrig_check(struct srv_session *s, const struct srv_iiod_dev 
 			       const struct proto_iiod_cmd *cmd, struct iio_trigger **trig)
 {
 	*trig = NULL;
-	if (!iio_device_has_buffer(d->dev))
+	if (!iio_device_takes_trigger(d->dev))
 		return -ENOENT;
 	if (cmd->trigger[0]) {
 		*trig = iio_trigger_find(s->srv->board->reg, cmd->trigger);

@@ -8,12 +8,15 @@
  * a 0.24 OPEN (several clients read one device at once, each with its own
  * channels): the capture's enable runs at open, so a refused one is
  * answered there. Records queue in the reader's FIFO (the 0.24 sink's,
- * newest shed when full) once the buffer is enabled. Blocks are the
+ * newest shed when full) once the buffer is enabled; like the kernel buffer
+ * iiod 1.0 reads from, it holds what the client's blocks hold together, so
+ * what a block leaves behind stays small. Blocks are the
  * client's: a TRANSFER_BLOCK queues one, and the queue's head is answered
  * with its bytes once the FIFO holds them, tagged with the block's client
- * id, whatever other answers are on their way. A block waits at most the
- * client's TIMEOUT; past it the dequeue fails (-ETIMEDOUT) and the client
- * may retry it. Only input buffers exist: a cyclic enqueue is refused.
+ * id, whatever other answers are on their way. The head block waits at
+ * most the client's TIMEOUT from when it became the head (iiod 1.0
+ * dequeues one block after another); past it the dequeue fails
+ * (-ETIMEDOUT) and the client may retry it. Only input buffers exist: a cyclic enqueue is refused.
  */
 #include <endian.h>
 #include <errno.h>
@@ -43,7 +46,8 @@ struct srv_iiodb_block {
 	bool queued;
 	uint64_t size;
 	uint64_t used;
-	uint64_t deadline_ms;		/* uv_now past which the wait fails; 0: none */
+	int timeout_ms;			/* the connection's TIMEOUT when it was queued; <= 0: none */
+	uint64_t deadline_ms;		/* uv_now past which the wait fails; 0: not waited for yet */
 };
 
 /* A reader's blocks (its sink_data): the open's answer, then the client's blocks. */
@@ -116,6 +120,8 @@ static bool srv_iiodb_sink_ready(struct srv_reader *st, uint64_t now_ms)
 	while (bb->qlen) {
 		blk = &bb->blocks[bb->q[bb->qhead]];
 		out = srv_session_out(st->s);
+		if (!blk->deadline_ms && blk->timeout_ms > 0)
+			blk->deadline_ms = now_ms + (uint64_t)blk->timeout_ms;
 		if (st->fifo_len >= blk->used) {
 			srv_session_check(st->s, proto_iiodb_reply(out, blk->client_id,
 								   (int32_t)blk->used, st->fifo,
@@ -313,7 +319,6 @@ static int srv_iiodb_block_queue(struct srv_session *s, struct srv_iiodb_buf *bb
 				 const struct proto_iiodb_cmd *c, bool retry)
 {
 	struct srv_iiodb_block *blk = srv_iiodb_block(bb, (uint32_t)c->code >> 16);
-	int timeout = s->iiod.bin->timeout_ms;
 
 	if (!blk)
 		return -EBADF * (retry ? 1 : 65536);
@@ -326,9 +331,25 @@ static int srv_iiodb_block_queue(struct srv_session *s, struct srv_iiodb_buf *bb
 	if (!blk->used)
 		return -EINVAL;
 	blk->queued = true;
-	blk->deadline_ms = timeout > 0 ? uv_now(&s->srv->loop) + (uint64_t)timeout : 0;
+	blk->timeout_ms = s->iiod.bin->timeout_ms;
+	blk->deadline_ms = 0;
 	bb->q[(bb->qhead + bb->qlen++) % SRV_IIODB_BLOCKS_MAX] = (uint8_t)(blk - bb->blocks);
 	return 0;
+}
+
+/* The FIFO holds what the blocks hold together (its allocation at most). */
+static void srv_iiodb_fifo_fit(struct srv_reader *st)
+{
+	struct srv_iiodb_buf *bb = srv_iiodb_of(st);
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < bb->nblocks; i++)
+		sum += bb->blocks[i].size;
+	st->fifo_cap = sum < SRV_IIODB_FIFO_BYTES ? (size_t)sum : SRV_IIODB_FIFO_BYTES;
+	if (st->fifo_len > st->fifo_cap)
+		st->fifo_len = st->fifo_cap / st->buf.layout.bytes * st->buf.layout.bytes;
+	srv_reader_account(st);
 }
 
 /* A block command on @st's buffer; its answer goes to the block's own client id. */
@@ -340,10 +361,12 @@ static void srv_iiodb_block_cmd(struct srv_session *s, struct srv_reader *st,
 
 	switch (c->op) {
 	case PROTO_IIODB_CREATE_BLOCK:
-		srv_iiodb_answer(s, c->client_id, srv_iiodb_block_create(bb, c));
-		return;
 	case PROTO_IIODB_FREE_BLOCK:
-		srv_iiodb_answer(s, c->client_id, srv_iiodb_block_free(bb, c));
+		ret = c->op == PROTO_IIODB_CREATE_BLOCK ? srv_iiodb_block_create(bb, c) :
+			srv_iiodb_block_free(bb, c);
+		if (!ret)
+			srv_iiodb_fifo_fit(st);
+		srv_iiodb_answer(s, c->client_id, ret);
 		return;
 	default:
 		ret = srv_iiodb_block_queue(s, bb, c, c->op == PROTO_IIODB_RETRY_DEQUEUE_BLOCK);

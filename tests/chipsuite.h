@@ -19,6 +19,7 @@
 #include "chiptest.h"
 #include "iio_buffer.h"
 #include "iio_event.h"
+#include "sensortest.h"
 
 #define CHIPSUITE_NROWS(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -553,24 +554,7 @@ static inline void chipsuite_event_wake(void *ctx)
 	(void)ctx;
 }
 
-/*
- * chipsuite_next_event() - the next event of @dev (opened with
- * iio_event_open()) within @wait_ms, polled each millisecond: interrupt
- * lines are sampled off the test's thread. Return: its code, or 0 if none came.
- */
-static inline uint64_t chipsuite_next_event(struct iio_dev *dev, int wait_ms)
-{
-	struct iio_event_data ev;
-	uint64_t lost;
-	int i;
-
-	for (i = 0; i < wait_ms; i++) {
-		if (iio_event_read(dev, &ev, 1, &lost) == 1)
-			return ev.id;
-		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
-	}
-	return 0;
-}
+/* the next event of a device: sensortest_next_event() (sensortest.h) */
 
 /* ---- buffered capture (scan_elements, a trigger, scans) ---- */
 

@@ -10,6 +10,9 @@ IIOWIRE_TEST_DEPS="valgrind clang libclang-rt-14-dev prometheus-node-exporter lm
 # manual pages), systemd-socket-activate (systemd), xmllint (libxml2-utils:
 # the iiod XML against its DTD); without them rows fail or are skipped
 IIOWIRE_TEST_DEPS="$IIOWIRE_TEST_DEPS iproute2 python3 openssl man-db systemd libxml2-utils"
+# what tests/libiio1.sh needs to build libiio 1.0 from ../shared/third_party/
+# (its XML, its iiod's parser, zstd metadata, its USB and serial backends)
+IIOWIRE_TEST_DEPS="$IIOWIRE_TEST_DEPS xz-utils bison flex libxml2-dev libzstd-dev libaio-dev libusb-1.0-0-dev libserialport-dev"
 
 want="$IIOWIRE_BUILD_DEPS"
 [ "${1:-}" = "--build-only" ] || want="$want $IIOWIRE_TEST_DEPS"

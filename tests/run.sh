@@ -1,25 +1,33 @@
 #!/bin/sh
 # run.sh - the one test command: install missing packages, build iiowire
 # twice (release with -Werror, and ASan+UBSan) and run every ctest suite in
-# both trees, the live suites again with the daemon under valgrind, the
-# fuzz targets, and the container image. CUnit prints each suite's summary.
+# both trees (libiio 1.0 built first into its cache for test_libiio1_sh),
+# the live suites again with the daemon under valgrind, the fuzz targets,
+# and the container image. CUnit prints each suite's summary.
 # The run ends with a summary: each tier passed, FAILED or skipped, and the
 # time it took; under a failed tier each failing suite (or script check)
 # with its first failing line. The exit status is non-zero if anything
 # failed.
-# Usage: tests/run.sh [--quick] [REGEX]
+# Usage: tests/run.sh [--quick | --kernel-rig] [REGEX]
 #   REGEX    only the ctest suites matching REGEX, in both trees
 #   --quick  only the release tree and its `unit` suites (ctest -L unit: the
 #            suites that start no daemon), and only the build's packages
+#   --kernel-rig  only the kernel-rig tier (tests/kernel_rig.sh): iiowire's
+#            drivers against Linux 6.1's in a QEMU guest, one guest per
+#            tests/kernel-rig/*.conf (REGEX: only the confs whose name matches)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 quick=""
+rig=""
 if [ "${1:-}" = --quick ]; then
 	quick=1
 	shift
+elif [ "${1:-}" = --kernel-rig ]; then
+	rig=1
+	shift
 fi
 filter=${1:-}
-if [ -n "$quick" ]; then
+if [ -n "$quick" ] || [ -n "$rig" ]; then
 	"$top/tests/deps.sh" --build-only || exit
 else
 	"$top/tests/deps.sh" || exit
@@ -96,7 +104,7 @@ failures() {
 		printf "    valgrind report %s: %s\n", vg, $0
 		vg = ""
 	}
-	/error:|CMake Error|^[a-z]+( [a-z_]+)?: FAIL|^valgrind: no daemon/ {
+	/error:|CMake Error|^[a-z0-9_]+( [a-z_]+)?: FAIL|^valgrind: no daemon/ {
 		if ($0 ~ /error:/ && errors++)
 			next
 		printf "    %s\n", $0
@@ -124,7 +132,7 @@ tier() {
 	if [ "$rc" -ne 0 ]; then
 		verdict=FAILED
 		status=1
-	elif grep -qE '^[a-z]+: SKIPPED' "$logs/$name.log"; then
+	elif grep -qE '^[a-z0-9_]+: SKIPPED' "$logs/$name.log"; then
 		verdict=skipped
 	else
 		verdict=passed
@@ -132,17 +140,25 @@ tier() {
 	printf '%-16s %-8s %3d min %02d s\n' "$name" "$verdict" $((secs / 60)) $((secs % 60)) \
 		>>"$logs/summary"
 	[ "$verdict" != skipped ] ||
-		grep -m1 -E '^[a-z]+: SKIPPED' "$logs/$name.log" | sed 's/^/    /' >>"$logs/summary"
+		grep -m1 -E '^[a-z0-9_]+: SKIPPED' "$logs/$name.log" | sed 's/^/    /' >>"$logs/summary"
 	[ "$rc" -eq 0 ] || failures "$logs/$name.log" >>"$logs/summary"
 }
 
-if [ -n "$quick" ]; then
+if [ -n "$rig" ]; then
+	# the release tree's three programs, then a guest per conf (needs root)
+	confs=$(ls "$top"/tests/kernel-rig/*.conf | grep -E -- "${filter:-.}")
+	# shellcheck disable=SC2086 # one argument per conf
+	tier "kernel rig" env JOBS="$jobs" "$top/tests/kernel_rig.sh" "$top/build/release" $confs
+elif [ -n "$quick" ]; then
 	tier "release unit" build_and_test release -L '^unit$' ${filter:+-R "$filter"}
 else
+	# libiio 1.0 from ../shared/third_party/ into its cache, before the suites
+	# that use it (test_libiio1_sh; built once, skipped where ../shared is absent)
+	[ -n "$filter" ] || tier libiio1 env LIBIIO1_JOBS="$jobs" sh "$top/tests/libiio1.sh"
 	tier "release ctest" build_and_test release ${filter:+-R "$filter"}
 	tier "asan ctest" build_and_test asan ${filter:+-R "$filter"}
 fi
-if [ -z "$filter" ] && [ -z "$quick" ]; then
+if [ -z "$filter" ] && [ -z "$quick" ] && [ -z "$rig" ]; then
 	# the daemon under valgrind memcheck: the live suites again on the release
 	# build, every iiowired they start wrapped; any leak or memory error fails
 	echo "=== iiowire daemon under valgrind (live suites) ==="

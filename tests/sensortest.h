@@ -19,9 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "iio.h"
 #include "iio_core.h"
+#include "iio_event.h"
 #include "iio_irq.h"
 #include "iio_registry.h"
 #include "bus/bus.h"
@@ -357,6 +359,25 @@ static inline bool sensortest_same_attrs(struct iio_dev *dev, const char *const 
 	free(have);
 	free(sorted);
 	return same;
+}
+
+/**
+ * sensortest_next_event() - the next event code of @dev's queue (opened by
+ * the caller with iio_event_open()) within about @wait_ms, looked at every
+ * millisecond (an emulated INT line is sampled as often). Return: the code, 0 if none.
+ */
+static inline uint64_t sensortest_next_event(struct iio_dev *dev, int wait_ms)
+{
+	struct iio_event_data ev;
+	uint64_t lost;
+	int i;
+
+	for (i = 0; i < wait_ms; i++) {
+		if (iio_event_read(dev, &ev, 1, &lost) == 1)
+			return ev.id;
+		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+	}
+	return 0;
 }
 
 #endif /* IIOWIRE_SENSORTEST_H */

@@ -53,6 +53,16 @@ shtest_wait_socket() {
 	done
 }
 
+# shtest_wait_port PORT [TENTHS]: until something listens on loopback PORT
+# (TENTHS tenths of a second at most, default 100)
+shtest_wait_port() {
+	wp_i=0
+	until nc -z 127.0.0.1 "$1" 2>/dev/null || [ $wp_i -ge "${2:-100}" ]; do
+		sleep 0.1
+		wp_i=$((wp_i + 1))
+	done
+}
+
 # shtest_end: the summary line; the test's exit status
 shtest_end() {
 	echo "$passed passed, $failed failed"

@@ -159,6 +159,34 @@ static void test_dither(void)
 }
 TEST_CASE(test_dither, "dither_enable/_invert/_source/_scale files; DAC registers untouched");
 
+/* The output pin in mV, as the model drives it. */
+static double ad_pin_mv(struct sensortest *st, int ch)
+{
+	struct emu_dac_state out = { 0 };
+
+	CU_ASSERT_EQUAL(st->chip->ops->dac_output(st->chip, ch, &out), 0);
+	return out.mv;
+}
+
+static void test_pins(void)
+{
+	struct sensortest st;
+
+	ad_setup(&st, "ad5766", range_m20_0);
+	/* -20 V + code x 20 V / 65536: the span register the probe wrote */
+	CU_ASSERT_EQUAL(sensortest_write(st.dev, "out_voltage0_raw", "32768"), 0);
+	CU_ASSERT_DOUBLE_EQUAL(ad_pin_mv(&st, 0), -10000.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(ad_pin_mv(&st, 1), -20000.0, 1e-6);
+	CU_ASSERT_EQUAL(sensortest_write(st.dev, "out_voltage1_raw", "65535"), 0);
+	CU_ASSERT_DOUBLE_EQUAL(ad_pin_mv(&st, 1), -20000.0 + 65535 * 20000.0 / 65536, 1e-6);
+	sensortest_teardown(&st);
+	ad_setup(&st, "ad5767", range_m5_5);
+	CU_ASSERT_EQUAL(sensortest_write(st.dev, "out_voltage2_raw", "1024"), 0);
+	CU_ASSERT_DOUBLE_EQUAL(ad_pin_mv(&st, 2), -2500.0, 1e-6);	/* -5 V + 1024 x 10 V / 4096 */
+	sensortest_teardown(&st);
+}
+TEST_CASE(test_pins, "the output pins: the span register's range over the code");
+
 /* ---- buffered output ---- */
 
 struct ad_writer {
@@ -252,6 +280,8 @@ static void test_play(void)
 		TEST_ROW_ASSERT(ad_notified == (i >= 1), "woken once, at half");
 	}
 	CU_ASSERT_EQUAL(ad_raw(st.dev, 1), 0);
+	/* the pins follow the LDAC: -20 V + 700 x 20 V / 65536 */
+	CU_ASSERT_DOUBLE_EQUAL(ad_pin_mv(&st, 0), -20000.0 + 700 * 20000.0 / 65536, 1e-6);
 	CU_ASSERT_EQUAL(iio_buffer_underruns(st.dev), 0);
 	iio_trigger_poll(t, AD_TS);	/* empty: held, counted */
 	iio_trigger_poll(t, AD_TS);

@@ -15,6 +15,7 @@
 
 #include "iio_event.h"
 #include "testutil.h"
+#include "sensortest.h"	/* sensortest_next_event() */
 
 #define AD799X_TEST_ADDR	0x21
 
@@ -189,7 +190,7 @@ static void ad799x_alert_one(const struct ad799x_alert_row *row)
 				row->name);
 	if (row->read)
 		TEST_ROW_ASSERT(chiptest_read(ct.dev, row->read, buf, sizeof(buf)) > 0, row->name);
-	TEST_ROW_ASSERT(chipsuite_next_event(ct.dev, AD799X_EVENT_WAIT_MS) == row->code, row->name);
+	TEST_ROW_ASSERT(sensortest_next_event(ct.dev, AD799X_EVENT_WAIT_MS) == row->code, row->name);
 	/* the handler cleared the status; the chip stays out of its window */
 	TEST_ROW_ASSERT(bus_smbus_read_byte_data(chip, 0x1) == 0, row->name);
 	if (row->read) {

@@ -255,7 +255,7 @@ static void event_one(const struct event_row *row)
 	for (i = 0; row->writes[i]; i += 2)
 		TEST_ROW_ASSERT_GOT(chiptest_write(ct.dev, row->writes[i], row->writes[i + 1]) == 0,
 				    row->name, "%s", row->writes[i]);
-	code = chipsuite_next_event(ct.dev, row->code ? ADS_EVENT_WAIT_MS : ADS_NO_EVENT_MS);
+	code = sensortest_next_event(ct.dev, row->code ? ADS_EVENT_WAIT_MS : ADS_NO_EVENT_MS);
 	TEST_ROW_ASSERT_GOT(code == row->code, row->name, "code 0x%016llx",
 			    (unsigned long long)code);
 	chiptest_teardown(&ct);

@@ -369,6 +369,33 @@ static void test_demo(void)
 }
 TEST_CASE(test_demo, "demo.json and the default path");
 
+/* maps/bmp280.json: four parts on two buses, the datasheet's example through the board */
+static void test_bmp280_board(void)
+{
+	static const char *const hwids[] = { "1-0076", "1-0077", "2-0077", "2-0076" };
+	static const char *const names[] = { "bmp280", "bme280", "bmp180", "bmp380" };
+	char err[BOARD_ERR_MAX];
+	struct board *b = board_load(test_path("maps/bmp280.json"), err, sizeof(err));
+	struct iio_dev *d;
+	size_t i;
+	int val;
+
+	if (!b)
+		fprintf(stderr, "bmp280: %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL(iio_registry_count(b->reg), 4);
+	for (i = 0; i < 4; i++) {
+		TEST_ROW_ASSERT(iio_registry_find(b->reg, hwids[i], &d, NULL, 0) == 0, hwids[i]);
+		TEST_ROW_ASSERT(strcmp(d->name, names[i]) == 0, hwids[i]);
+	}
+	CU_ASSERT_EQUAL(iio_registry_find(b->reg, "1-0076", &d, NULL, 0), 0);
+	/* the BMP280 datasheet's 25.08 degC */
+	CU_ASSERT_EQUAL(tboard_read_int(d, "in_temp_input", &val), 0);
+	CU_ASSERT_EQUAL(val, 25080);
+	board_destroy(b);
+}
+TEST_CASE(test_bmp280_board, "bmp280.json: the bmp280 family on two buses");
+
 /* ---- errors: each class with its exact message ---- */
 
 struct tboard_err_row {

@@ -3,9 +3,9 @@
  *
  * iio_driver_list_print() must name every id-table row of every built-in
  * driver once, sorted, with its driver and bus; maps/README.md's chip table
- * (between the chips:begin and chips:end markers) must say the same, so the
- * documentation cannot drift from the drivers. iio_driver_suggest() offers
- * near names for an unknown one and none for a far one (max9999, which
+ * (between the chips:begin and chips:end markers, a row per driver and bus)
+ * must say the same, so the documentation cannot drift from the drivers.
+ * iio_driver_suggest() offers near names for an unknown one and none for a far one (max9999, which
  * tests/test_board.c pins without suggestions). The kit's macros and probe
  * messages are checked against hand-computed values, and iio_driver_probe()
  * must refuse a device without the bus its driver declares before probing.
@@ -63,7 +63,15 @@ static void test_list_covers_every_id(void)
 }
 TEST_CASE(test_list_covers_every_id, "the list names every id once, sorted, with driver and bus");
 
-/* The README's rows as the list says they must be: one per driver, sorted by driver. */
+/* Rows sort by driver, then bus. */
+static int tdl_row_cmp(const char *d1, const char *b1, const char *d2, const char *b2)
+{
+	int c = strcmp(d1, d2);
+
+	return c ? c : strcmp(b1, b2);
+}
+
+/* The README's rows as the list says they must be: one per driver and bus, sorted. */
 static void tdl_expected_rows(char *out, size_t len)
 {
 	char name[64], dname[64], bus[16], drivers[32][64], buses[32][16];
@@ -76,7 +84,9 @@ static void tdl_expected_rows(char *out, size_t len)
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (sscanf(line, "%63s %63s %15s", name, dname, bus) != 3)
 			continue;
-		for (d = 0; d < nd && strcmp(drivers[d], dname) != 0; d++)
+		/* a driver on two buses (ad5446: SPI and I2C, as the kernel's) is two rows */
+		for (d = 0; d < nd && (strcmp(drivers[d], dname) != 0 || strcmp(buses[d], bus) != 0);
+		     d++)
 			;
 		if (d == nd && nd < 32) {
 			snprintf(drivers[nd], sizeof(drivers[nd]), "%s", dname);
@@ -92,7 +102,9 @@ static void tdl_expected_rows(char *out, size_t len)
 		int best = -1;
 
 		for (j = 0; j < nd; j++)
-			if (drivers[j][0] && (best < 0 || strcmp(drivers[j], drivers[best]) < 0))
+			if (drivers[j][0] && (best < 0 || tdl_row_cmp(drivers[j], buses[j],
+								     drivers[best],
+								     buses[best]) < 0))
 				best = j;
 		used += (size_t)snprintf(out + used, len - used, "| `%s` | %s | %s |\n",
 					 drivers[best], buses[best], names[best]);

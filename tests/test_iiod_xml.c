@@ -36,6 +36,16 @@ static int xt_read_raw(struct iio_dev *indio_dev, const struct iio_chan_spec *ch
 
 static const struct iio_info xt_info = { .read_raw = xt_read_raw };
 
+static int xt_handler(struct iio_dev *indio_dev, int64_t ts)
+{
+	(void)indio_dev;
+	(void)ts;
+	return 0;
+}
+
+/* scan elements exist only with a buffer, as the kernel's scan_elements/ */
+static const struct iio_buffer_setup xt_buffer = { .handler = xt_handler };
+
 #define XT_RAW		BIT(IIO_CHAN_INFO_RAW)
 #define XT_SCALE	BIT(IIO_CHAN_INFO_SCALE)
 
@@ -110,7 +120,7 @@ struct xt_fixture {
 	struct srv_iiod_ctx *ctx;
 };
 
-static int xt_setup(struct xt_fixture *f, const char *label)
+static int xt_setup(struct xt_fixture *f, const char *label, bool buffered)
 {
 	static const struct srv_iiod_ctx_attr attrs[] = { { "k", "v<&>" } };
 	struct iio_dev *d;
@@ -125,6 +135,10 @@ static int xt_setup(struct xt_fixture *f, const char *label)
 	d->channels = xt_chans;
 	d->num_channels = (int)(sizeof(xt_chans) / sizeof(xt_chans[0]));
 	d->info = &xt_info;
+	if (buffered && iio_triggered_buffer_setup(d, &xt_buffer, NULL)) {
+		iio_device_put(d);
+		return -ENOMEM;
+	}
 	if (iio_device_register(f->reg, d, err, sizeof(err))) {
 		fprintf(stderr, "register: %s\n", err);
 		iio_device_put(d);
@@ -149,7 +163,7 @@ static void test_xml_grouping(void)
 	size_t i, n = sizeof(xt_chan_rows) / sizeof(xt_chan_rows[0]);
 	int k, na;
 
-	CU_ASSERT_EQUAL_FATAL(xt_setup(&f, "imu"), 0);
+	CU_ASSERT_EQUAL_FATAL(xt_setup(&f, "imu", true), 0);
 	CU_ASSERT_EQUAL_FATAL(f.ctx->ndevs, 1);
 	d = &f.ctx->devs[0];
 	CU_ASSERT_STRING_EQUAL(d->id, "iio:device0");
@@ -178,6 +192,29 @@ static void test_xml_grouping(void)
 	xt_teardown(&f);
 }
 TEST_CASE(test_xml_grouping, "channels grouped from attribute names");
+
+/*
+ * Without a buffer there is no scan_elements/: no channel is a scan
+ * element, and the soft timestamp, which has no other file, is no channel
+ * (Debian's iiod over the 6.1 opt3001 on the QEMU rig: one channel).
+ */
+static void test_xml_unbuffered(void)
+{
+	const struct srv_iiod_dev *d;
+	struct xt_fixture f;
+	int k;
+
+	CU_ASSERT_EQUAL_FATAL(xt_setup(&f, NULL, false), 0);
+	d = &f.ctx->devs[0];
+	CU_ASSERT_EQUAL(d->nchans, (int)(sizeof(xt_chan_rows) / sizeof(xt_chan_rows[0])) - 1);
+	for (k = 0; k < d->nchans; k++) {
+		TEST_ROW_ASSERT(strcmp(d->chans[k].id, "timestamp") != 0, d->chans[k].id);
+		TEST_ROW_ASSERT(d->chans[k].scan_index == -1 && !d->chans[k].format[0],
+				d->chans[k].id);
+	}
+	xt_teardown(&f);
+}
+TEST_CASE(test_xml_unbuffered, "no buffer: no scan elements, no timestamp channel");
 
 struct xt_find_row {
 	const char *name;
@@ -217,7 +254,7 @@ static void test_xml_find(void)
 	struct xt_fixture f;
 	size_t i;
 
-	CU_ASSERT_EQUAL_FATAL(xt_setup(&f, "imu"), 0);
+	CU_ASSERT_EQUAL_FATAL(xt_setup(&f, "imu", true), 0);
 	for (i = 0; i < sizeof(xt_find_rows) / sizeof(xt_find_rows[0]); i++) {
 		r = &xt_find_rows[i];
 		a = NULL;
@@ -256,7 +293,7 @@ static void test_xml_text(void)
 	struct xt_fixture f;
 	const char *xml;
 
-	CU_ASSERT_EQUAL_FATAL(xt_setup(&f, "a&b<c>\"d'"), 0);
+	CU_ASSERT_EQUAL_FATAL(xt_setup(&f, "a&b<c>\"d'", true), 0);
 	xml = f.ctx->xml;
 	CU_ASSERT_EQUAL(strlen(xml), f.ctx->xml_len);
 	CU_ASSERT_PTR_NULL(strchr(xml, '\n'));
@@ -288,7 +325,7 @@ static void test_xml_control(void)
 {
 	struct xt_fixture f;
 
-	CU_ASSERT_EQUAL_FATAL(xt_setup(&f, "a\tb\nc\rd\x1b[2J\x07" "e\x7f"), 0);
+	CU_ASSERT_EQUAL_FATAL(xt_setup(&f, "a\tb\nc\rd\x1b[2J\x07" "e\x7f", true), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(f.ctx->xml, " label=\"a&#x9;b&#xA;c&#xD;d&#xFFFD;[2J"
 					   "&#xFFFD;e&#x7F;\">"));
 	xt_xmllint(f.ctx);

@@ -92,11 +92,7 @@ start_daemon() {
 	shtest_wait_socket "$sock"
 	# the iiod listener binds after the unix one: under valgrind on a busy machine an iiod
 	# client sent at once found nothing there (the SETTRIG row's empty answer)
-	wi=0
-	until nc -z 127.0.0.1 "$iport" 2>/dev/null || [ $wi -ge $tenths ]; do
-		sleep 0.1
-		wi=$((wi + 1))
-	done
+	shtest_wait_port "$iport" "$tenths"
 }
 
 stop_daemon() {

@@ -6,7 +6,8 @@
  * 0-0035, then talks to it twice: byte for byte with raw sockets (a table
  * of request/reply transcripts, each followed by a VERSION that proves the
  * stream is still in step; PRINT as valid XML; EXIT, half-close, bounded
- * WRITE, limits, read-only, authentication, reload, a hung bus), and with
+ * WRITE, limits, read-only, authentication, reload, a hung bus, a software
+ * buffer without a trigger), and with
  * the real libiio tools: iio_info, iio_attr and the Python bindings, which
  * must list and read exactly what the board has. Those three are skipped
  * with a message when they are not installed.
@@ -528,6 +529,43 @@ static void test_iiod_read_only(void)
 }
 TEST_CASE(test_iiod_read_only,
 	  "I-8 --read-only: WRITE and OPEN get -EACCES, a WRITE's payload skipped");
+
+/* An INA219 on a 0.1 ohm shunt carrying 1 A: its shunt register holds 10000 (0x2710). */
+#define IIODT_BOARD_INA							\
+	"{\"board\": \"iiodina\","						\
+	" \"buses\": {\"i2c-0\": {\"type\": \"i2c\", \"backend\": \"emulated\"}},"	\
+	" \"devices\": [{\"driver\": \"ina219\", \"bus\": \"i2c-0\", \"address\": \"0x40\","	\
+	"  \"shunt-resistor\": 100000,"						\
+	"  \"emulate\": {\"current\": 1000, \"vbus\": 12000, \"rshunt\": 100000}}]}"
+
+/*
+ * A software buffer (ina2xx-adc's kfifo, which its driver fills): no
+ * trigger/, so GETTRIG and SETTRIG are -2 as iiod's are, and OPEN needs no
+ * trigger; READBUF gets the driver's own scans, the shunt register as read.
+ */
+static void test_iiod_software_buffer(void)
+{
+	static const char want[] = "8\n00000001\n\x10\x27\x10\x27\x10\x27\x10\x27";
+	struct iiodt d;
+	struct srvc *c;
+
+	CU_ASSERT_EQUAL_FATAL(iiodt_start(&d, IIODT_BOARD_INA, NULL), 0);
+	c = srvc_open(d.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	srvc_sends(c, "GETTRIG iio:device0\r\nSETTRIG iio:device0\r\n");
+	CU_ASSERT(IIODT_EXPECT(c, "-2\n-2\n"));
+	srvc_sends(c, "OPEN iio:device0 8 00000001\r\n");
+	CU_ASSERT(IIODT_EXPECT(c, "0\n"));
+	srvc_sends(c, "READBUF iio:device0 8\r\n");
+	CU_ASSERT(iiodt_expect(c, want, sizeof(want) - 1, 0));
+	srvc_sends(c, "CLOSE iio:device0\r\n");
+	CU_ASSERT(IIODT_EXPECT(c, "0\n"));
+	CU_ASSERT(iiodt_in_step(c));
+	srvc_close(c);
+	iiodt_stop(&d);
+}
+TEST_CASE(test_iiod_software_buffer,
+	  "a software buffer (ina219): GETTRIG/SETTRIG -2, OPEN without a trigger, READBUF");
 
 /* --allow-write: only matching attributes; the rest -EACCES, payload skipped. */
 static void test_iiod_allow_write(void)

@@ -419,6 +419,33 @@ static void test_iiodb_block_limits(void)
 }
 TEST_CASE(test_iiodb_block_limits, "blocks per buffer and block size at N and N+1");
 
+/* A block waits at most the TIMEOUT from when it is the head; then it may be retried. */
+static void test_iiodb_block_timeout(void)
+{
+	struct srvc *c = bt_open();
+	int dummy = bt_dev("iio:device0"), trig = bt_dev("trigger0");
+	uint64_t size = 4 * 100000;	/* 100 s of scans at 1 kHz */
+	struct bt_resp r;
+	long t0;
+
+	CU_ASSERT_EQUAL(bt_simple(c, 0, OP_SETTRIG, (uint8_t)dummy, trig), 0);
+	CU_ASSERT_EQUAL(bt_simple(c, 0, OP_TIMEOUT, 0, 200), 0);
+	bt_open_buffer(c, dummy);
+	bt_cmd(c, 1, OP_CREATE_BLOCK, (uint8_t)dummy, 0, &size, NULL, 0);
+	CU_ASSERT(bt_resp(c, &r) && r.code == 0);
+	CU_ASSERT_EQUAL(bt_simple(c, 0, OP_ENABLE_BUFFER, (uint8_t)dummy, 0), 0);
+	t0 = srvtest_now_ms();
+	bt_cmd(c, 1, OP_TRANSFER_BLOCK, (uint8_t)dummy, 0, &size, NULL, 0);
+	/* enqueued, not dequeued: the low 16 bits set, as libiio reads a dequeue error */
+	CU_ASSERT(bt_resp_n(c, &r, false) && r.id == 1 && r.code == -ETIMEDOUT);
+	CU_ASSERT(srvtest_now_ms() - t0 >= 200);
+	bt_cmd(c, 1, OP_RETRY_DEQUEUE_BLOCK, (uint8_t)dummy, 0, NULL, NULL, 0);
+	CU_ASSERT(bt_resp_n(c, &r, false) && r.id == 1 && r.code == -ETIMEDOUT);
+	CU_ASSERT(bt_in_step(c));
+	srvc_close(c);
+}
+TEST_CASE(test_iiodb_block_timeout, "a block's wait is bounded by TIMEOUT; RETRY_DEQUEUE_BLOCK");
+
 /* ---- events ---- */
 
 static void bt_poke(const char *value)

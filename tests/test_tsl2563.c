@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 
 #include "iio_event.h"
 
@@ -35,8 +34,11 @@ static const char *const tsl_attrs[] = {
 	"events/in_intensity_both_thresh_rising_value", "events/in_intensity_both_thresh_rising_en",
 	"events/in_intensity_both_thresh_falling_value",
 	"events/in_intensity_both_thresh_falling_en",
-	/* an event interface brings the timestamp clock, as in the kernel */
-	"current_timestamp_clock", NULL
+	/*
+	 * no current_timestamp_clock: 6.1 adds it for a timestamp channel only
+	 * (its event interface comes after the sysfs files; QEMU rig, tsl2563)
+	 */
+	NULL
 };
 
 /* Set up one tsl25xx with constant inputs; asserts the setup worked. */
@@ -508,21 +510,6 @@ static bool tsl_reads(struct sensortest *st, const char *attr, const char *want)
 	return sensortest_read(st->dev, attr, buf, sizeof(buf)) > 0 && strcmp(buf, want) == 0;
 }
 
-/* The next event within @wait_ms (the INT line is sampled every millisecond); 0 if none. */
-static uint64_t tsl_next_event(struct sensortest *st, int wait_ms)
-{
-	struct iio_event_data ev;
-	uint64_t lost;
-	int i;
-
-	for (i = 0; i < wait_ms; i++) {
-		if (iio_event_read(st->dev, &ev, 1, &lost) == 1)
-			return ev.id;
-		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
-	}
-	return 0;
-}
-
 static void test_events(void)
 {
 	static const struct sensortest_prop irq[] = { { SENSORTEST_PROP_IRQ, 1 }, { NULL, 0 } };
@@ -553,7 +540,7 @@ static void test_events(void)
 	CU_ASSERT_EQUAL(tsl_write(&st, TSL_EVF("rising_en"), "2"), -EINVAL);
 	/* four integrations out of the window, then INT: one "either" event */
 	emu_bus_set_time(st.bus, 100.0);
-	CU_ASSERT_EQUAL(tsl_next_event(&st, 2000), 0x0000000700000000ull);
+	CU_ASSERT_EQUAL(sensortest_next_event(st.dev, 2000), 0x0000000700000000ull);
 	CU_ASSERT_EQUAL(tsl_write(&st, TSL_EVF("rising_en"), "0"), 0);
 	CU_ASSERT_EQUAL(tsl_peek(&st, TSL_REG_INT), 0x04);
 	CU_ASSERT(tsl_reads(&st, TSL_EVF("falling_en"), "0\n"));

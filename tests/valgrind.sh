@@ -2,7 +2,8 @@
 # valgrind.sh - the daemon's live suites (tests/test_server_*.c, and
 # tests/test_kernel.sh's kernel devices on a fake tree, and the
 # iiowire-exporter runs of tests/test_exporter.sh, the streams of
-# tests/test_capture.sh and tests/test_libiio_stream.sh, and the GPIO
+# tests/test_capture.sh and tests/test_libiio_stream.sh, libiio 1.0's clients
+# of tests/test_libiio1.sh, and the GPIO
 # interrupt lines of tests/test_gpio.sh) with every
 # iiowired they start running under valgrind memcheck, through srvtest.h's
 # $IIOWIRE_TEST_WRAPPER. A failing suite, or any memory error or leak
@@ -16,7 +17,7 @@
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$top/build/release}
-filter=${2:-^test_server_|^test_kernel_sh\$|^test_exporter_sh\$|^test_capture_sh\$|^test_libiio_stream_sh\$|^test_gpio_sh\$}
+filter=${2:-^test_server_|^test_kernel_sh\$|^test_exporter_sh\$|^test_capture_sh\$|^test_libiio_stream_sh\$|^test_libiio1_sh\$|^test_gpio_sh\$}
 if ! command -v valgrind >/dev/null; then
 	echo "valgrind: SKIPPED: valgrind is not installed" >&2
 	exit 0

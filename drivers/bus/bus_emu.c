@@ -272,6 +272,19 @@ int emu_bus_irq_level(struct bus *bus, uint16_t addr)
 	return ret;
 }
 
+int emu_bus_dac_output(struct bus *bus, uint16_t addr, int channel, struct emu_dac_state *out)
+{
+	struct emu_chip *chip = emu_bus_chip(bus, addr);
+	int ret;
+
+	if (!chip || !chip->ops->dac_output)
+		return -ENODEV;
+	pthread_mutex_lock(&bus->lock);
+	ret = chip->ops->dac_output(chip, channel, out);
+	pthread_mutex_unlock(&bus->lock);
+	return ret;
+}
+
 unsigned long emu_bus_transfers(struct bus *bus, uint16_t addr)
 {
 	struct bus_emu *emu = bus_emu_of(bus);

@@ -88,12 +88,29 @@ struct emu_chip;
  *	compares its inputs at emu_chip_now()): EMU_IRQ_ASSERTED, EMU_IRQ_LOW,
  *	or EMU_IRQ_DISABLED while its registers keep the output off (the line
  *	is then sampled less often); called under the bus lock, as transfers are.
+ * @dac_output: optional: a DAC's output @channel now (struct
+ *	emu_dac_state); 0, or -ENODEV for a channel the chip does not have.
  */
 /* What a model's interrupt output does (emu_chip_ops.irq_level). */
 enum emu_irq_state {
 	EMU_IRQ_DISABLED,	/* the chip's registers keep the output off */
 	EMU_IRQ_LOW,
 	EMU_IRQ_ASSERTED,
+};
+
+/**
+ * struct emu_dac_state - what a DAC model drives on one output pin: the
+ * observable a test (or a board wiring a DAC to an ADC) reads.
+ * @code: the DAC register the output follows.
+ * @powerdown: 0 while the output is on, else the chip's own power-down
+ *	code (its PD bits: which resistor to ground, or three-state).
+ * @mv: the pin's voltage: @code * reference / 2^bits, 0 when powered down
+ *	(pulled to ground, or left floating by a three-state output).
+ */
+struct emu_dac_state {
+	unsigned int code;
+	unsigned int powerdown;
+	double mv;
 };
 
 struct emu_chip_ops {
@@ -103,6 +120,7 @@ struct emu_chip_ops {
 	void (*i2c_write)(struct emu_chip *chip, const uint8_t *buf, int len);
 	void (*destroy)(struct emu_chip *chip);
 	enum emu_irq_state (*irq_level)(struct emu_chip *chip);
+	int (*dac_output)(struct emu_chip *chip, int channel, struct emu_dac_state *out);
 };
 
 /* Virtual time of the bus a chip sits on (seconds); models read it with emu_chip_now(). */
@@ -204,12 +222,29 @@ int emu_inputs_take_numbered(const struct emu_params *p, const char *part, const
 			     struct emu_signal *sig, int n, char *err, size_t errlen);
 
 /**
+ * emu_inputs_take_one() - emu_inputs_take() for a model with one input, @key
+ * into @sig, with the message "PART: no input 'KEY' (input: illuminance, in
+ * lux)" (@unit says what the values are) or "PART: out of memory for input
+ * KEY" in @err. Return: as emu_inputs_take().
+ */
+int emu_inputs_take_one(const struct emu_params *p, const char *part, const char *key,
+			const char *unit, struct emu_signal *sig, char *err, size_t errlen);
+
+/**
  * emu_params_part() - the row of a model's part table @p's id names.
  * @what: the family for the message, with its article ("an AD799x part").
  * Return: the row, or -EINVAL with "NAME: not WHAT" in @err.
  */
 int emu_params_part(const struct emu_params *p, size_t nparts, const char *what, char *err,
 		    size_t errlen);
+
+/**
+ * emu_dac_fill() - a DAC output as struct emu_dac_state: @code of @bits
+ * over @ref_mv, or 0 mV with @powerdown non-zero.
+ * Return: 0, for a dac_output op to return.
+ */
+int emu_dac_fill(struct emu_dac_state *out, unsigned int code, unsigned int powerdown,
+		 double ref_mv, int bits);
 
 /** emu_signals_fini() - emu_signal_fini() each of @n signals (a model's destroy). */
 void emu_signals_fini(struct emu_signal *sig, int n);
@@ -256,6 +291,12 @@ int emu_bus_attach(struct bus *bus, uint16_t addr, struct emu_chip *chip);
  * Return: an enum emu_irq_state, or -ENODEV without such a chip or output.
  */
 int emu_bus_irq_level(struct bus *bus, uint16_t addr);
+/**
+ * emu_bus_dac_output() - output @channel of the DAC model at @addr, read
+ * under the bus lock as emu_bus_irq_level() reads a line.
+ * Return: 0 with *@out filled, or -ENODEV (no chip, not a DAC, no such channel).
+ */
+int emu_bus_dac_output(struct bus *bus, uint16_t addr, int channel, struct emu_dac_state *out);
 /** emu_bus_chip() - the chip at @addr, or NULL; borrowed. */
 struct emu_chip *emu_bus_chip(struct bus *bus, uint16_t addr);
 

@@ -15,7 +15,8 @@
  * on SDO in the last 16 bits of the next frame, 0x90/0xa0 the dither
  * source words, 0xb0 the inversion bits, 0xc0/0xd0 the dither scales.
  * The AD5767 has the same map with 12-bit codes left-aligned (bits 15:4).
- * No inputs; the outputs are read back, as a board reads them.
+ * No inputs. Each output pin (dac_output) is its DAC register's code over
+ * the span the span register selects: min + code / 2^bits x (max - min).
  * Place in the flow: *chip* -> bus -> driver. Must not call drivers or the core.
  */
 #include <errno.h>
@@ -32,6 +33,12 @@ static const struct iio_device_id emu_ad5766_ids[] = {
 	{ "ad5766", 16 },
 	{ "ad5767", 12 },
 	{ NULL, 0 }
+};
+
+/* The span register's codes, in volts (the datasheet's output ranges). */
+static const struct { int min, max; } emu_ad5766_spans[8] = {
+	{ -20, 0 }, { -16, 0 }, { -10, 0 }, { -12, 14 },
+	{ -16, 10 }, { -10, 6 }, { -5, 5 }, { -10, 10 },
 };
 
 struct emu_ad5766 {
@@ -137,9 +144,27 @@ static int emu_ad5766_spi_transfer(struct emu_chip *chip, const struct bus_spi_t
 	return 0;
 }
 
+static int emu_ad5766_dac_output(struct emu_chip *chip, int channel, struct emu_dac_state *out)
+{
+	struct emu_ad5766 *m = emu_ad5766_from_chip(chip);
+	unsigned int code;
+	int lo, hi;
+
+	if (channel < 0 || channel >= EMU_AD5766_NCH)
+		return -ENODEV;
+	code = m->dac[channel] >> (16 - m->bits);
+	lo = emu_ad5766_spans[m->span].min;
+	hi = emu_ad5766_spans[m->span].max;
+	out->code = code;
+	out->powerdown = 0;
+	out->mv = 1000.0 * (lo + (double)code * (hi - lo) / (double)(1u << m->bits));
+	return 0;
+}
+
 static const struct emu_chip_ops emu_ad5766_ops = {
 	.spi_transfer = emu_ad5766_spi_transfer,
 	.destroy = emu_chip_free,
+	.dac_output = emu_ad5766_dac_output,
 };
 
 static int emu_ad5766_create(const struct emu_params *p, struct emu_chip **out, char *err,

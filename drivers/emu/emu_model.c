@@ -134,6 +134,20 @@ int emu_inputs_take_numbered(const struct emu_params *p, const char *part, const
 	return ret;
 }
 
+int emu_inputs_take_one(const struct emu_params *p, const char *part, const char *key,
+			const char *unit, struct emu_signal *sig, char *err, size_t errlen)
+{
+	const struct emu_input_slot slot = { .key = key, .sig = sig };
+	const char *bad = "";
+	int ret = emu_inputs_take(p, &slot, 1, &bad);
+
+	if (ret == -EINVAL && err && errlen)
+		snprintf(err, errlen, "%s: no input '%s' (input: %s, %s)", part, bad, key, unit);
+	else if (ret && err && errlen)
+		snprintf(err, errlen, "%s: out of memory for input %s", part, bad);
+	return ret;
+}
+
 int emu_params_part(const struct emu_params *p, size_t nparts, const char *what, char *err,
 		    size_t errlen)
 {
@@ -142,6 +156,15 @@ int emu_params_part(const struct emu_params *p, size_t nparts, const char *what,
 	if (err && errlen)
 		snprintf(err, errlen, "%s: not %s", p->name ? p->name : "?", what);
 	return -EINVAL;
+}
+
+int emu_dac_fill(struct emu_dac_state *out, unsigned int code, unsigned int powerdown,
+		 double ref_mv, int bits)
+{
+	out->code = code;
+	out->powerdown = powerdown;
+	out->mv = powerdown ? 0.0 : (double)code * ref_mv / (double)(1u << bits);
+	return 0;
 }
 
 void emu_signals_fini(struct emu_signal *sig, int n)

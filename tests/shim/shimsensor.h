@@ -1,8 +1,9 @@
 /*
  * shimsensor.h - a sensor chip (sensortest.h) on a shim node, reached
- * through the real backend: i2c-dev for the light sensors, spidev for the
- * IMUs. For test_shim_tsl2563.c and test_shim_adis16400.c, which compare
- * it with the emulated bus. Header-only, as sensortest.h.
+ * through the real backend: i2c-dev for the light sensors and power
+ * monitors, spidev for the IMUs. For test_shim_tsl2563.c, test_shim_ina2xx.c
+ * and test_shim_adis16400.c, which compare it with the emulated bus.
+ * Header-only, as sensortest.h.
  */
 #ifndef IIOWIRE_TEST_SHIMSENSOR_H
 #define IIOWIRE_TEST_SHIMSENSOR_H
@@ -101,6 +102,30 @@ static inline int shimsensor_compare(struct iio_dev *emu, struct iio_dev *dev)
 				a->name);
 	}
 	return n;
+}
+
+/**
+ * shimsensor_unregister_reads() - register @reg of the chip, read with @read
+ * through a client of its own, before and after the device is unregistered
+ * (its driver's remove runs), for the tests that removal powers a chip down.
+ * Return: 0 with *@before and *@after set (each a value or -errno), or the
+ * client's -errno.
+ */
+static inline int shimsensor_unregister_reads(struct sensortest *st,
+					      int (*read)(struct bus_i2c_client *c, uint8_t reg),
+					      uint8_t reg, int *before, int *after)
+{
+	struct bus_i2c_client *c;
+	int ret = bus_i2c_client_create(st->bus, st->addr, &c);
+
+	if (ret)
+		return ret;
+	*before = read(c, reg);
+	iio_device_unregister(st->reg, st->dev);
+	st->dev = NULL;
+	*after = read(c, reg);
+	bus_i2c_client_destroy(c);
+	return 0;
 }
 
 #endif /* IIOWIRE_TEST_SHIMSENSOR_H */
