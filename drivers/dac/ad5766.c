@@ -51,8 +51,7 @@
 #define AD5766_FULL_RESET_CODE		0x1234
 #define AD5766_NCHANNELS		16
 
-enum { AD5766_DITHER_ENABLE, AD5766_DITHER_INVERT, AD5766_DITHER_SOURCE,
-       AD5766_DITHER_SCALE, AD5766_DITHER_SCALE_AVAIL };
+enum { AD5766_DITHER_ENABLE, AD5766_DITHER_INVERT, AD5766_DITHER_SOURCE };
 
 /* The kernel's ad5766_span_tbl, in volts, indexed by the span register's code. */
 static const struct { int min, max; } ad5766_span_tbl[] = {
@@ -153,7 +152,6 @@ static int ad5766_read_ext(struct iio_dev *indio_dev, uintptr_t priv,
 {
 	struct ad5766_state *st = iio_priv(indio_dev);
 	int ch = chan->channel, v;
-	size_t i;
 
 	switch (priv) {
 	case AD5766_DITHER_ENABLE:
@@ -165,37 +163,36 @@ static int ad5766_read_ext(struct iio_dev *indio_dev, uintptr_t priv,
 	case AD5766_DITHER_SOURCE:	/* the kernel's field minus one: 0 for N0, 1 for N1 */
 		v = (int)((st->dither_source >> (2 * ch)) & 3) - 1;
 		break;
-	case AD5766_DITHER_SCALE:
-		return snprintf(buf, len, "%s\n",
-				ad5766_dither_scales[(st->dither_scale >> (2 * ch)) & 3]);
-	default:	/* iio_enum_available_read(): space-separated, one newline */
-		buf[0] = '\0';
-		for (i = 0; i < ARRAY_SIZE(ad5766_dither_scales); i++)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-				 ad5766_dither_scales[i],
-				 i + 1 < ARRAY_SIZE(ad5766_dither_scales) ? " " : "\n");
-		return (int)strlen(buf);
+	default:
+		return -EINVAL;
 	}
 	return snprintf(buf, len, "%d\n", v);
 }
 
-/* iio_enum_write(): the item's exact text (one trailing newline allowed), else EINVAL. */
-static int ad5766_write_scale(struct ad5766_state *st, int ch, const char *buf)
+static int ad5766_get_dither_scale(struct iio_dev *indio_dev, const struct iio_chan_spec *chan)
 {
-	size_t i, n = strcspn(buf, "\n");
+	struct ad5766_state *st = iio_priv(indio_dev);
 
-	if (buf[n] && buf[n + 1])
-		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(ad5766_dither_scales); i++)
-		if (strlen(ad5766_dither_scales[i]) == n && !strncmp(buf, ad5766_dither_scales[i], n))
-			break;
-	if (i == ARRAY_SIZE(ad5766_dither_scales))
-		return -EINVAL;
-	st->dither_scale &= ~(3u << (2 * ch));
-	st->dither_scale |= (uint32_t)i << (2 * ch);
+	return (int)((st->dither_scale >> (2 * chan->channel)) & 3);
+}
+
+static int ad5766_set_dither_scale(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
+				   unsigned int scale)
+{
+	struct ad5766_state *st = iio_priv(indio_dev);
+
+	st->dither_scale &= ~(3u << (2 * chan->channel));
+	st->dither_scale |= scale << (2 * chan->channel);
 	return ad5766_write_pair(st, AD5766_CMD_DITHER_SCALE_1, AD5766_CMD_DITHER_SCALE_2,
 				 st->dither_scale);
 }
+
+static const struct iio_enum ad5766_dither_scale_enum = {
+	.items = ad5766_dither_scales,
+	.num_items = ARRAY_SIZE(ad5766_dither_scales),
+	.get = ad5766_get_dither_scale,
+	.set = ad5766_set_dither_scale,
+};
 
 /* As the kernel's: a kstrtobool value; the source bit is N0 + that value. */
 static int ad5766_write_ext(struct iio_dev *indio_dev, uintptr_t priv,
@@ -206,8 +203,6 @@ static int ad5766_write_ext(struct iio_dev *indio_dev, uintptr_t priv,
 	bool on;
 
 	(void)len;
-	if (priv == AD5766_DITHER_SCALE)
-		return ad5766_write_scale(st, ch, buf);
 	ret = iio_kstrtobool(buf, &on);
 	if (ret)
 		return ret;
@@ -234,8 +229,8 @@ static const struct iio_chan_spec_ext_info ad5766_ext_info[] = {
 	AD5766_EXT("dither_enable", AD5766_DITHER_ENABLE, ad5766_write_ext),
 	AD5766_EXT("dither_invert", AD5766_DITHER_INVERT, ad5766_write_ext),
 	AD5766_EXT("dither_source", AD5766_DITHER_SOURCE, ad5766_write_ext),
-	AD5766_EXT("dither_scale", AD5766_DITHER_SCALE, ad5766_write_ext),
-	AD5766_EXT("dither_scale_available", AD5766_DITHER_SCALE_AVAIL, NULL),
+	IIO_ENUM("dither_scale", IIO_SEPARATE, &ad5766_dither_scale_enum),
+	IIO_ENUM_AVAILABLE("dither_scale", IIO_SEPARATE, &ad5766_dither_scale_enum),
 	{ .name = NULL },
 };
 
