@@ -3,7 +3,8 @@
  * model behind a device on an emulated bus.
  *
  * Each emulate key is one input of the chip model (a constant, a sine, a
- * ramp, noise or a CSV trace, emu_signal.c); which keys a model takes is
+ * ramp, noise, a CSV trace, or the pin of a DAC placed earlier on the
+ * board: a closed loop, emu_signal.c); which keys a model takes is
  * the model's business, checked when it is created. A fault object arms the
  * emulated bus to NACK, fail or hang a transfer, either from the probe on
  * or once loading is done. Place in the flow: board.c calls in before it
@@ -20,6 +21,9 @@
 #include "board_priv.h"
 #include "bus/bus.h"
 #include "emu/emu.h"
+
+_Static_assert(BOARD_BUSES_MAX <= 64, "board_ctx.wired holds a bus set in 64 bits");
+
 /* ---- emulated inputs ---- */
 
 static int board_signal_csv(struct board_ctx *ctx, const cJSON *spec, const char *path,
@@ -51,9 +55,127 @@ static int board_signal_csv(struct board_ctx *ctx, const cJSON *spec, const char
 	return 0;
 }
 
-/* One emulate value: a number (constant) or {"sine"|"ramp"|"noise"|"csv": {...}}. */
+/* The device placed before this one whose label (or else name) is @name, or NULL. */
+static const struct board_dev *board_dev_named(const struct board_ctx *ctx, const char *name,
+					       size_t len)
+{
+	const struct board_dev *bd;
+	int i;
+
+	for (i = 0; i < ctx->bp->ndevs; i++) {
+		bd = &ctx->bp->devs[i];
+		if (bd->label && strlen(bd->label) == len && strncmp(bd->label, name, len) == 0)
+			return bd;
+	}
+	for (i = 0; i < ctx->bp->ndevs; i++) {
+		bd = &ctx->bp->devs[i];
+		if (strlen(bd->dev->name) == len && strncmp(bd->dev->name, name, len) == 0)
+			return bd;
+	}
+	return NULL;
+}
+
+/* "voltageN" as N, or -1. */
+static int board_voltage_index(const char *chan)
+{
+	char *end;
+	long n;
+
+	if (strncmp(chan, "voltage", 7) != 0 || chan[7] < '0' || chan[7] > '9')
+		return -1;
+	n = strtol(chan + 7, &end, 10);
+	return *end || n > INT_MAX ? -1 : (int)n;
+}
+
+/*
+ * @dev's voltage channel @n: 0 when it is an output, else -EINVAL with the
+ * message naming what it is and the outputs @dev has.
+ */
+static int board_dac_channel(struct board_ctx *ctx, const char *path, const struct iio_dev *dev,
+			     const char *chan, int n)
+{
+	char outs[160] = "";
+	bool input = false;
+	size_t used = 0;
+	int i;
+
+	for (i = 0; i < dev->num_channels; i++) {
+		const struct iio_chan_spec *c = &dev->channels[i];
+
+		if (c->type != IIO_VOLTAGE || c->channel2)
+			continue;
+		if (c->channel == n && c->output)
+			return 0;
+		input |= c->channel == n;
+		if (c->output && used < sizeof(outs))
+			used += (size_t)snprintf(outs + used, sizeof(outs) - used, "%svoltage%d",
+						 used ? ", " : "", c->channel);
+	}
+	if (input)
+		return board_err(ctx, path, "%s's %s is an input, not an output (outputs: %s)",
+				 dev->name, chan, used ? outs : "none");
+	return board_err(ctx, path, "%s has no channel %s (outputs: %s)", dev->name, chan,
+			 used ? outs : "none");
+}
+
+/* Bus @from reads, directly or through other wires, a DAC on bus @to. */
+static bool board_wired(const struct board_ctx *ctx, int from, int to)
+{
+	uint64_t reach = 1ull << from, prev = 0;
+	int k;
+
+	while (reach != prev) {
+		prev = reach;
+		for (k = 0; k < BOARD_BUSES_MAX; k++)
+			if (prev & (1ull << k))
+				reach |= ctx->wired[k];
+	}
+	return reach & (1ull << to);
+}
+
+/*
+ * {"dac": "DEVICE:voltageN"}: the input is output N of a DAC placed earlier
+ * on an emulated bus. A model reads it holding its own bus, then takes the
+ * DAC's bus: buses wired both ways could deadlock (and would hold each
+ * other open), so a wire that closes a cycle of buses is refused.
+ */
+static int board_signal_dac(struct board_ctx *ctx, const cJSON *spec, const char *path,
+			    struct bus *reader, struct emu_signal *sig)
+{
+	const struct board *b = &ctx->bp->b;
+	const struct board_dev *bd;
+	const char *colon;
+	int n, me, ret;
+
+	if (!cJSON_IsString(spec) || !(colon = strrchr(spec->valuestring, ':')))
+		return board_err(ctx, path, "expected \"DEVICE:voltageN\", a DAC's output");
+	bd = board_dev_named(ctx, spec->valuestring, (size_t)(colon - spec->valuestring));
+	if (!bd)
+		return board_err(ctx, path, "no device %.*s before this one (a DAC is named by its "
+				 "label or name, and placed earlier in devices)",
+				 (int)(colon - spec->valuestring), spec->valuestring);
+	n = board_voltage_index(colon + 1);
+	ret = board_dac_channel(ctx, path, bd->dev, colon + 1, n);
+	if (ret)
+		return ret;
+	for (me = 0; me < b->nbuses && b->buses[me] != reader; me++)
+		;
+	if (bd->bus < 0 || me == b->nbuses ||
+	    emu_signal_dac(sig, b->buses[bd->bus], (uint16_t)bd->addr, n, reader))
+		return board_err(ctx, path, "%s is no DAC model on an emulated bus", bd->dev->name);
+	if (bd->bus != me && board_wired(ctx, bd->bus, me))
+		return board_err(ctx, path, "%s closes a cycle: bus %s already reads a DAC on %s",
+				 spec->valuestring, b->bus_names[bd->bus], b->bus_names[me]);
+	ctx->wired[me] |= 1ull << bd->bus;
+	return 0;
+}
+
+/*
+ * One emulate value: a number (constant), {"sine"|"ramp"|"noise"|"csv": {...}}
+ * or {"dac": "DEVICE:voltageN"} (@reader: the bus of the model reading it).
+ */
 static int board_parse_signal(struct board_ctx *ctx, const cJSON *val, const char *path,
-			      struct emu_signal *sig)
+			      struct bus *reader, struct emu_signal *sig)
 {
 	static const char *const sine_keys[] = { "offset", "amplitude", "period_s", "phase", NULL };
 	static const char *const ramp_keys[] = { "from", "to", "period_s", NULL };
@@ -72,9 +194,15 @@ static int board_parse_signal(struct board_ctx *ctx, const cJSON *val, const cha
 		sig->value = val->valuedouble;
 		return 0;
 	}
+	if (cJSON_IsObject(val) && cJSON_GetArraySize(val) == 1 &&
+	    strcmp(val->child->string, "dac") == 0) {
+		board_path_key(p, sizeof(p), path, "dac");
+		return board_signal_dac(ctx, val->child, p, reader, sig);
+	}
 	if (!cJSON_IsObject(val) || cJSON_GetArraySize(val) != 1 || !cJSON_IsObject(val->child))
 		return board_err(ctx, path, "expected a number or one of {\"sine\": {...}}, "
-				 "{\"ramp\": {...}}, {\"noise\": {...}}, {\"csv\": {...}}");
+				 "{\"ramp\": {...}}, {\"noise\": {...}}, {\"csv\": {...}}, "
+				 "{\"dac\": \"DEVICE:voltageN\"}");
 	spec = val->child;
 	board_path_key(p, sizeof(p), path, spec->string);
 	if (strcmp(spec->string, "sine") == 0) {
@@ -121,7 +249,7 @@ static int board_parse_signal(struct board_ctx *ctx, const cJSON *val, const cha
 	} else if (strcmp(spec->string, "csv") == 0) {
 		return board_signal_csv(ctx, spec, p, sig);
 	} else {
-		return board_err(ctx, p, "unknown signal (sine, ramp, noise, csv)");
+		return board_err(ctx, p, "unknown signal (sine, ramp, noise, csv, dac)");
 	}
 	if (!ret && !(sig->period_s > 0)) {
 		board_path_key(kp, sizeof(kp), p, "period_s");
@@ -177,7 +305,7 @@ int board_emulate(struct board_ctx *ctx, const cJSON *obj, const char *path,
 				continue;
 			board_path_key(ip, sizeof(ip), p, it->string);
 			inputs[n].key = it->string;
-			ret = board_parse_signal(ctx, it, ip, &inputs[n].sig);
+			ret = board_parse_signal(ctx, it, ip, bus, &inputs[n].sig);
 			n++;
 			if (ret)
 				goto err_free_inputs;

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <cjson/cJSON.h>
 
 #include "board.h"
@@ -60,6 +61,8 @@ struct board_ctx {
 	size_t errlen;
 	struct board_priv *bp;
 	const struct bus_ops *emu_ops;
+	/* bit j of wired[i]: a model on bus i reads a DAC on bus j (no cycles) */
+	uint64_t wired[BOARD_BUSES_MAX];
 };
 
 /* The device-object view a driver's probe reads through iio_probe_prop_*(). */

@@ -558,10 +558,10 @@ static const struct tboard_err_row tboard_errors[] = {
 	{ "emulate value not a signal", "{" TB_BUS ", \"devices\": [{\"driver\": \"tchip\", \"bus\": "
 	  "\"i2c-0\", \"address\": 16, \"emulate\": {\"CH0\": \"high\"}}]}",
 	  "t.json: devices[0].emulate.CH0: expected a number or one of {\"sine\": {...}}, "
-	  "{\"ramp\": {...}}, {\"noise\": {...}}, {\"csv\": {...}}" },
+	  "{\"ramp\": {...}}, {\"noise\": {...}}, {\"csv\": {...}}, {\"dac\": \"DEVICE:voltageN\"}" },
 	{ "unknown signal", "{" TB_BUS ", \"devices\": [{\"driver\": \"tchip\", \"bus\": "
 	  "\"i2c-0\", \"address\": 16, \"emulate\": {\"CH0\": {\"square\": {}}}}]}",
-	  "t.json: devices[0].emulate.CH0.square: unknown signal (sine, ramp, noise, csv)" },
+	  "t.json: devices[0].emulate.CH0.square: unknown signal (sine, ramp, noise, csv, dac)" },
 	{ "sine without a period", "{" TB_BUS ", \"devices\": [{\"driver\": \"tchip\", \"bus\": "
 	  "\"i2c-0\", \"address\": 16, \"emulate\": {\"CH0\": {\"sine\": {\"amplitude\": 1}}}}]}",
 	  "t.json: devices[0].emulate.CH0.sine.period_s: missing" },

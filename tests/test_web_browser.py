@@ -69,9 +69,9 @@ def cards(drv):
     return drv.find_elements(By.CSS_SELECTOR, ".card")
 
 
-# maps/demo.json's cards: 8 devices (the last iio_evgen), then iio_sysfs_trigger,
-# trigger0 (hrt0) and trigger1 (adis16400-dev6)
-DEMO_CARDS = 11
+# maps/demo.json's cards: 10 devices (iio_evgen, then the closed loop's loop-dac and
+# loop-adc), then iio_sysfs_trigger, trigger0 (hrt0) and trigger1 (adis16400-dev6)
+DEMO_CARDS = 13
 
 
 def card(drv, dev):

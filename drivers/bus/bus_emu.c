@@ -272,15 +272,22 @@ int emu_bus_irq_level(struct bus *bus, uint16_t addr)
 	return ret;
 }
 
-int emu_bus_dac_output(struct bus *bus, uint16_t addr, int channel, struct emu_dac_state *out)
+int emu_bus_dac_output_locked(struct bus *bus, uint16_t addr, int channel,
+			      struct emu_dac_state *out)
 {
 	struct emu_chip *chip = emu_bus_chip(bus, addr);
-	int ret;
 
 	if (!chip || !chip->ops->dac_output)
 		return -ENODEV;
+	return chip->ops->dac_output(chip, channel, out);
+}
+
+int emu_bus_dac_output(struct bus *bus, uint16_t addr, int channel, struct emu_dac_state *out)
+{
+	int ret;
+
 	pthread_mutex_lock(&bus->lock);
-	ret = chip->ops->dac_output(chip, channel, out);
+	ret = emu_bus_dac_output_locked(bus, addr, channel, out);
 	pthread_mutex_unlock(&bus->lock);
 	return ret;
 }

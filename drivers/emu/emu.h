@@ -26,6 +26,7 @@ enum emu_signal_kind {
 	EMU_SIGNAL_RAMP,
 	EMU_SIGNAL_NOISE,
 	EMU_SIGNAL_CSV,
+	EMU_SIGNAL_DAC,
 };
 
 /**
@@ -35,7 +36,12 @@ enum emu_signal_kind {
  * RAMP: from @offset to @offset + @amplitude over @period_s, then again.
  * NOISE: @offset + gaussian(@amplitude = std deviation), seeded by @seed so
  * the same t gives the same value. CSV: linear interpolation of the trace's
- * (@csv_t, @csv_v) points, looping over its duration.
+ * (@csv_t, @csv_v) points, looping over its duration. DAC: the pin
+ * voltage (mV) of output @dac_channel of the DAC model at @dac_addr of
+ * emulated bus @dac_bus, now (a board's closed loop). The signal holds a
+ * reference on @dac_bus unless @dac_same_bus: the reader's own bus, whose
+ * lock the reader already holds (models sample under their bus's lock), so
+ * the DAC is read without taking it again.
  */
 struct emu_signal {
 	enum emu_signal_kind kind;
@@ -48,6 +54,10 @@ struct emu_signal {
 	double *csv_t;		/* owned: emu_signal_fini() */
 	double *csv_v;
 	int csv_n;
+	struct bus *dac_bus;	/* DAC: a reference unless dac_same_bus */
+	uint16_t dac_addr;
+	int dac_channel;
+	bool dac_same_bus;
 };
 
 /** emu_signal_sample() - the signal's value at @t_s seconds of virtual time. */
@@ -62,7 +72,14 @@ int emu_signal_load_csv(struct emu_signal *sig, const char *path, char *err, siz
  * model that keeps its inputs. Return: 0 (@dst owns its arrays: emu_signal_fini()), -ENOMEM.
  */
 int emu_signal_copy(struct emu_signal *dst, const struct emu_signal *src);
-/** emu_signal_fini() - free what a CSV signal holds; NULL-safe. */
+/**
+ * emu_signal_dac() - make @sig the output @channel of the DAC model at
+ * @addr of @bus, read by a model on @reader_bus.
+ * Return: 0, or -ENODEV when @bus has no DAC model with that output there.
+ */
+int emu_signal_dac(struct emu_signal *sig, struct bus *bus, uint16_t addr, int channel,
+		   const struct bus *reader_bus);
+/** emu_signal_fini() - free what a CSV or DAC signal holds; NULL-safe. */
 void emu_signal_fini(struct emu_signal *sig);
 
 /* One named input of a model: the key is a datasheet name, ABI stem or documented input. */
@@ -297,6 +314,12 @@ int emu_bus_irq_level(struct bus *bus, uint16_t addr);
  * Return: 0 with *@out filled, or -ENODEV (no chip, not a DAC, no such channel).
  */
 int emu_bus_dac_output(struct bus *bus, uint16_t addr, int channel, struct emu_dac_state *out);
+/**
+ * emu_bus_dac_output_locked() - emu_bus_dac_output() for a caller that
+ * already holds @bus's transfer lock (a model on the same bus sampling it).
+ */
+int emu_bus_dac_output_locked(struct bus *bus, uint16_t addr, int channel,
+			      struct emu_dac_state *out);
 /** emu_bus_chip() - the chip at @addr, or NULL; borrowed. */
 struct emu_chip *emu_bus_chip(struct bus *bus, uint16_t addr);
 

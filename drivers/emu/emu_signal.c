@@ -1,6 +1,7 @@
 /*
  * emu_signal.c - the analog inputs of emulated chips: constant, sine, ramp,
- * seeded noise and CSV traces, sampled on a bus's virtual clock.
+ * seeded noise and CSV traces, sampled on a bus's virtual clock, and the
+ * pin of an emulated DAC (a board's closed loop).
  *
  * Place in the flow: *signal* -> chip model -> emulated bus -> driver. A
  * model asks for its input's value at "now" when the driver starts a
@@ -84,6 +85,22 @@ static double emu_signal_csv(const struct emu_signal *sig, double t_s)
 	return v[lo] + f * (v[hi] - v[lo]);
 }
 
+/*
+ * A DAC's pin now, whatever the time asked: the wire carries what the DAC
+ * drives at the moment the ADC converts. A DAC that went away reads 0 mV.
+ */
+static double emu_signal_dac_mv(const struct emu_signal *sig)
+{
+	struct emu_dac_state s;
+	int ret;
+
+	if (sig->dac_same_bus)
+		ret = emu_bus_dac_output_locked(sig->dac_bus, sig->dac_addr, sig->dac_channel, &s);
+	else
+		ret = emu_bus_dac_output(sig->dac_bus, sig->dac_addr, sig->dac_channel, &s);
+	return ret ? 0.0 : s.mv;
+}
+
 /**
  * emu_signal_sample() - the signal's value at @t_s seconds of virtual time.
  * A periodic signal with a period <= 0 stays at its offset.
@@ -114,6 +131,8 @@ double emu_signal_sample(const struct emu_signal *sig, double t_s)
 		return emu_signal_noise(sig, t_s);
 	case EMU_SIGNAL_CSV:
 		return emu_signal_csv(sig, t_s);
+	case EMU_SIGNAL_DAC:
+		return emu_signal_dac_mv(sig);
 	}
 	return 0.0;
 }
@@ -295,6 +314,8 @@ int emu_signal_copy(struct emu_signal *dst, const struct emu_signal *src)
 	dst->csv_t = NULL;
 	dst->csv_v = NULL;
 	dst->csv_n = 0;
+	if (src->kind == EMU_SIGNAL_DAC && !src->dac_same_bus)
+		bus_get(src->dac_bus);
 	if (src->kind != EMU_SIGNAL_CSV || src->csv_n <= 0 || !src->csv_t || !src->csv_v)
 		return 0;
 	bytes = (size_t)src->csv_n * sizeof(double);
@@ -312,11 +333,34 @@ int emu_signal_copy(struct emu_signal *dst, const struct emu_signal *src)
 	return 0;
 }
 
-/* emu_signal_fini() - partner of emu_signal_load_csv()/emu_signal_copy(); NULL-safe. */
+int emu_signal_dac(struct emu_signal *sig, struct bus *bus, uint16_t addr, int channel,
+		   const struct bus *reader_bus)
+{
+	struct emu_dac_state s;
+	int ret;
+
+	ret = emu_bus_dac_output(bus, addr, channel, &s);
+	if (ret)
+		return ret;
+	emu_signal_fini(sig);
+	memset(sig, 0, sizeof(*sig));
+	sig->kind = EMU_SIGNAL_DAC;
+	sig->dac_addr = addr;
+	sig->dac_channel = channel;
+	/* no reference on the reader's own bus: the bus would hold itself */
+	sig->dac_same_bus = bus == reader_bus;
+	sig->dac_bus = sig->dac_same_bus ? bus : bus_get(bus);
+	return 0;
+}
+
+/* emu_signal_fini() - partner of emu_signal_load_csv()/_copy()/_dac(); NULL-safe. */
 void emu_signal_fini(struct emu_signal *sig)
 {
 	if (!sig)
 		return;
+	if (sig->kind == EMU_SIGNAL_DAC && !sig->dac_same_bus)
+		bus_put(sig->dac_bus);
+	sig->dac_bus = NULL;
 	free(sig->csv_t);
 	free(sig->csv_v);
 	sig->csv_t = NULL;
