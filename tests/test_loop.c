@@ -4,8 +4,9 @@
  * the demo board and on boards built to break it.
  *
  * What must hold: a ramp played through maps/demo.json's loop-dac (AD5766,
- * -5..+5 V) and captured by loop-adc (MAX1363, 2048 mV internal reference)
- * on the same trigger is the ramp through both chips' scales within one
+ * -5..+5 V) and captured by loop-adc (a MAX1237 of the max1363 driver, 2048
+ * mV internal reference) on the same trigger is the ramp through both
+ * chips' scales within one
  * ADC LSB, computed here from the datasheets (DAC: -5000 + code x 10000 /
  * 2^16 mV; ADC: floor(mV x 2^12 / 2048)); with the DAC's output enabled
  * first each scan sees the code of its own poll, with the capture enabled
@@ -43,7 +44,7 @@ static void loop_store(struct iio_buffer *buf, const uint8_t *rec, uint64_t lost
 	struct loop_reader *r = buf->priv;
 
 	(void)lost;
-	/* the MAX1363's scan element: be:u12/16 */
+	/* the MAX1237's scan element: be:u12/16 */
 	if (r->n < LOOP_SCANS + 2)
 		r->code[r->n] = ((unsigned int)rec[0] << 8 | rec[1]) & 0xfff;
 	r->n++;
@@ -64,7 +65,7 @@ static double loop_dac_mv(unsigned int code)
 	return -5000.0 + code * 10000.0 / 65536.0;
 }
 
-/* What the MAX1363 converts @mv to: unipolar, clamped to 0..4095. */
+/* What the MAX1237 converts @mv to: unipolar, clamped to 0..4095. */
 static unsigned int loop_adc_code(double mv)
 {
 	double c = floor(mv * 4096.0 / 2048.0);
@@ -163,20 +164,33 @@ static void test_ramp_one_late(void)
 }
 TEST_CASE(test_ramp_one_late, "capture enabled first: each scan is the previous poll's code");
 
+/* Write @code to @dac's out_voltage0_raw, then read @adc's in_voltage0_raw: does it read @want? */
+static bool loop_through(struct board *b, const char *dac, const char *code, const char *adc,
+			 const char *want)
+{
+	char buf[SENSORTEST_VALUE_MAX] = "";
+
+	if (sensortest_write(loop_dev(b, dac), "out_voltage0_raw", code) ||
+	    sensortest_read(loop_dev(b, adc), "in_voltage0_raw", buf, sizeof(buf)) < 0 ||
+	    strcmp(buf, want)) {
+		fprintf(stderr, "\n%s %s -> %s: read '%s', want '%s'\n", dac, code, adc, buf, want);
+		return false;
+	}
+	return true;
+}
+
 static void test_demo_write(void)
 {
-	char err[BOARD_ERR_MAX], buf[SENSORTEST_VALUE_MAX];
+	char err[BOARD_ERR_MAX];
 	struct board *b = board_load(test_path("maps/demo.json"), err, sizeof(err));
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	/* maps/README.md's example: -5000 + 40960 x 10000 / 65536 = 1250 mV, 2500 x 0.5 mV */
-	CU_ASSERT_EQUAL(sensortest_write(loop_dev(b, "loop-dac"), "out_voltage0_raw", "40960"), 0);
-	CU_ASSERT(sensortest_read(loop_dev(b, "loop-adc"), "in_voltage0_raw", buf, sizeof(buf)) >= 0);
-	CU_ASSERT_STRING_EQUAL(buf, "2500\n");
+	CU_ASSERT(loop_through(b, "loop-dac", "40960", "loop-adc", "2500\n"));
 	/* the span's top, +5 V - 1 LSB, is past the ADC's 2048 mV: it clamps to full scale */
-	CU_ASSERT_EQUAL(sensortest_write(loop_dev(b, "loop-dac"), "out_voltage0_raw", "65535"), 0);
-	CU_ASSERT(sensortest_read(loop_dev(b, "loop-adc"), "in_voltage0_raw", buf, sizeof(buf)) >= 0);
-	CU_ASSERT_STRING_EQUAL(buf, "4095\n");
+	CU_ASSERT(loop_through(b, "loop-dac", "65535", "loop-adc", "4095\n"));
+	/* below 0 V the unipolar input reads 0 */
+	CU_ASSERT(loop_through(b, "loop-dac", "32767", "loop-adc", "0\n"));
 	board_destroy(b);
 }
 TEST_CASE(test_demo_write, "demo.json: out_voltage0_raw on loop-dac is in_voltage0_raw on loop-adc");
@@ -207,15 +221,12 @@ static void test_same_bus(void)
 {
 	char err[BOARD_ERR_MAX];
 	struct board *b = loop_board(LOOP_ADC("adc", "i2c-dac:voltage0"), err, sizeof(err));
-	char buf[SENSORTEST_VALUE_MAX];
 
 	if (!b)
 		fprintf(stderr, "%s\n", err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	/* AD5622, 12 bits over 2048 mV: code 3000 is 1500 mV, the MAX1363's code 3000 */
-	CU_ASSERT_EQUAL(sensortest_write(loop_dev(b, "i2c-dac"), "out_voltage0_raw", "3000"), 0);
-	CU_ASSERT(sensortest_read(loop_dev(b, "adc"), "in_voltage0_raw", buf, sizeof(buf)) >= 0);
-	CU_ASSERT_STRING_EQUAL(buf, "3000\n");
+	CU_ASSERT(loop_through(b, "i2c-dac", "3000", "adc", "3000\n"));
 	board_destroy(b);
 }
 TEST_CASE(test_same_bus, "a DAC and the ADC it feeds on one bus: no deadlock, the pin's value");
