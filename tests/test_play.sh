@@ -4,7 +4,8 @@
 # played to the last scan (read back over SPI), paced by a 200 Hz trigger;
 # --cyclic repeating its block one scan per trigger_now until SIGTERM, a
 # second writer refused with EBUSY meanwhile; values that do not fit
-# (65535 and 65536 on 16 bits), short lines, an input device, and usage
+# (65535 and 65536 on 16 bits), short lines, an input device, a ramp played
+# into the closed loop (an ADC input wired to the AD5767), and usage
 # errors with their exit statuses; the daemon serving on after each.
 # Usage: test_play.sh BUILD_DIR SOURCE_DIR. Last line "N passed, M failed".
 set -u
@@ -21,7 +22,9 @@ cat >"$tmp/board.json" <<'JSON'
  "devices": [
   {"driver": "ad5766", "bus": "spi0", "cs": 0, "output-range-microvolts": "-20000000 0"},
   {"driver": "ad5767", "bus": "spi0", "cs": 1, "output-range-microvolts": "-5000000 5000000"},
-  {"driver": "max1363", "bus": "i2c-0", "address": "0x34", "emulate": {"AIN0": 1000}}]}
+  {"driver": "max1363", "bus": "i2c-0", "address": "0x34", "emulate": {"AIN0": 1000}},
+  {"driver": "max1237", "bus": "i2c-0", "address": "0x35", "label": "loop",
+   "emulate": {"AIN0": {"dac": "ad5767:voltage2"}}}]}
 JSON
 ${IIOWIRE_TEST_WRAPPER:-} "$build/server/iiowired" --board "$tmp/board.json" \
 	--listen "unix:$tmp/sock" --log-level warn 2>"$tmp/log" &
@@ -50,6 +53,15 @@ python3 -c 'import struct, sys; sys.stdout.buffer.write(b"".join(struct.pack("=H
 	>"$tmp/ad5767.bin"
 if cli play ad5767 voltage9 -b 2 --trigger hrt0 <"$tmp/ad5767.bin" 2>"$tmp/err" && [ "$(raw ad5767 9)" = 4095 ]; then ok
 else bad "play raw ad5767: $(cat "$tmp/err") v9=$(raw ad5767 9)"; fi
+
+# the closed loop (maps/README.md): a ramp played to the AD5767's voltage2
+# reaches the MAX1237's AIN0; the DAC holds its last code, 2560: -5 V +
+# 2560 x 10 V / 4096 = 1250 mV, 2500 at 0.5 mV a code
+python3 -c 'import struct, sys; sys.stdout.buffer.write(b"".join(struct.pack("=H", (c << 4)) for c in range(2048, 2561, 64)))' \
+	>"$tmp/loop.bin"
+if cli play ad5767 voltage2 -b 3 --trigger hrt0 <"$tmp/loop.bin" 2>"$tmp/err" &&
+   [ "$(raw ad5767 2)" = 2560 ] && [ "$(cli read loop in_voltage0_raw)" = 2500 ]; then ok
+else bad "play into the loop: $(cat "$tmp/err") v2=$(raw ad5767 2) adc=$(cli read loop in_voltage0_raw)"; fi
 
 # limits: 65535 fits 16 bits, 65536 does not; a short line; an input device
 printf '65535\n' | cli play ad5766 voltage1 --format csv 2>"$tmp/err"
