@@ -127,6 +127,17 @@ def test_plot(drv):
     check(len(plot.find_elements(By.TAG_NAME, "canvas")) > 0, "dygraphs drew a canvas")
 
 
+def answer(drv, row, ctl):
+    """Click @ctl (a write of @row) and wait for the daemon's answer; Return: its message."""
+    msg = row.find_element(By.CSS_SELECTOR, ".attr-msg")
+    drv.execute_script("arguments[0].textContent = ''", msg)
+    # a device with many attributes (the dummy's events/ files) makes a long card
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'});", ctl)
+    ctl.click()
+    wait_for("the write's answer", lambda: msg.text not in ("", "…"))
+    return msg
+
+
 def write_from_page(drv, dev, attr, value):
     c = card(drv, dev)
     det = c.find_element(By.CSS_SELECTOR, "details.attrs")
@@ -136,13 +147,7 @@ def write_from_page(drv, dev, attr, value):
     inp = row.find_element(By.CSS_SELECTOR, "input")
     inp.clear()
     inp.send_keys(value)
-    btn = row.find_element(By.CSS_SELECTOR, "button.write")
-    # a device with many attributes (the dummy's events/ files) makes a long card
-    drv.execute_script("arguments[0].scrollIntoView({block: 'center'});", btn)
-    btn.click()
-    msg = row.find_element(By.CSS_SELECTOR, ".attr-msg")
-    wait_for("the write's answer", lambda: msg.text not in ("", "…"))
-    return msg
+    return answer(drv, row, row.find_element(By.CSS_SELECTOR, "button.write"))
 
 
 def test_writes(drv, d):
@@ -159,19 +164,12 @@ def test_writes(drv, d):
 def set_output(drv, dev, chan, value=None, powerdown=False):
     """Use an output channel's controls under its row; Return: their message."""
     row = card(drv, dev).find_element(By.CSS_SELECTOR, 'tr[data-set="%s"]' % chan)
-    msg = row.find_element(By.CSS_SELECTOR, ".attr-msg")
-    drv.execute_script("arguments[0].textContent = ''", msg)
     if powerdown:
-        ctl = row.find_element(By.CSS_SELECTOR, "input.set-powerdown")
-    else:
-        inp = row.find_element(By.CSS_SELECTOR, "input.set-raw")
-        inp.clear()
-        inp.send_keys(value)
-        ctl = row.find_element(By.CSS_SELECTOR, "button.set")
-    drv.execute_script("arguments[0].scrollIntoView({block: 'center'});", ctl)
-    ctl.click()
-    wait_for("the write's answer", lambda: msg.text not in ("", "…"))
-    return msg
+        return answer(drv, row, row.find_element(By.CSS_SELECTOR, "input.set-powerdown"))
+    inp = row.find_element(By.CSS_SELECTOR, "input.set-raw")
+    inp.clear()
+    inp.send_keys(value)
+    return answer(drv, row, row.find_element(By.CSS_SELECTOR, "button.set"))
 
 
 def test_set_output(drv, d):
