@@ -7,7 +7,8 @@
  * responder reads it: a 64-bit number (WRITE's length, a block's size or
  * bytes used), then for WRITE that many bytes; a 32-bit value for
  * REG_WRITE; the channel mask for OPEN_BUFFER, whose length only the
- * device's channel count gives (the caller's @mask_bytes).
+ * device's channel count gives, and an output buffer's block after its
+ * bytes used (both the caller's @payload).
  */
 #include <endian.h>
 #include <errno.h>
@@ -86,12 +87,13 @@ static int proto_iiodb_want_data(struct proto_iiodb_dec *d, size_t want)
  * Return: 1 when the command is whole already, 0 when a payload follows, or -errno.
  */
 static int proto_iiodb_after_hdr(struct proto_iiodb_dec *d,
-				 int (*mask_bytes)(void *ctx, uint8_t dev), void *ctx)
+				 long long (*payload)(void *ctx, const struct proto_iiodb_cmd *c),
+				 void *ctx)
 {
 	struct proto_iiodb_cmd *c = &d->cmd;
 	uint16_t id;
 	uint32_t code;
-	int n;
+	long long n;
 
 	memcpy(&id, d->hdr, 2);
 	memcpy(&code, d->hdr + 4, 4);
@@ -116,7 +118,7 @@ static int proto_iiodb_after_hdr(struct proto_iiodb_dec *d,
 	}
 	if (c->op != PROTO_IIODB_OPEN_BUFFER)
 		return 1;
-	n = mask_bytes(ctx, c->dev);
+	n = payload(ctx, c);
 	if (n < 0 || n > PROTO_IIODB_MASK_MAX_BYTES)
 		return -ENODEV;
 	if (proto_iiodb_want_data(d, (size_t)n))
@@ -125,9 +127,12 @@ static int proto_iiodb_after_hdr(struct proto_iiodb_dec *d,
 }
 
 /* The number after the header is whole. Return: as proto_iiodb_after_hdr(). */
-static int proto_iiodb_after_num(struct proto_iiodb_dec *d)
+static int proto_iiodb_after_num(struct proto_iiodb_dec *d,
+				 long long (*payload)(void *ctx, const struct proto_iiodb_cmd *c),
+				 void *ctx)
 {
 	struct proto_iiodb_cmd *c = &d->cmd;
+	long long n;
 	uint64_t v64;
 	uint32_t v32;
 
@@ -140,6 +145,12 @@ static int proto_iiodb_after_num(struct proto_iiodb_dec *d)
 	}
 	d->have = 0;
 	d->stage = DEC_HDR;
+	if (c->op == PROTO_IIODB_TRANSFER_BLOCK || c->op == PROTO_IIODB_ENQUEUE_BLOCK_CYCLIC) {
+		n = payload(ctx, c);	/* an output buffer's block follows */
+		if (n < 0)
+			return (int)n;
+		return !n ? 1 : proto_iiodb_want_data(d, (size_t)n) ? -ENOMEM : 0;
+	}
 	if (!proto_iiodb_is_write(c->op))
 		return 1;
 	if (c->arg <= d->write_max)
@@ -181,15 +192,16 @@ static size_t proto_iiodb_take(struct proto_iiodb_dec *d, const uint8_t *p, size
 }
 
 /* Is the current stage complete? Then move on. Return: as proto_iiodb_after_hdr(). */
-static int proto_iiodb_step(struct proto_iiodb_dec *d, int (*mask_bytes)(void *ctx, uint8_t dev),
+static int proto_iiodb_step(struct proto_iiodb_dec *d,
+			    long long (*payload)(void *ctx, const struct proto_iiodb_cmd *c),
 			    void *ctx)
 {
 	switch (d->stage) {
 	case DEC_HDR:
 		return d->have < PROTO_IIODB_HDR_BYTES ? 0 :
-			proto_iiodb_after_hdr(d, mask_bytes, ctx);
+			proto_iiodb_after_hdr(d, payload, ctx);
 	case DEC_NUM:
-		return d->have < d->want ? 0 : proto_iiodb_after_num(d);
+		return d->have < d->want ? 0 : proto_iiodb_after_num(d, payload, ctx);
 	case DEC_DATA:
 		if (d->have < d->want)
 			return 0;
@@ -207,8 +219,8 @@ static int proto_iiodb_step(struct proto_iiodb_dec *d, int (*mask_bytes)(void *c
 }
 
 int proto_iiodb_feed(struct proto_iiodb_dec *d, const uint8_t *p, size_t len, size_t *used,
-		     struct proto_iiodb_cmd *out, int (*mask_bytes)(void *ctx, uint8_t dev),
-		     void *ctx)
+		     struct proto_iiodb_cmd *out,
+		     long long (*payload)(void *ctx, const struct proto_iiodb_cmd *c), void *ctx)
 {
 	size_t off = 0;
 	int ret;
@@ -216,7 +228,7 @@ int proto_iiodb_feed(struct proto_iiodb_dec *d, const uint8_t *p, size_t len, si
 	*used = 0;
 	for (;;) {
 		/* a stage may complete with no byte (an empty WRITE, a device of no channels) */
-		ret = proto_iiodb_step(d, mask_bytes, ctx);
+		ret = proto_iiodb_step(d, payload, ctx);
 		if (ret) {
 			*used = off;
 			if (ret > 0) {

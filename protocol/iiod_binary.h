@@ -83,8 +83,9 @@ enum proto_iiodb_op {
  * @arg: the 64-bit number after the header (WRITE_*: the value's length;
  *	CREATE_BLOCK: the block's size; TRANSFER_BLOCK and
  *	ENQUEUE_BLOCK_CYCLIC: the bytes used; REG_WRITE: the 32-bit value).
- * @data/@len: WRITE_*'s value or OPEN_BUFFER's mask words; borrowed
- *	until the next call of proto_iiodb_feed().
+ * @data/@len: WRITE_*'s value, OPEN_BUFFER's mask words, or an output
+ *	buffer's block (TRANSFER_BLOCK, ENQUEUE_BLOCK_CYCLIC); borrowed until
+ *	the next call of proto_iiodb_feed().
  * @err: 0, or -EFBIG: a WRITE longer than the decoder takes, its value
  *	dropped (the stream stays in step; answer the error).
  */
@@ -131,17 +132,20 @@ bool proto_iiodb_dec_partial(const struct proto_iiodb_dec *d);
 /**
  * proto_iiodb_feed() - take bytes of the stream until one command is whole.
  * @used: the bytes of @p taken (all of them unless a command completed).
- * @mask_bytes: OPEN_BUFFER's mask is one bit per channel of the device:
- *	returns its length in bytes for device @dev, or -ENODEV.
+ * @payload: the bytes only the device knows: OPEN_BUFFER's mask (one bit
+ *	per channel of device @c->dev), and the block a TRANSFER_BLOCK or
+ *	ENQUEUE_BLOCK_CYCLIC carries after its bytes used (@c->arg) when the
+ *	buffer is an output one (0 for an input one); or a negative errno.
  * Return: 1 with *@out filled, 0 when all of @p went into a command not
  * yet whole, or a negative errno after which the stream cannot be
  * followed: -EPROTO (an opcode that is not a command), -ENODEV (an
  * OPEN_BUFFER of a device that does not exist: its mask has no known
- * length), -EMSGSIZE (a WRITE past the skip limit), -ENOMEM.
+ * length), -EMSGSIZE (a WRITE past the skip limit, a block past
+ * @payload's), -ENOMEM.
  */
 int proto_iiodb_feed(struct proto_iiodb_dec *d, const uint8_t *p, size_t len, size_t *used,
-		     struct proto_iiodb_cmd *out, int (*mask_bytes)(void *ctx, uint8_t dev),
-		     void *ctx);
+		     struct proto_iiodb_cmd *out,
+		     long long (*payload)(void *ctx, const struct proto_iiodb_cmd *c), void *ctx);
 
 /** proto_iiodb_op_name() - "READ_ATTR", ...; NULL out of range. */
 const char *proto_iiodb_op_name(unsigned int op);

@@ -867,7 +867,9 @@ static int srv_iiod_xml1_buffer(struct proto_buf *b, const struct srv_iiod_dev *
 		n += d->chans[i].scan_index >= 0;
 	if (!n)
 		return 0;
-	if (proto_buf_printf(b, "<buffer index=\"0\" direction=\"in\">"))
+	if (proto_buf_printf(b, "<buffer index=\"0\" direction=\"%s\">",
+			     iio_device_buffer_direction(d->dev) == IIO_BUFFER_DIRECTION_OUT ?
+			     "out" : "in"))
 		return -ENOMEM;
 	for (i = 0; i < d->nbattrs; i++)
 		if (srv_iiod_xml1_battr(d->battrs[i]) &&

@@ -29,6 +29,7 @@
 #include "iiod_proto.h"
 #include "iiod_xml.h"
 #include "iiodb_proto.h"
+#include "play.h"
 #include "session.h"
 #include "srv.h"
 #include "stream_iiod.h"
@@ -409,15 +410,25 @@ static void (*const srv_iiodb_handlers[PROTO_IIODB_OP_COUNT])(struct srv_session
 	[PROTO_IIODB_NOP] = srv_iiodb_nop,
 };
 
-/* The decoder's question: OPEN_BUFFER's mask bytes for device @dev (32 channels a word). */
-static int srv_iiodb_mask_bytes(void *ctx, uint8_t dev)
+/*
+ * The decoder's question: OPEN_BUFFER's mask bytes (32 channels a word), or
+ * the block a TRANSFER_BLOCK or ENQUEUE_BLOCK_CYCLIC of an output buffer
+ * carries (at most SRV_IIODB_OUT_BLOCK_MAX_BYTES: past that, -EMSGSIZE).
+ */
+static long long srv_iiodb_payload(void *ctx, const struct proto_iiodb_cmd *c)
 {
 	struct srv_session *s = ctx;
 	const struct srv_iiod_ctx *m = srv_iiod_model(s->srv);
+	const struct srv_iiod_dev *d = m && c->dev < m->nbdevs ? m->bdevs[c->dev].d : NULL;
 
-	if (!m || dev >= m->nbdevs)
-		return -ENODEV;
-	return m->bdevs[dev].d ? 4 * ((m->bdevs[dev].d->nchans + 31) / 32) : 0;
+	if (c->op == PROTO_IIODB_OPEN_BUFFER) {
+		if (!m || c->dev >= m->nbdevs)
+			return -ENODEV;
+		return d ? 4 * ((d->nchans + 31) / 32) : 0;
+	}
+	if (!d || iio_device_buffer_direction(d->dev) != IIO_BUFFER_DIRECTION_OUT)
+		return 0;
+	return c->arg > SRV_IIODB_OUT_BLOCK_MAX_BYTES ? -EMSGSIZE : (long long)c->arg;
 }
 
 static size_t srv_iiodb_feed(struct srv_session *s, const char *data, size_t len)
@@ -429,7 +440,7 @@ static size_t srv_iiodb_feed(struct srv_session *s, const char *data, size_t len
 
 	while (off < len && srv_session_take(s)) {
 		ret = proto_iiodb_feed(&b->dec, (const uint8_t *)data + off, len - off, &used, &c,
-				       srv_iiodb_mask_bytes, s);
+				       srv_iiodb_payload, s);
 		off += used;
 		if (ret < 0) {
 			srv_session_log(SRV_LOG_INFO, s, "binary stream broken (%s), closing",
@@ -466,13 +477,15 @@ static bool srv_iiodb_partial(const struct srv_session *s)
 /* A connection waiting for block data or events is not idle. */
 static bool srv_iiodb_keeps_alive(const struct srv_session *s)
 {
-	return s->iiod.bin->nevstreams || !srv_list_empty(&s->iiod.readers);
+	return s->iiod.bin->nevstreams || !srv_list_empty(&s->iiod.readers) ||
+	       !srv_list_empty(&s->iiod.plays);
 }
 
 static void srv_iiodb_close(struct srv_session *s)
 {
 	srv_events_session_close(s);
 	srv_iiodb_buffers_close(s);
+	srv_play_stop_all(s);
 	proto_iiodb_dec_fini(&s->iiod.bin->dec);
 	free(s->iiod.bin);
 	s->iiod.bin = NULL;
@@ -504,5 +517,6 @@ const struct srv_proto_ops srv_proto_iiodb = {
 	.error = srv_iiodb_error,
 	.partial = srv_iiodb_partial,
 	.keeps_alive = srv_iiodb_keeps_alive,
+	.waiting = srv_play_waiting,
 	.close = srv_iiodb_close,
 };

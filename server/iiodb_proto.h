@@ -29,6 +29,8 @@ struct srv_iiod_bdev;
 #define SRV_IIODB_EVSTREAMS_MAX		32
 #define SRV_IIODB_BLOCKS_MAX		64
 #define SRV_IIODB_BLOCK_MAX_BYTES	(4 * 1024 * 1024)
+/* An output buffer's block: what one SEND carries (PROTO_SEND_BYTES_MAX). */
+#define SRV_IIODB_OUT_BLOCK_MAX_BYTES	(1024 * 1024)
 
 /**
  * struct srv_iiodb_conn - a binary session's own state, made by BINARY.

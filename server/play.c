@@ -24,6 +24,8 @@
 #include "iio_core.h"
 #include "iio_registry.h"
 #include "iiod.h"
+#include "iiod_binary.h"
+#include "iiodb_proto.h"
 #include "iiod_proto.h"
 #include "play.h"
 #include "session.h"
@@ -45,6 +47,12 @@ struct srv_play {
 	bool looping;			/* its block is set */
 	bool attached;
 	bool iiod;			/* an iiod OPEN: its replies are iiod's codes */
+	bool bin;			/* ...of libiio 1.0: binary answers to @bin_id */
+	uint16_t bin_id;		/* the client id of the block being queued */
+	/* libiio 1.0's TX blocks, answered once played: their ends in scans handed over */
+	uint64_t handed, written;	/* scans given by blocks; scans the core took */
+	struct { uint16_t id; uint64_t end; } done[SRV_PLAY_BIN_BLOCKS];
+	int dhead, ndone;
 	/* a SEND waiting for room: its records from @at on, and its reply's place */
 	uint8_t *pend;
 	unsigned int npend, at;
@@ -120,6 +128,8 @@ static int srv_play_reply_ok(struct proto_buf *b, const struct proto_request *rq
 static int srv_play_reply_to(struct proto_buf *b, const struct srv_play *p,
 			     const struct proto_request *rq, size_t bytes, int err, const char *msg)
 {
+	if (p && p->bin)	/* a TX block: its dequeue's 0 once it is queued, or the error */
+		return proto_iiodb_reply(b, p->bin_id, err, NULL, 0);
 	if (p && p->iiod)
 		return proto_iiod_reply_code(b, err ? err : (long long)bytes);
 	return err ? proto_reply_error(b, rq, err, msg) : srv_play_reply_ok(b, rq, p->dev);
@@ -183,7 +193,7 @@ static void srv_play_answer(struct srv_play *p, int err, const char *msg)
 	free(p->pend);
 	p->pend = NULL;
 	if (!slot)
-		return;	/* the session went first */
+		return;	/* the session went first, or a TX block answers once played */
 	ret = srv_play_reply_to(&slot->text, p, &p->rq, p->pend_bytes, err, msg);
 	srv_session_check(p->s, ret);
 	srv_session_slot_done(p->s, slot);
@@ -199,6 +209,9 @@ static void srv_play_ended(struct srv_play *p, int err)
 	snprintf(msg, sizeof(msg), "%s: %s", p->device,
 		 err == -ENODEV ? "device removed" : "output ended");
 	srv_play_answer(p, err, msg);
+	for (; p->ndone; p->ndone--, p->dhead = (p->dhead + 1) % SRV_PLAY_BIN_BLOCKS)
+		srv_session_check(s, proto_iiodb_reply(srv_session_out(s), p->done[p->dhead].id,
+						       err, NULL, 0));
 	if (!p->iiod)	/* iiod has no such line: its next WRITEBUF fails */
 		srv_session_check(s, proto_streamend_encode(srv_session_out(s),
 							   p->rq.flags & PROTO_REQ_JSON, p->id,
@@ -224,8 +237,10 @@ static void srv_play_async_cb(uv_async_t *async)
 	n = iio_buffer_write_scans(p->dev, &p->buf,
 				   p->pend + (size_t)p->at * (size_t)p->buf.layout.bytes,
 				   p->npend - p->at);
-	if (n > 0)
+	if (n > 0) {
 		p->at += (unsigned int)n;
+		p->written += (uint64_t)n;
+	}
 	if (p->at == p->npend)
 		srv_play_answer(p, 0, NULL);
 }
@@ -644,4 +659,111 @@ int srv_play_close_dev(struct srv_session *s, const struct iio_dev *dev)
 		return -ENOENT;
 	srv_play_release(p);
 	return 0;
+}
+
+/* ---- libiio 1.0: an output buffer's blocks ---- */
+
+int srv_play_open_bin(struct srv_session *s, struct iio_dev *dev, uint64_t mask,
+		      unsigned int samples)
+{
+	struct srv_play *p;
+	int ret = srv_play_open_iiod(s, dev, mask, samples, false);
+
+	if (ret)
+		return ret;
+	p = srv_play_of_dev(s, dev);
+	p->bin = true;
+	return 0;
+}
+
+/* Queue a TX block's scans (the rest waits for room, input paused); it is answered once played. */
+static int srv_play_bin_queue(struct srv_session *s, struct srv_play *p, const void *data,
+			      size_t len, uint16_t client_id)
+{
+	unsigned int n = (unsigned int)(len / (size_t)p->buf.layout.bytes);
+	int ret;
+
+	if (p->ndone == SRV_PLAY_BIN_BLOCKS)
+		return -EBUSY;
+	ret = iio_buffer_write_scans(p->dev, &p->buf, data, n);
+	if (ret < 0)
+		return ret;
+	p->written += (uint64_t)ret;
+	p->handed += n;
+	p->done[(p->dhead + p->ndone++) % SRV_PLAY_BIN_BLOCKS].id = client_id;
+	p->done[(p->dhead + p->ndone - 1) % SRV_PLAY_BIN_BLOCKS].end = p->handed;
+	if ((unsigned int)ret == n)
+		return 0;
+	p->pend = malloc(len);
+	if (!p->pend) {
+		srv_session_broken(s);
+		return 0;
+	}
+	memcpy(p->pend, data, len);
+	p->npend = n;
+	p->at = (unsigned int)ret;
+	p->pend_bytes = len;
+	return 0;
+}
+
+void srv_play_block_bin(struct srv_session *s, const struct iio_dev *dev, const void *data,
+			size_t len, bool cyclic, uint16_t client_id)
+{
+	struct srv_play *p = srv_play_of_dev(s, dev);
+	struct srv_play_in in = { .p = p, .want = len };
+	int err;
+
+	if (!p || p->pend) {
+		/* not enqueued: the error in the upper 16 bits, as libiio 1.0 reads it */
+		srv_session_check(s, proto_iiodb_reply(srv_session_out(s), client_id,
+						       (p ? -EBUSY : -EBADF) * 65536, NULL, 0));
+		return;
+	}
+	p->bin_id = client_id;
+	p->loop = cyclic;
+	err = !len ? -EINVAL : srv_play_refuse(&in, p, len);
+	if (!err && cyclic) {
+		err = iio_buffer_set_cyclic(p->dev, &p->buf, data,
+					    (unsigned int)(len / (size_t)p->buf.layout.bytes));
+		p->looping = err == 0;
+		if (!err)	/* a cyclic block is answered once set, as iiod 1.0 does */
+			srv_session_check(s, proto_iiodb_reply(srv_session_out(s), client_id, 0,
+							       NULL, 0));
+	} else if (!err) {
+		err = srv_play_bin_queue(s, p, data, len, client_id);
+	}
+	if (err)
+		srv_session_check(s, proto_iiodb_reply(srv_session_out(s), client_id, err * 65536,
+						       NULL, 0));
+}
+
+/* A TX block is played once the handler popped past its end: answer it (0, as a dequeue). */
+static void srv_play_bin_tick(struct srv_play *p)
+{
+	uint64_t popped = p->written - iio_buffer_queued(p->dev);
+	bool any = false;
+
+	while (p->ndone && popped >= p->done[p->dhead].end) {
+		srv_session_check(p->s, proto_iiodb_reply(srv_session_out(p->s),
+							  p->done[p->dhead].id, 0, NULL, 0));
+		p->dhead = (p->dhead + 1) % SRV_PLAY_BIN_BLOCKS;
+		p->ndone--;
+		any = true;
+	}
+	if (any)
+		srv_session_flush(p->s);
+}
+
+void srv_play_tick(struct srv *srv)
+{
+	struct srv_list *pos, *tmp, *q, *t2;
+	struct srv_session *s;
+
+	srv_list_for_each_safe(pos, tmp, &srv->sessions) {
+		s = srv_container_of(pos, struct srv_session, node);
+		if (s->proto != &srv_proto_iiodb || srv_session_closing(s))
+			continue;
+		srv_list_for_each_safe(q, t2, &s->iiod.plays)
+			srv_play_bin_tick(srv_container_of(q, struct srv_play, node));
+	}
 }

@@ -24,6 +24,8 @@ struct srv_session;
 
 /* Blocks a player queues ahead of its device's trigger. */
 #define SRV_PLAY_QUEUE_BLOCKS		2
+/* libiio 1.0 TX blocks one player holds unanswered (its client's, at most 64 a buffer). */
+#define SRV_PLAY_BIN_BLOCKS		64
 
 /** srv_play_request() - PLAY or LOOP: attach the player and answer. */
 void srv_play_request(struct srv_session *s, const struct proto_request *req);
@@ -54,6 +56,26 @@ int srv_play_open_iiod(struct srv_session *s, struct iio_dev *dev, uint64_t mask
  * block: EINVAL) and reads nothing.
  */
 void srv_play_writebuf(struct srv_session *s, const struct iio_dev *dev, uint64_t bytes);
+/**
+ * srv_play_open_bin() - libiio 1.0's OPEN_BUFFER of an output device: a
+ * player of blocks up to @samples scans, answering in binary frames.
+ * Return: as srv_play_open_iiod().
+ */
+int srv_play_open_bin(struct srv_session *s, struct iio_dev *dev, uint64_t mask,
+		      unsigned int samples);
+/**
+ * srv_play_block_bin() - a TRANSFER_BLOCK of @len bytes of scans: queued
+ * (what does not fit waits, the connection read no further meanwhile) and
+ * answered 0 to @client_id once its last scan has played, as a DMA block's
+ * dequeue returns; with @cyclic (ENQUEUE_BLOCK_CYCLIC) set as the block
+ * the trigger repeats, answered at once. Refused: an error shifted up 16
+ * bits (not enqueued).
+ */
+void srv_play_block_bin(struct srv_session *s, const struct iio_dev *dev, const void *data,
+			size_t len, bool cyclic, uint16_t client_id);
+struct srv;
+/** srv_play_tick() - the streams' periodic tick: answer the TX blocks that have played. */
+void srv_play_tick(struct srv *srv);
 /** srv_play_close_dev() - iiod's CLOSE of an output device. Return: 0, -ENOENT. */
 int srv_play_close_dev(struct srv_session *s, const struct iio_dev *dev);
 /** srv_play_stop() - UNSTREAM <id>: stop that player. Return: 0, -ENOENT. */

@@ -30,6 +30,7 @@
 #include "dispatch.h"
 #include "iio_buffer.h"
 #include "iio_registry.h"
+#include "play.h"
 #include "session.h"
 #include "srv.h"
 #include "stream.h"
@@ -434,7 +435,10 @@ static void srv_streams_hooks(struct srv_streams *ss, struct iio_registry *reg)
 
 static void srv_streams_deadline_cb(uv_timer_t *timer)
 {
-	srv_streams_flush(srv_container_of(timer, struct srv_streams, deadline));
+	struct srv_streams *ss = srv_container_of(timer, struct srv_streams, deadline);
+
+	srv_streams_flush(ss);
+	srv_play_tick(ss->srv);		/* libiio 1.0 TX blocks that have played */
 }
 
 int srv_streams_init(struct srv *srv)

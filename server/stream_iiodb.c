@@ -16,7 +16,9 @@
  * id, whatever other answers are on their way. The head block waits at
  * most the client's TIMEOUT from when it became the head (iiod 1.0
  * dequeues one block after another); past it the dequeue fails
- * (-ETIMEDOUT) and the client may retry it. Only input buffers exist: a cyclic enqueue is refused.
+ * (-ETIMEDOUT) and the client may retry it. An input buffer refuses a
+ * cyclic enqueue; an output buffer is a player (play.c), whose blocks its
+ * trigger plays.
  */
 #include <endian.h>
 #include <errno.h>
@@ -30,6 +32,7 @@
 #include "iiod_proto.h"
 #include "iiod_xml.h"
 #include "iiodb_proto.h"
+#include "play.h"
 #include "session.h"
 #include "srv.h"
 #include "stream.h"
@@ -178,6 +181,7 @@ const struct srv_sink srv_sink_iiodb = {
 static int srv_iiodb_mask(const struct srv_iiod_dev *d, struct srv_iiodb_buf *bb,
 			  const struct proto_iiodb_cmd *c, uint64_t *mask, bool *ts)
 {
+	bool out = iio_device_buffer_direction(d->dev) == IIO_BUFFER_DIRECTION_OUT;
 	const struct srv_iiod_chan *ch;
 	uint32_t w;
 	int i;
@@ -189,7 +193,7 @@ static int srv_iiodb_mask(const struct srv_iiod_dev *d, struct srv_iiodb_buf *bb
 	for (i = 0; i < d->nchans; i++) {
 		memcpy(&w, c->data + 4 * (i / 32), 4);
 		ch = &d->chans[i];
-		if (!(le32toh(w) & (1u << (i % 32))) || ch->scan_index < 0 || ch->output)
+		if (!(le32toh(w) & (1u << (i % 32))) || ch->scan_index < 0 || ch->output != out)
 			continue;
 		if (!strcmp(ch->id, "timestamp"))
 			*ts = true;
@@ -228,7 +232,17 @@ static void srv_iiodb_open(struct srv_session *s, const struct srv_iiod_dev *d,
 	}
 	if (!ret)
 		ret = iio_scan_layout_compute(d->dev, mask, ts, &l);
-	if (!ret) {
+	if (!ret && iio_device_buffer_direction(d->dev) == IIO_BUFFER_DIRECTION_OUT) {
+		/* an output buffer: a player (play.c), its blocks at most what one SEND carries */
+		ret = srv_play_open_bin(s, d->dev, mask,
+					(unsigned int)(SRV_IIODB_OUT_BLOCK_MAX_BYTES / l.bytes));
+		if (!ret)
+			srv_session_check(s, proto_iiodb_reply(srv_session_out(s), c->client_id,
+							       (int32_t)bb->mask_bytes, bb->mask,
+							       bb->mask_bytes));
+		free(bb);
+		bb = NULL;
+	} else if (!ret) {
 		ret = srv_stream_open_iiod(s, d->dev, &srv_sink_iiodb, mask, ts,
 					   SRV_IIODB_FIFO_BYTES, "", bb);
 		bb = NULL;	/* taken */
@@ -379,6 +393,34 @@ static void srv_iiodb_block_cmd(struct srv_session *s, struct srv_reader *st,
 	}
 }
 
+/*
+ * An output buffer's commands (a player, play.c): blocks up to
+ * SRV_IIODB_OUT_BLOCK_MAX_BYTES are the client's; each TRANSFER_BLOCK's
+ * bytes are queued for the trigger (answered once all are in), an
+ * ENQUEUE_BLOCK_CYCLIC's repeat until CLOSE_BUFFER.
+ */
+static void srv_iiodb_out_cmd(struct srv_session *s, const struct iio_dev *dev,
+			      const struct proto_iiodb_cmd *c)
+{
+	switch (c->op) {
+	case PROTO_IIODB_CLOSE_BUFFER:
+		srv_iiodb_answer(s, c->client_id, srv_play_close_dev(s, dev) ? -EBADF : 0);
+		break;
+	case PROTO_IIODB_CREATE_BLOCK:
+		srv_iiodb_answer(s, c->client_id, !c->arg || c->arg > SRV_IIODB_OUT_BLOCK_MAX_BYTES ?
+				 -EINVAL : 0);
+		break;
+	case PROTO_IIODB_TRANSFER_BLOCK:
+	case PROTO_IIODB_ENQUEUE_BLOCK_CYCLIC:
+		srv_play_block_bin(s, dev, c->data, c->len,
+				   c->op == PROTO_IIODB_ENQUEUE_BLOCK_CYCLIC, c->client_id);
+		break;
+	default:	/* ENABLE, DISABLE, FREE_BLOCK, RETRY_DEQUEUE_BLOCK: nothing waits */
+		srv_iiodb_answer(s, c->client_id, 0);
+		break;
+	}
+}
+
 void srv_iiodb_buffer_cmd(struct srv_session *s, const struct srv_iiod_bdev *bd,
 			  const struct proto_iiodb_cmd *c)
 {
@@ -389,6 +431,11 @@ void srv_iiodb_buffer_cmd(struct srv_session *s, const struct srv_iiod_bdev *bd,
 			srv_iiodb_open(s, bd->d, c);
 		else
 			srv_iiodb_answer(s, c->client_id, -ENODEV);
+		return;
+	}
+	if (bd->d && iio_device_buffer_direction(bd->d->dev) == IIO_BUFFER_DIRECTION_OUT &&
+	    (c->code & 0xffff) == 0) {
+		srv_iiodb_out_cmd(s, bd->d->dev, c);
 		return;
 	}
 	if (!st || (c->code & 0xffff) != 0) {

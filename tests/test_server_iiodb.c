@@ -29,12 +29,15 @@
 #define BT_BOARD							\
 	"{\"board\": \"iiodb\", \"triggers\": [{\"type\": \"hrtimer\", \"name\": \"hrt0\","	\
 	"  \"sampling_frequency\": 1000}],"				\
-	" \"buses\": {\"i2c-0\": {\"type\": \"i2c\", \"backend\": \"emulated\"}},"	\
+	" \"buses\": {\"i2c-0\": {\"type\": \"i2c\", \"backend\": \"emulated\"},"	\
+	"  \"spi0\": {\"type\": \"spi\", \"backend\": \"emulated\"}},"		\
 	" \"devices\": ["							\
 	"  {\"driver\": \"iio_dummy\", \"name\": \"dummy0\"},"		\
 	"  {\"driver\": \"iio_evgen\"},"					\
 	"  {\"driver\": \"max1238\", \"bus\": \"i2c-0\", \"address\": \"0x35\","	\
-	"   \"label\": \"adc\", \"emulate\": {\"AIN0\": 3300, \"AIN1\": 1800, \"AIN2\": 200}}]}"
+	"   \"label\": \"adc\", \"emulate\": {\"AIN0\": 3300, \"AIN1\": 1800, \"AIN2\": 200}},"	\
+	"  {\"driver\": \"ad5766\", \"bus\": \"spi0\", \"cs\": 0,"		\
+	"   \"output-range-microvolts\": \"-20000000 0\"}]}"
 
 /* Opcodes (libiio 1.0's iiod-responder.h order) */
 enum { OP_RESPONSE, OP_PRINT, OP_TIMEOUT, OP_READ_ATTR, OP_READ_DBG_ATTR, OP_READ_BUF_ATTR,
@@ -445,6 +448,76 @@ static void test_iiodb_block_timeout(void)
 	srvc_close(c);
 }
 TEST_CASE(test_iiodb_block_timeout, "a block's wait is bounded by TIMEOUT; RETRY_DEQUEUE_BLOCK");
+
+/* The native protocol's answer to @req (one line). */
+static void bt_native(const char *req, char *out, size_t len)
+{
+	struct srvc *n = srvc_open(d.t.port);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+	CU_ASSERT(srvc_req(n, req, out, len) > 0);
+	srvc_close(n);
+}
+
+/* An output buffer: blocks answered once played, a cyclic one at once, the block limit. */
+static void test_iiodb_output(void)
+{
+	struct srvc *c = bt_open();
+	int dac = bt_dev("iio:device3"), trig = bt_dev("trigger0"), i, k;
+	uint32_t mask = htole32(1);	/* voltage0 */
+	uint16_t scans[20];
+	uint64_t size = sizeof(scans), big = 1024 * 1024;
+	struct bt_resp r;
+	char out[256];
+
+	CU_ASSERT_PTR_NOT_NULL(strstr(bt_xml, "<buffer index=\"0\" direction=\"out\">"));
+	CU_ASSERT_EQUAL(bt_simple(c, 0, OP_SETTRIG, (uint8_t)dac, trig), 0);
+	bt_cmd(c, 0, OP_OPEN_BUFFER, (uint8_t)dac, 0, NULL, &mask, 4);
+	CU_ASSERT(bt_resp(c, &r) && r.code == 4);
+	for (k = 0; k < 2; k++) {
+		bt_cmd(c, (uint16_t)(k + 1), OP_CREATE_BLOCK, (uint8_t)dac, k << 16, &size, NULL, 0);
+		CU_ASSERT(bt_resp_n(c, &r, false) && r.code == 0);
+	}
+	CU_ASSERT_EQUAL(bt_simple(c, 0, OP_ENABLE_BUFFER, (uint8_t)dac, 0), 0);
+	/* two blocks: 1..20, 21..40 at 1 kHz; each answered 0 once its last scan played */
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < 20; i++)
+			scans[i] = htole16((uint16_t)(20 * k + i + 1));
+		bt_cmd(c, (uint16_t)(k + 1), OP_TRANSFER_BLOCK, (uint8_t)dac, k << 16, &size, scans,
+		       sizeof(scans));
+	}
+	for (k = 0; k < 2; k++)
+		CU_ASSERT(bt_resp_n(c, &r, false) && r.id == k + 1 && r.code == 0);
+	bt_native("READ ad5766 out_voltage0_raw", out, sizeof(out));
+	CU_ASSERT_STRING_EQUAL(out, "OK 40");
+	/* not whole scans: not enqueued */
+	size = 3;
+	bt_cmd(c, 1, OP_TRANSFER_BLOCK, (uint8_t)dac, 0, &size, scans, 3);
+	CU_ASSERT(bt_resp_n(c, &r, false) && r.code == -EINVAL * 65536);
+	/* a cyclic block: answered once set; it repeats until the buffer closes */
+	CU_ASSERT_EQUAL(bt_simple(c, 0, OP_CLOSE_BUFFER, (uint8_t)dac, 0), 0);
+	bt_cmd(c, 0, OP_OPEN_BUFFER, (uint8_t)dac, 0, NULL, &mask, 4);
+	CU_ASSERT(bt_resp(c, &r) && r.code == 4);
+	size = sizeof(scans);
+	bt_cmd(c, 1, OP_ENQUEUE_BLOCK_CYCLIC, (uint8_t)dac, 0, &size, scans, sizeof(scans));
+	CU_ASSERT(bt_resp_n(c, &r, false) && r.id == 1 && r.code == 0);
+	bt_cmd(c, 1, OP_ENQUEUE_BLOCK_CYCLIC, (uint8_t)dac, 0, &size, scans, sizeof(scans));
+	CU_ASSERT(bt_resp_n(c, &r, false) && r.code == -EBUSY * 65536);
+	/* blocks of the limit are taken, one byte more is refused; a transfer past it closes */
+	CU_ASSERT(bt_in_step(c));
+	bt_cmd(c, 2, OP_CREATE_BLOCK, (uint8_t)dac, 2 << 16, &big, NULL, 0);
+	CU_ASSERT(bt_resp_n(c, &r, false) && r.code == 0);
+	big++;
+	bt_cmd(c, 3, OP_CREATE_BLOCK, (uint8_t)dac, 3 << 16, &big, NULL, 0);
+	CU_ASSERT(bt_resp_n(c, &r, false) && r.code == -EINVAL);
+	bt_cmd(c, 3, OP_TRANSFER_BLOCK, (uint8_t)dac, 2 << 16, &big, NULL, 0);
+	CU_ASSERT(srvc_closed(c, SRVTEST_REPLY_MS));
+	srvc_close(c);
+	c = bt_open();
+	CU_ASSERT(bt_in_step(c));
+	srvc_close(c);
+}
+TEST_CASE(test_iiodb_output, "an output buffer's blocks played at the trigger's rate");
 
 /* ---- events ---- */
 

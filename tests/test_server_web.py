@@ -12,7 +12,9 @@ garbage, huge headers, too many clients, an unfinished message, 1,000 idle
 WebSockets, connections of one address in HTTP at N and N+1, 100 slow-header
 sockets beside real clients, a request trickled past its deadline) gets its answer while the daemon goes on serving others; a Host
 that is not the daemon's (a DNS-rebinding page) gets 403 on the page, /healthz
-and the handshake, with a log line naming --http-host, unless --http-host lists it.
+and the handshake, with a log line naming --http-host, unless --http-host lists it;
+a DAC's output channel (maps/dac.json) is written over the WebSocket as the
+page sets it, out of range and outside --allow-write refused.
 Usage: test_server_web.py BUILD_DIR SOURCE_DIR. Last line: "N passed, M failed"."""
 import fcntl
 import json
@@ -790,6 +792,36 @@ def test_limits(build_dir):
         os.unlink(tokfile.name)
 
 
+def test_dac_board(build_dir):
+    """maps/dac.json's MCP4726 over the WebSocket, as the page sets it: CHANNELS
+    names its output channel's _raw and _powerdown; a WRITE of 4095 (12 bits)
+    reads back over TCP, 4096 is EINVAL (the kernel's mcp4725_write_raw); the
+    _powerdown outside --allow-write is EACCES and stays 0."""
+    d = Daemon(build_dir, os.path.join(src, "maps", "dac.json"),
+               "--allow-write", "mcp4726:out_voltage0_raw")
+    try:
+        w = d.ws()
+        r = ws_req(w, {"id": 1, "op": "channels", "device": "mcp4726"})
+        out = [c for c in r.get("channels", []) if c.get("output")]
+        attrs = out[0]["attributes"] if out else []
+        check("out_voltage0_raw" in attrs and "out_voltage0_powerdown" in attrs,
+              "the DAC's output channel over WS: %r" % out)
+        for val, want in (("4095", None), ("4096", "EINVAL")):
+            r = ws_req(w, {"id": 2, "op": "write", "device": "mcp4726",
+                           "attr": "out_voltage0_raw", "value": val})
+            check(r.get("error") == want, "WRITE out_voltage0_raw %s: %r" % (val, r))
+        got = d.tcp({"op": "read", "device": "mcp4726", "attr": "out_voltage0_raw"})
+        check(got.get("value") == "4095", "4095 over WS read over TCP: %r" % got)
+        r = ws_req(w, {"id": 3, "op": "write", "device": "mcp4726",
+                       "attr": "out_voltage0_powerdown", "value": "1"})
+        check(r.get("error") == "EACCES", "_powerdown outside --allow-write: %r" % r)
+        got = d.tcp({"op": "read", "device": "mcp4726", "attr": "out_voltage0_powerdown"})
+        check(got.get("value") == "0", "the refused _powerdown changed nothing: %r" % got)
+        w.close()
+    finally:
+        check(d.stop() == 0, "the DAC board's daemon stops cleanly")
+
+
 def main():
     d = Daemon(build, demo, "--allow-write", "dummy0:out_voltage*_raw",
                "--allow-write", "*:trigger/current_trigger", "--allow-write", "*:buffer/enable")
@@ -815,6 +847,7 @@ def main():
     test_host_list(build)
     test_slow_headers(build)
     test_event_board(build)
+    test_dac_board(build)
     end()
 
 

@@ -5,7 +5,9 @@ python3-selenium), on the demo board: every device is listed with its name,
 label and hardware id; a channel's value is the daemon's READ; a plot has
 points after a few seconds, from WATCH and from a STREAM on hrt0 at a rate
 the page sets; an allowed write changes the value and a refused one shows
-the daemon's error; the ad7998's threshold armed from the page shows armed
+the daemon's error; an output channel's code set from its row reads back
+natively, on the demo's dummy and maps/dac.json's MCP4726 (out of range and a
+_powerdown outside --allow-write show the daemon's error); the ad7998's threshold armed from the page shows armed
 and its alert shows in the card (SUBSCRIBE); a device removed by a reload goes
 away; a daemon restart is noticed and the page reconnects; with a token,
 nothing loads before it is given. Saves a screenshot to
@@ -125,6 +127,17 @@ def test_plot(drv):
     check(len(plot.find_elements(By.TAG_NAME, "canvas")) > 0, "dygraphs drew a canvas")
 
 
+def answer(drv, row, ctl):
+    """Click @ctl (a write of @row) and wait for the daemon's answer; Return: its message."""
+    msg = row.find_element(By.CSS_SELECTOR, ".attr-msg")
+    drv.execute_script("arguments[0].textContent = ''", msg)
+    # a device with many attributes (the dummy's events/ files) makes a long card
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'});", ctl)
+    ctl.click()
+    wait_for("the write's answer", lambda: msg.text not in ("", "…"))
+    return msg
+
+
 def write_from_page(drv, dev, attr, value):
     c = card(drv, dev)
     det = c.find_element(By.CSS_SELECTOR, "details.attrs")
@@ -134,13 +147,7 @@ def write_from_page(drv, dev, attr, value):
     inp = row.find_element(By.CSS_SELECTOR, "input")
     inp.clear()
     inp.send_keys(value)
-    btn = row.find_element(By.CSS_SELECTOR, "button.write")
-    # a device with many attributes (the dummy's events/ files) makes a long card
-    drv.execute_script("arguments[0].scrollIntoView({block: 'center'});", btn)
-    btn.click()
-    msg = row.find_element(By.CSS_SELECTOR, ".attr-msg")
-    wait_for("the write's answer", lambda: msg.text not in ("", "…"))
-    return msg
+    return answer(drv, row, row.find_element(By.CSS_SELECTOR, "button.write"))
 
 
 def test_writes(drv, d):
@@ -152,6 +159,57 @@ def test_writes(drv, d):
           "refused write shows the daemon's error: %r" % msg.text)
     got = d.tcp({"op": "read", "device": "dummy0", "attr": "in_voltage0_scale"})["value"]
     check(got != "2", "the refused write changed nothing: %r" % got)
+
+
+def set_output(drv, dev, chan, value=None, powerdown=False):
+    """Use an output channel's controls under its row; Return: their message."""
+    row = card(drv, dev).find_element(By.CSS_SELECTOR, 'tr[data-set="%s"]' % chan)
+    if powerdown:
+        return answer(drv, row, row.find_element(By.CSS_SELECTOR, "input.set-powerdown"))
+    inp = row.find_element(By.CSS_SELECTOR, "input.set-raw")
+    inp.clear()
+    inp.send_keys(value)
+    return answer(drv, row, row.find_element(By.CSS_SELECTOR, "button.set"))
+
+
+def test_set_output(drv, d):
+    """The dummy's out_voltage0 set from its row, read back natively (TCP)."""
+    msg = set_output(drv, "iio:device0", "out_voltage0", "4321")
+    got = d.tcp({"op": "read", "device": "dummy0", "attr": "out_voltage0_raw"})["value"]
+    check(msg.text == "written" and got == "4321", "output set from its row: %r, READ %r" %
+          (msg.text, got))
+    row = card(drv, "iio:device0").find_element(By.CSS_SELECTOR, 'tr[data-chan="out_voltage0"]')
+    check(wait_for("the new raw", lambda: row.find_element(By.CSS_SELECTOR, ".raw").text ==
+                   "4321"), "the row shows the code set")
+
+
+def test_dac_page():
+    """maps/dac.json: the MCP4726's code set from the page reads back over TCP;
+    a code past 12 bits and the _powerdown outside --allow-write show the
+    daemon's error, and change nothing."""
+    dac = os.path.join(tmp, "dac.json")
+    shutil.copy(os.path.join(src, "maps", "dac.json"), dac)
+    d = Daemon(build, dac, "--allow-write", "mcp4726:out_voltage0_raw")
+    drv = browser()
+    try:
+        drv.get(d.url("/"))
+        dev = d.tcp({"op": "devices"})["devices"][0]
+        check(dev["name"] == "mcp4726", "the DAC board's first device: %r" % dev)
+        wait_for("the DAC's card", lambda: card(drv, dev["id"]).find_element(
+            By.CSS_SELECTOR, 'tr[data-set="out_voltage0"] input.set-powerdown'))
+        rd = lambda a: d.tcp({"op": "read", "device": "mcp4726", "attr": a})["value"]  # noqa: E731
+        msg = set_output(drv, dev["id"], "out_voltage0", "4095")
+        check(msg.text == "written" and rd("out_voltage0_raw") == "4095",
+              "MCP4726 set to 4095 from the page: %r, READ %r" % (msg.text, rd("out_voltage0_raw")))
+        msg = set_output(drv, dev["id"], "out_voltage0", "4096")
+        check("EINVAL" in msg.text and "error" in msg.get_attribute("class") and
+              rd("out_voltage0_raw") == "4095", "4096 (13 bits) refused: %r" % msg.text)
+        msg = set_output(drv, dev["id"], "out_voltage0", powerdown=True)
+        check("EACCES" in msg.text and rd("out_voltage0_powerdown") == "0",
+              "_powerdown outside --allow-write shows the daemon's error: %r" % msg.text)
+    finally:
+        drv.quit()
+        check(d.stop() == 0, "the DAC board's daemon stops cleanly")
 
 
 def test_events(drv, d):
@@ -258,6 +316,7 @@ def main():
         test_values(drv, d)
         test_plot(drv)
         test_writes(drv, d)
+        test_set_output(drv, d)
         test_events(drv, d)
         test_stream_plot(drv, d)
         time.sleep(3)   # a few more points in the plot for the picture
@@ -271,6 +330,7 @@ def main():
         drv.quit()
         d.stop()
     test_token()
+    test_dac_page()
     shutil.rmtree(tmp, ignore_errors=True)
     end()
 

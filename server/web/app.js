@@ -1,7 +1,8 @@
 /*
  * app.js - iiowired's built-in page: the board's devices, their channels'
  * live processed values, the consumer maps, live plots (WATCH, or a
- * STREAM on a trigger at a chosen rate), attribute writes, and per device
+ * STREAM on a trigger at a chosen rate), attribute writes, an output
+ * channel's code and power-down set from its row, and per device
  * with events/ files its thresholds and the IIO events that fired
  * (SUBSCRIBE), all over the daemon's WebSocket (/ws), one JSON request of
  * PROTOCOL.md per message. No framework: the DOM, WebSocket and dygraphs.
@@ -310,6 +311,8 @@ async function loadDevice(d) {
 		rows.append(el("tr", { "data-chan": chan.key }, el("td", { text: chan.name }),
 			       chan.cell, el("td", { text: UNITS[chan.type] ?? "" }), chan.rawCell,
 			       el("td", {}, box)));
+		if (chan.output && chan.raw)
+			rows.append(outputRow(d, chan, chanAttr(c, "_powerdown")));
 		dev.chans.push(chan);
 	}
 	await Promise.all(dev.chans.map(loadScale));
@@ -325,6 +328,31 @@ async function loadDevice(d) {
 	if (dev.events)
 		readThresholds(dev);
 	return dev;
+}
+
+/*
+ * An output channel's controls, under its row: its raw code and, where the
+ * driver has one, its _powerdown, each written with WRITE as any attribute
+ * (--read-only and --allow-write answer; the page shows their error).
+ */
+function outputRow(d, chan, pdAttr) {
+	const msg = el("span", { class: "attr-msg" });
+	const inp = el("input", { type: "number", step: "1", class: "set-raw",
+				  "aria-label": chan.raw });
+	const btn = el("button", { type: "button", class: "set", text: "set " + chan.raw });
+	btn.addEventListener("click", () => writeValue(d.id, chan.raw, inp.value, msg)
+		.then(pollValues));
+	const cell = el("td", { colspan: "5", class: "out-set" }, inp, btn);
+	if (pdAttr) {
+		chan.pdAttr = pdAttr;
+		chan.pdBox = el("input", { type: "checkbox", class: "set-powerdown",
+					   "aria-label": pdAttr });
+		chan.pdBox.addEventListener("change", () =>
+			writeValue(d.id, pdAttr, chan.pdBox.checked ? "1" : "0", msg).then(pollValues));
+		cell.append(el("label", { title: pdAttr }, chan.pdBox, " powered down"));
+	}
+	cell.append(" ", msg);
+	return el("tr", { "data-set": chan.key }, cell);
 }
 
 async function loadScale(chan) {
@@ -350,6 +378,10 @@ async function pollValues() {
 	const jobs = [];
 	for (const dev of state.devices.values()) {
 		for (const chan of dev.chans) {
+			if (chan.pdBox)
+				jobs.push(request({ op: "read", device: chan.dev, attr: chan.pdAttr })
+					.then((r) => { chan.pdBox.checked = r.value.trim() === "1"; },
+					      () => {}));
 			jobs.push(request({ op: "read", device: chan.dev, attr: chan.value }).then((r) => {
 				chan.cell.textContent = processed(chan, r.value);
 				chan.cell.classList.remove("error");
@@ -396,23 +428,31 @@ function readInto(dev, attr, cell) {
 		(e) => { cell.textContent = e.errno || e.message; });
 }
 
-async function writeAttr(d, attr, inp, msg, cur) {
+/* WRITE @value to @attr, its answer in @msg; Return: true when written. */
+async function writeValue(dev, attr, value, msg) {
 	msg.className = "attr-msg";
 	msg.textContent = "…";
 	try {
-		await request({ op: "write", device: d.id, attr, value: inp.value });
-		msg.textContent = "written";
-		const dev = state.devices.get(d.id);
-		if (dev)
-			await Promise.all(dev.chans.map(loadScale));
-		if (dev && dev.events && attr.startsWith("events/"))
-			readThresholds(dev);
-		await readInto(d.id, attr, cur);
-		pollValues();
+		await request({ op: "write", device: dev, attr, value });
 	} catch (e) {
 		msg.className = "attr-msg error";
 		msg.textContent = e.message;	/* the daemon's errno name and message */
+		return false;
 	}
+	msg.textContent = "written";
+	return true;
+}
+
+async function writeAttr(d, attr, inp, msg, cur) {
+	if (!await writeValue(d.id, attr, inp.value, msg))
+		return;
+	const dev = state.devices.get(d.id);
+	if (dev)
+		await Promise.all(dev.chans.map(loadScale));
+	if (dev && dev.events && attr.startsWith("events/"))
+		readThresholds(dev);
+	await readInto(d.id, attr, cur);
+	pollValues();
 }
 
 /* ---- consumer maps ---- */

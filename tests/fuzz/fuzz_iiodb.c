@@ -23,24 +23,36 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Devices 0..15 exist with 8 * dev channels (mask words as the server computes them). */
-static int fuzz_mask_bytes(void *ctx, uint8_t dev)
+/*
+ * Devices 0..15 exist with 8 * dev channels (mask words as the server
+ * computes them); the odd ones have output buffers taking blocks of up to
+ * FUZZ_BLOCK_MAX bytes.
+ */
+#define FUZZ_BLOCK_MAX	200
+
+static long long fuzz_payload(void *ctx, const struct proto_iiodb_cmd *c)
 {
 	(void)ctx;
-	return dev < 16 ? 4 * ((8 * dev + 31) / 32) : -ENODEV;
+	if (c->op == PROTO_IIODB_OPEN_BUFFER)
+		return c->dev < 16 ? 4 * ((8 * c->dev + 31) / 32) : -ENODEV;
+	if (!(c->dev & 1))
+		return 0;
+	return c->arg > FUZZ_BLOCK_MAX ? -EMSGSIZE : (long long)c->arg;
 }
 
 static void fuzz_iiodb_check(const struct proto_iiodb_dec *d, const struct proto_iiodb_cmd *c)
 {
 	if (c->op == PROTO_IIODB_RESPONSE || c->op >= PROTO_IIODB_OP_COUNT)
 		abort();
-	if (c->len > FUZZ_WRITE_MAX && c->op != PROTO_IIODB_OPEN_BUFFER)
+	if (c->len > (c->op == PROTO_IIODB_TRANSFER_BLOCK ||
+		      c->op == PROTO_IIODB_ENQUEUE_BLOCK_CYCLIC ? FUZZ_BLOCK_MAX : FUZZ_WRITE_MAX) &&
+	    c->op != PROTO_IIODB_OPEN_BUFFER)
 		abort();
 	if (c->err && (c->err != -EFBIG || c->len))
 		abort();
 	if (c->len && !c->data)
 		abort();
-	if (d->cap > FUZZ_WRITE_MAX && d->cap > PROTO_IIODB_MASK_MAX_BYTES)
+	if (d->cap > FUZZ_WRITE_MAX && d->cap > FUZZ_BLOCK_MAX && d->cap > PROTO_IIODB_MASK_MAX_BYTES)
 		abort();
 }
 
@@ -57,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	proto_iiodb_dec_init(&d, FUZZ_WRITE_MAX, FUZZ_SKIP_MAX);
 	for (off = 1; off < size && ret >= 0;) {
 		n = size - off < chunk ? size - off : chunk;
-		ret = proto_iiodb_feed(&d, data + off, n, &used, &c, fuzz_mask_bytes, NULL);
+		ret = proto_iiodb_feed(&d, data + off, n, &used, &c, fuzz_payload, NULL);
 		if (used > n || (ret == 0 && used != n))
 			abort();
 		if (ret > 0)
