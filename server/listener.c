@@ -191,6 +191,7 @@ static int srv_listener_open_unix(struct srv *srv, const struct srv_proto_ops *p
 				  const char *path, char *err, size_t errlen)
 {
 	struct srv_listener *l;
+	char tmp[sizeof(l->path) + 24];
 	int ret;
 
 	ret = srv_listener_unix_stale(path, err, errlen);
@@ -207,16 +208,30 @@ static int srv_listener_open_unix(struct srv *srv, const struct srv_proto_ops *p
 		goto err_msg;
 	}
 	srv_list_add_tail(&srv->listeners, &l->node);
-	ret = uv_pipe_bind(&l->h.pipe, path);
+	/*
+	 * Bound under a temporary name and renamed once listening: a client
+	 * that sees the path can connect (between bind and listen it would get
+	 * ECONNREFUSED, as a test under valgrind did).
+	 */
+	/* a path too long for the suffix is bound as it is (sun_path holds 107 bytes) */
+	if (snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid()) >= (int)sizeof(l->path))
+		snprintf(tmp, sizeof(tmp), "%s", path);
+	else
+		unlink(tmp);
+	ret = uv_pipe_bind(&l->h.pipe, tmp);
 	if (ret < 0) {
-		ret = srv_listener_bind_errno(path, ret);
+		ret = srv_listener_bind_errno(tmp, ret);
+		goto err_close;
+	}
+	ret = uv_listen(&l->h.stream, SRV_LISTEN_BACKLOG, srv_listener_connection_cb);
+	if (ret == 0 && strcmp(tmp, path) != 0 && rename(tmp, path) < 0)
+		ret = uv_translate_sys_error(errno);
+	if (ret < 0) {
+		unlink(tmp);
 		goto err_close;
 	}
 	/* srv_listener_parse() refused longer paths: this never cuts */
 	snprintf(l->path, sizeof(l->path), "%.*s", (int)sizeof(l->path) - 1, path);
-	ret = uv_listen(&l->h.stream, SRV_LISTEN_BACKLOG, srv_listener_connection_cb);
-	if (ret < 0)
-		goto err_close;
 	return 1;
 
 err_close:

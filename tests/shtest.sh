@@ -44,10 +44,14 @@ shtest_cleanup() {
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
-# shtest_wait_socket PATH: until a unix socket is there (5 s at most)
+# shtest_wait_socket PATH: until a unix socket is there (5 s at most, 30 under a
+# wrapper such as valgrind); iiowired renames its socket into place once it
+# listens, so one that is there answers
 shtest_wait_socket() {
 	i=0
-	while [ ! -S "$1" ] && [ $i -lt 100 ]; do
+	ws_max=100
+	[ -z "${IIOWIRE_TEST_WRAPPER:-}" ] || ws_max=600
+	while [ ! -S "$1" ] && [ $i -lt $ws_max ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
