@@ -170,6 +170,33 @@ static int board_signal_dac(struct board_ctx *ctx, const cJSON *spec, const char
 	return 0;
 }
 
+/* {"noise": {"mean": M, "stddev": S, "seed": N}} at @p */
+static int board_signal_noise(struct board_ctx *ctx, const cJSON *spec, const char *p,
+			      struct emu_signal *sig)
+{
+	static const char *const noise_keys[] = { "mean", "stddev", "seed", NULL };
+	char kp[BOARD_PATH_MAX];
+	long seed = 0;
+	int ret;
+
+	sig->kind = EMU_SIGNAL_NOISE;
+	ret = board_check_keys(ctx, spec, p, noise_keys, NULL);
+	if (!ret)
+		ret = board_get_double(ctx, spec, p, "mean", false, 0, &sig->offset);
+	if (!ret)
+		ret = board_get_double(ctx, spec, p, "stddev", true, 0, &sig->amplitude);
+	if (!ret && sig->amplitude < 0) {
+		board_path_key(kp, sizeof(kp), p, "stddev");
+		ret = board_err(ctx, kp, "must not be negative");
+	}
+	if (!ret) {
+		ret = board_get_int(ctx, spec, p, "seed", false, 0, LONG_MAX, &seed);
+		ret = ret == -ENOENT ? 0 : ret;
+		sig->seed = (uint64_t)seed;
+	}
+	return ret;
+}
+
 /*
  * One emulate value: a number (constant), {"sine"|"ramp"|"noise"|"csv": {...}}
  * or {"dac": "DEVICE:voltageN"} (@reader: the bus of the model reading it).
@@ -179,11 +206,9 @@ static int board_parse_signal(struct board_ctx *ctx, const cJSON *val, const cha
 {
 	static const char *const sine_keys[] = { "offset", "amplitude", "period_s", "phase", NULL };
 	static const char *const ramp_keys[] = { "from", "to", "period_s", NULL };
-	static const char *const noise_keys[] = { "mean", "stddev", "seed", NULL };
 	const cJSON *spec;
 	char p[BOARD_PATH_MAX], kp[BOARD_PATH_MAX];
 	double from, to;
-	long seed = 0;
 	int ret;
 
 	memset(sig, 0, sizeof(*sig));
@@ -230,22 +255,7 @@ static int board_parse_signal(struct board_ctx *ctx, const cJSON *val, const cha
 			sig->amplitude = to - from;
 		}
 	} else if (strcmp(spec->string, "noise") == 0) {
-		sig->kind = EMU_SIGNAL_NOISE;
-		ret = board_check_keys(ctx, spec, p, noise_keys, NULL);
-		if (!ret)
-			ret = board_get_double(ctx, spec, p, "mean", false, 0, &sig->offset);
-		if (!ret)
-			ret = board_get_double(ctx, spec, p, "stddev", true, 0, &sig->amplitude);
-		if (!ret && sig->amplitude < 0) {
-			board_path_key(kp, sizeof(kp), p, "stddev");
-			ret = board_err(ctx, kp, "must not be negative");
-		}
-		if (!ret) {
-			ret = board_get_int(ctx, spec, p, "seed", false, 0, LONG_MAX, &seed);
-			ret = ret == -ENOENT ? 0 : ret;
-			sig->seed = (uint64_t)seed;
-		}
-		return ret;
+		return board_signal_noise(ctx, spec, p, sig);
 	} else if (strcmp(spec->string, "csv") == 0) {
 		return board_signal_csv(ctx, spec, p, sig);
 	} else {
