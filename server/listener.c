@@ -191,7 +191,7 @@ static int srv_listener_open_unix(struct srv *srv, const struct srv_proto_ops *p
 				  const char *path, char *err, size_t errlen)
 {
 	struct srv_listener *l;
-	char tmp[sizeof(l->path) + 24];
+	char tmp[512];	/* a path (srv_listener_parse() keeps it below sizeof(l->path)) and a suffix */
 	int ret;
 
 	ret = srv_listener_unix_stale(path, err, errlen);
