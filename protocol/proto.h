@@ -112,6 +112,12 @@ int proto_splitter_flush(struct proto_splitter *sp, const char **line, size_t *l
  */
 size_t proto_splitter_pending(const struct proto_splitter *sp);
 
+/**
+ * proto_splitter_trim() - free the buffer of @sp when it holds no unfinished
+ * line (an idle connection); the line last returned from it is invalid after.
+ */
+void proto_splitter_trim(struct proto_splitter *sp);
+
 /* ------------------------------------------------------------------------ */
 /* Requests.                                                                */
 /* ------------------------------------------------------------------------ */

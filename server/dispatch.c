@@ -468,6 +468,16 @@ static void srv_dispatch_session_fini(struct srv_session *s)
 	s->native.memo = NULL;
 }
 
+/* FNV-1a: is this READ line the one before? (a one-shot client keeps no memo) */
+static uint32_t srv_dispatch_line_hash(const char *line, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	while (len--)
+		h = (h ^ (unsigned char)*line++) * 16777619u;
+	return h;
+}
+
 /* Keep @req (moved: the caller's copy is left empty) as the session's memo. */
 static struct proto_request *srv_dispatch_memo_set(struct srv_session *s, struct proto_request *req,
 						   struct iio_dev *dev, const struct iio_attr *attr)
@@ -477,6 +487,12 @@ static struct proto_request *srv_dispatch_memo_set(struct srv_session *s, struct
 	if (req->flags & PROTO_REQ_JSON || s->native.cur_len > SRV_MEMO_LINE_MAX_BYTES)
 		return req;
 	if (!m) {
+		uint32_t h = srv_dispatch_line_hash(s->native.cur_line, s->native.cur_len);
+
+		if (h != s->native.memo_hash) {
+			s->native.memo_hash = h;
+			return req;
+		}
 		m = malloc(sizeof(*m));
 		if (!m)
 			return req;	/* only an optimisation: go without */
@@ -981,6 +997,12 @@ bool srv_native_keeps_alive(const struct srv_session *s)
 	return s->native.nwatches != 0 || s->native.nevsubs != 0;
 }
 
+/* Idle: the memo of the last READ is made again by the next one. */
+void srv_native_trim(struct srv_session *s)
+{
+	srv_dispatch_session_fini(s);
+}
+
 void srv_native_close(struct srv_session *s)
 {
 	srv_watch_stop_all(s);
@@ -1003,5 +1025,6 @@ const struct srv_proto_ops srv_proto_native = {
 	.on_eof = srv_native_on_eof,
 	.error = srv_native_error,
 	.keeps_alive = srv_native_keeps_alive,
+	.trim = srv_native_trim,
 	.close = srv_native_close,
 };

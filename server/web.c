@@ -205,6 +205,7 @@ const struct srv_proto_ops srv_proto_web = {
 	.error = srv_web_error,
 	.partial = srv_web_partial,
 	.keeps_alive = srv_native_keeps_alive,
+	.trim = srv_native_trim,
 	.close = srv_native_close,
 };
 

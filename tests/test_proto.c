@@ -216,6 +216,33 @@ static void test_split_default_limit(void)
 }
 TEST_CASE(test_split_default_limit, "framing: default limit, 1 MiB line (P-2)");
 
+/* An idle connection's splitter gives its buffer back, never a line it holds. */
+static void test_split_trim(void)
+{
+	struct proto_splitter sp;
+	const char *line;
+	size_t used, len;
+	int ret;
+
+	proto_splitter_init(&sp, 0);
+	proto_splitter_trim(&sp);	/* nothing held: nothing to do */
+	CU_ASSERT(sp.buf == NULL && sp.cap == 0);
+	/* a line in two reads: its first half is held, and a trim keeps it */
+	ret = proto_splitter_next(&sp, "READ dum", 8, &used, &line, &len);
+	CU_ASSERT(ret == 0 && used == 8 && proto_splitter_pending(&sp) == 8);
+	proto_splitter_trim(&sp);
+	CU_ASSERT(sp.buf != NULL && proto_splitter_pending(&sp) == 8);
+	ret = proto_splitter_next(&sp, "my0 x\n", 6, &used, &line, &len);
+	CU_ASSERT(ret == 1 && len == 13 && memcmp(line, "READ dummy0 x", 13) == 0);
+	/* between lines the buffer goes, and the next line needs none */
+	proto_splitter_trim(&sp);
+	CU_ASSERT(sp.buf == NULL && sp.cap == 0 && proto_splitter_pending(&sp) == 0);
+	ret = proto_splitter_next(&sp, "ok\n", 3, &used, &line, &len);
+	CU_ASSERT(ret == 1 && len == 2 && memcmp(line, "ok", 2) == 0 && sp.buf == NULL);
+	proto_splitter_fini(&sp);
+}
+TEST_CASE(test_split_trim, "framing: an idle splitter frees its buffer, keeps a partial line");
+
 /* ------------------------------------------------------------------------ */
 /* Request decoding: both spellings, one struct                             */
 /* ------------------------------------------------------------------------ */
