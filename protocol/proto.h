@@ -187,7 +187,8 @@ enum proto_format {
  * @trigger: STREAM, CSTREAM: the trigger, NULL for the current one ("-").
  * @scans: STREAM, CSTREAM: scans per block (0 when absent).
  * @format: STREAM, CSTREAM.
- * @channels/@nchannels: STREAM, CSTREAM: the channels named (none: all).
+ * @channels/@nchannels: STREAM, CSTREAM: the channels named (none: all);
+ *	proto_request_decode() leaves the entries from @nchannels on unset.
  * @stream: UNSTREAM: the stream, 0 for all.
  * @evtype: SUBSCRIBE only: the event type filter ("thresh"), NULL for any.
  * @store: private: owned storage of the strings (the struct may be moved

@@ -468,14 +468,20 @@ static void srv_dispatch_session_fini(struct srv_session *s)
 	s->native.memo = NULL;
 }
 
-/* FNV-1a: is this READ line the one before? (a one-shot client keeps no memo) */
-static uint32_t srv_dispatch_line_hash(const char *line, size_t len)
+/*
+ * A fingerprint of a READ line (its length, first and last 8 bytes): equal
+ * for the same line twice in a row, the case the memo is for. A one-shot
+ * client then makes no memo, and one that reads attributes in turn does not
+ * copy each request into it; memo_hit() compares whole lines.
+ */
+static uint64_t srv_dispatch_line_print(const char *line, size_t len)
 {
-	uint32_t h = 2166136261u;
+	uint64_t head = 0, tail = 0;
+	size_t n = len < 8 ? len : 8;
 
-	while (len--)
-		h = (h ^ (unsigned char)*line++) * 16777619u;
-	return h;
+	memcpy(&head, line, n);
+	memcpy(&tail, line + len - n, n);
+	return (head ^ (tail << 1 | tail >> 63)) + len;
 }
 
 /* Keep @req (moved: the caller's copy is left empty) as the session's memo. */
@@ -483,16 +489,16 @@ static struct proto_request *srv_dispatch_memo_set(struct srv_session *s, struct
 						   struct iio_dev *dev, const struct iio_attr *attr)
 {
 	struct srv_memo *m = s->native.memo;
+	uint64_t print;
 
 	if (req->flags & PROTO_REQ_JSON || s->native.cur_len > SRV_MEMO_LINE_MAX_BYTES)
 		return req;
+	print = srv_dispatch_line_print(s->native.cur_line, s->native.cur_len);
+	if (print != s->native.memo_print) {
+		s->native.memo_print = print;
+		return req;
+	}
 	if (!m) {
-		uint32_t h = srv_dispatch_line_hash(s->native.cur_line, s->native.cur_len);
-
-		if (h != s->native.memo_hash) {
-			s->native.memo_hash = h;
-			return req;
-		}
 		m = malloc(sizeof(*m));
 		if (!m)
 			return req;	/* only an optimisation: go without */

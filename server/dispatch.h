@@ -41,8 +41,8 @@ struct srv_memo;
 /**
  * struct srv_native_conn - a native-protocol session's own state.
  * @watches: its WATCHes (watch.c); @nwatches how many.
- * @memo: the last READ line, decoded (owned); made when a line comes twice
- *	in a row (@memo_hash: a hash of the last one), freed when idle.
+ * @memo: a READ line that came twice in a row, decoded (owned; freed when
+ *	idle); @memo_print: a fingerprint of the last READ line.
  * @cur_line: the line being answered (borrowed, for the call); @cur_len its bytes.
  * @auth_failures: wrong AUTH tokens so far; @authed: a right one came.
  * @streams: its STREAMs (stream.c); @nstreams how many; @next_stream the
@@ -60,7 +60,7 @@ struct srv_native_conn {
 	unsigned int nevsubs;
 	bool ev_flush;
 	struct srv_memo *memo;
-	uint32_t memo_hash;
+	uint64_t memo_print;
 	const char *cur_line;
 	size_t cur_len;
 	unsigned int auth_failures;

@@ -475,6 +475,15 @@ static const struct bad_row bad_rows[] = {
 	{ "CR inside a line", "READ a\rb", 0, -EINVAL, "control character 0x0d at offset 6",
 	  false, "", 0 },
 	{ "DEL", "READ a\x7f", 0, -EINVAL, "control character 0x7f at offset 6", false, "", 0 },
+	/* the check takes 8 bytes at a time: a bad byte at each end of a word, and after UTF-8 */
+	{ "control character at offset 8", "READ dum\x01my0", 0, -EINVAL,
+	  "control character 0x01 at offset 8", false, "", 0 },
+	{ "DEL at offset 15", "READ dummy0 abc\x7f", 0, -EINVAL,
+	  "control character 0x7f at offset 15", false, "", 0 },
+	{ "NUL byte at offset 16", BYTES("READ dummy0 abcd\0x"), -EINVAL, "NUL byte at offset 16",
+	  false, "", 0 },
+	{ "invalid UTF-8 a word after valid UTF-8", "READ dummy0 \xc3\xa9\xc3\xa9" "abcdefgh\xff", 0,
+	  -EINVAL, "invalid UTF-8 at offset 24", false, "", 0 },
 	{ "raw LF inside a JSON line", "{\"op\":\n\"help\"}", 0, -EINVAL,
 	  "control character 0x0a at offset 6", true, "", 0 },
 	/* text (P-7, P-12) */
