@@ -41,8 +41,13 @@
 
 /* The record header's flag: the message passed SRV_WEB_MESSAGE_MAX_BYTES (no payload). */
 #define SRV_WEB_REC_TOO_LONG	0x80000000u
-/* output framed into one write (at least one whole message) */
-#define SRV_WEB_BATCH_BYTES	(64 * 1024)
+/*
+ * Output framed into one write (at least one whole message): 256 replies
+ * of a READ, and with a message the send buffer stays under the
+ * SRV_OUT_KEEP_BYTES it keeps (no allocation per batch); what the socket
+ * does not take of it libwebsockets holds, per connection.
+ */
+#define SRV_WEB_BATCH_BYTES	(8 * 1024)
 /* the longest frame header: 2 bytes, then a 64-bit length */
 #define SRV_WEB_FRAME_HEAD_MAX	10
 
