@@ -114,6 +114,12 @@ int proto_splitter_flush(struct proto_splitter *sp, const char **line, size_t *l
  */
 size_t proto_splitter_pending(const struct proto_splitter *sp);
 
+/**
+ * proto_splitter_trim() - free the buffer of @sp when it holds no unfinished
+ * line (an idle connection); the line last returned from it is invalid after.
+ */
+void proto_splitter_trim(struct proto_splitter *sp);
+
 /* ------------------------------------------------------------------------ */
 /* Requests.                                                                */
 /* ------------------------------------------------------------------------ */
@@ -186,7 +192,8 @@ enum proto_format {
  * @trigger: STREAM, CSTREAM: the trigger, NULL for the current one ("-").
  * @scans: STREAM, CSTREAM: scans per block (0 when absent).
  * @format: STREAM, CSTREAM.
- * @channels/@nchannels: STREAM, CSTREAM: the channels named (none: all).
+ * @channels/@nchannels: STREAM, CSTREAM: the channels named (none: all);
+ *	proto_request_decode() leaves the entries from @nchannels on unset.
  * @stream: UNSTREAM: the stream, 0 for all; SEND: the PLAY or LOOP.
  * @bytes: SEND: the bytes that follow the line.
  * PLAY and LOOP take @device, @trigger, @scans and @channels as STREAM.

@@ -148,12 +148,37 @@ static size_t proto_utf8_seq(const unsigned char *s, size_t len)
 	return n;
 }
 
+/*
+ * How many bytes at the start of @s are printable ASCII (0x20-0x7e), 8 at a
+ * time: a byte's high bit is set in w, w - 0x20 or w + 1 exactly when it is
+ * outside the range (a borrow or carry between bytes comes only from a byte
+ * that is itself outside). Requests are nearly all such bytes.
+ */
+static size_t proto_ascii_run(const unsigned char *s, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	size_t i = 0;
+	uint64_t w;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		if ((w | (w - 0x20 * ones) | (w + ones)) & high)
+			break;
+	}
+	while (i < len && s[i] >= 0x20 && s[i] < 0x7f)
+		i++;
+	return i;
+}
+
 int proto_line_check(const char *s, size_t len, char *err, size_t errlen)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, n;
 
 	while (i < len) {
+		i += proto_ascii_run(u + i, len - i);
+		if (i == len)
+			break;
 		if (u[i] == 0) {
 			proto_msg(err, errlen, "NUL byte at offset %zu", i);
 			return -EINVAL;

@@ -161,3 +161,12 @@ size_t proto_splitter_pending(const struct proto_splitter *sp)
 {
 	return sp->len;
 }
+
+void proto_splitter_trim(struct proto_splitter *sp)
+{
+	if (sp->len)
+		return;
+	free(sp->buf);
+	sp->buf = NULL;
+	sp->cap = 0;
+}

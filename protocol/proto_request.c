@@ -908,9 +908,13 @@ static int proto_request_decode_json(struct proto_request *req, const char *line
 int proto_request_decode(struct proto_request *req, const char *line, size_t len,
 			 char *err, size_t errlen)
 {
+	const size_t chans = offsetof(struct proto_request, channels);
+	const size_t after = chans + sizeof(req->channels);
 	int ret;
 
-	memset(req, 0, sizeof(*req));
+	/* all but channels[] (half the struct), which is read only below nchannels */
+	memset(req, 0, chans);
+	memset((char *)req + after, 0, sizeof(*req) - after);
 	if (err && errlen)
 		err[0] = '\0';
 	if (len && line[0] == '{')

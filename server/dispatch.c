@@ -469,14 +469,36 @@ static void srv_dispatch_session_fini(struct srv_session *s)
 	s->native.memo = NULL;
 }
 
+/*
+ * A fingerprint of a READ line (its length, first and last 8 bytes): equal
+ * for the same line twice in a row, the case the memo is for. A one-shot
+ * client then makes no memo, and one that reads attributes in turn does not
+ * copy each request into it; memo_hit() compares whole lines.
+ */
+static uint64_t srv_dispatch_line_print(const char *line, size_t len)
+{
+	uint64_t head = 0, tail = 0;
+	size_t n = len < 8 ? len : 8;
+
+	memcpy(&head, line, n);
+	memcpy(&tail, line + len - n, n);
+	return (head ^ (tail << 1 | tail >> 63)) + len;
+}
+
 /* Keep @req (moved: the caller's copy is left empty) as the session's memo. */
 static struct proto_request *srv_dispatch_memo_set(struct srv_session *s, struct proto_request *req,
 						   struct iio_dev *dev, const struct iio_attr *attr)
 {
 	struct srv_memo *m = s->native.memo;
+	uint64_t print;
 
 	if (req->flags & PROTO_REQ_JSON || s->native.cur_len > SRV_MEMO_LINE_MAX_BYTES)
 		return req;
+	print = srv_dispatch_line_print(s->native.cur_line, s->native.cur_len);
+	if (print != s->native.memo_print) {
+		s->native.memo_print = print;
+		return req;
+	}
 	if (!m) {
 		m = malloc(sizeof(*m));
 		if (!m)
@@ -1005,6 +1027,12 @@ bool srv_native_keeps_alive(const struct srv_session *s)
 	return s->native.nwatches != 0 || s->native.nevsubs != 0;
 }
 
+/* Idle: the memo of the last READ is made again by the next one. */
+void srv_native_trim(struct srv_session *s)
+{
+	srv_dispatch_session_fini(s);
+}
+
 void srv_native_close(struct srv_session *s)
 {
 	srv_watch_stop_all(s);
@@ -1030,5 +1058,6 @@ const struct srv_proto_ops srv_proto_native = {
 	.partial = srv_play_in_payload,
 	.waiting = srv_play_waiting,
 	.keeps_alive = srv_native_keeps_alive,
+	.trim = srv_native_trim,
 	.close = srv_native_close,
 };

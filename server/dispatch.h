@@ -42,7 +42,8 @@ struct srv_play_in;
 /**
  * struct srv_native_conn - a native-protocol session's own state.
  * @watches: its WATCHes (watch.c); @nwatches how many.
- * @memo: the last READ line, decoded (owned).
+ * @memo: a READ line that came twice in a row, decoded (owned; freed when
+ *	idle); @memo_print: a fingerprint of the last READ line.
  * @cur_line: the line being answered (borrowed, for the call); @cur_len its bytes.
  * @auth_failures: wrong AUTH tokens so far; @authed: a right one came.
  * @streams: its STREAMs (stream.c); @nstreams how many; @next_stream the
@@ -64,6 +65,7 @@ struct srv_native_conn {
 	struct srv_list plays;
 	struct srv_play_in *play_in;
 	struct srv_memo *memo;
+	uint64_t memo_print;
 	const char *cur_line;
 	size_t cur_len;
 	unsigned int auth_failures;
@@ -104,10 +106,12 @@ void srv_dispatch_line(struct srv_session *s, const char *line, size_t len);
 
 /*
  * The native row's state of a session, for a row that speaks the same
- * requests (srv_proto_web): set it up, does it receive events, release it.
+ * requests (srv_proto_web): set it up, does it receive events, drop its
+ * caches when idle, release it.
  */
 void srv_native_open(struct srv_session *s);
 bool srv_native_keeps_alive(const struct srv_session *s);
+void srv_native_trim(struct srv_session *s);
 void srv_native_close(struct srv_session *s);
 
 /**

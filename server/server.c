@@ -731,5 +731,6 @@ void srv_destroy(struct srv *srv)
 	board_destroy(srv->reload_old);
 	pthread_mutex_destroy(&srv->reload_lock);
 	free(srv->rdbuf);
+	proto_buf_fini(&srv->out_spare);
 	free(srv);
 }

@@ -46,6 +46,32 @@ size_t srv_session_queued(const struct srv_session *s)
 	return s->out.len + ((s->flags & SRV_CONN_WRITING) ? s->h.stream.write_queue_size : 0);
 }
 
+/*
+ * Output buffers move between sessions: one that has sent all it had gives
+ * its (small) buffer to the server, the next that writes takes it. So a
+ * connection that is only held costs no buffer, and answering a request
+ * costs no allocation. Whoever holds a buffer owns it.
+ */
+static void srv_session_out_borrow(struct srv_session *s)
+{
+	struct proto_buf *spare = &s->srv->out_spare;
+
+	if (s->out.data || !spare->data)
+		return;
+	s->out = *spare;
+	proto_buf_init(spare);
+}
+
+static void srv_session_out_lend(struct srv_session *s)
+{
+	struct proto_buf *spare = &s->srv->out_spare;
+
+	if (s->out.len || !s->out.data || spare->data || s->out.cap > SRV_OUT_KEEP_BYTES)
+		return;
+	*spare = s->out;
+	proto_buf_init(&s->out);
+}
+
 /* Output held in reply slots (ready text behind a slot still waiting). */
 static size_t srv_session_slot_bytes(const struct srv_session *s)
 {
@@ -290,14 +316,16 @@ static void srv_session_check_done(struct srv_session *s)
 
 static void srv_session_write_cb(uv_write_t *req, int status)
 {
-	struct srv_session *s = srv_container_of(req, struct srv_session, wreq);
+	struct srv_write *wr = srv_container_of(req, struct srv_write, req);
+	struct srv_session *s = wr->s;
 
-	free(s->wdata);
-	s->wdata = NULL;
-	s->flags &= ~SRV_CONN_WRITING;
 	/* STATS' bytes_out: what the kernel took, not what waits for it */
 	if (status == 0)
-		s->srv->stats.bytes_out += s->wlen;
+		s->srv->stats.bytes_out += wr->len;
+	free(wr->data);
+	free(wr);
+	s->wr = NULL;
+	s->flags &= ~SRV_CONN_WRITING;
 	if (s->state == SRV_CONN_CLOSING)
 		return;		/* -ECANCELED from uv_close: the close callback follows */
 	if (status < 0) {
@@ -323,16 +351,16 @@ void srv_session_sent(struct srv_session *s)
 
 /*
  * Put what @s->out holds on the wire: a uv_try_write first, and what the
- * kernel does not take in the session's one write request, whose buffer
- * moves to s->wdata until the write callback frees it.
+ * kernel does not take in the session's one write request, made for it,
+ * whose callback frees it and the buffer that moved into it.
  * Return: 0, or a negative libuv error (the caller closes).
  */
 static int srv_session_send(struct srv_session *s)
 {
 	struct proto_buf *out = &s->out;
+	struct srv_write *wr;
 	uv_buf_t b;
 	size_t len;
-	char *data;
 	int n, ret;
 
 	b = uv_buf_init(out->data, (unsigned int)out->len);
@@ -349,15 +377,20 @@ static int srv_session_send(struct srv_session *s)
 		return 0;
 	}
 	/* the kernel is full: the rest goes in the one write request */
-	data = proto_buf_steal(out, &len);
-	b = uv_buf_init(data + n, (unsigned int)(len - (size_t)n));
-	ret = uv_write(&s->wreq, &s->h.stream, &b, 1, srv_session_write_cb);
+	wr = malloc(sizeof(*wr));
+	if (!wr)
+		return UV_ENOMEM;
+	wr->s = s;
+	wr->data = proto_buf_steal(out, &len);
+	wr->len = len - (size_t)n;
+	b = uv_buf_init(wr->data + n, (unsigned int)wr->len);
+	ret = uv_write(&wr->req, &s->h.stream, &b, 1, srv_session_write_cb);
 	if (ret < 0) {
-		free(data);
+		free(wr->data);
+		free(wr);
 		return ret;
 	}
-	s->wlen = len - (size_t)n;
-	s->wdata = data;
+	s->wr = wr;
 	s->flags |= SRV_CONN_WRITING;
 	return 0;
 }
@@ -381,6 +414,7 @@ void srv_session_flush(struct srv_session *s)
 			return;
 		}
 	}
+	srv_session_out_lend(s);
 	if (srv_session_queued(s) > SRV_OUT_HARD_BYTES) {
 		srv_session_log(SRV_LOG_WARN, s, "%zu bytes of output queued (limit %d), closing",
 				srv_session_queued(s), SRV_OUT_HARD_BYTES);
@@ -443,8 +477,10 @@ struct proto_buf *srv_session_out(struct srv_session *s)
 		s->sink.len = 0;
 		return &s->sink;
 	}
-	if (!s->slots_head)
+	if (!s->slots_head) {
+		srv_session_out_borrow(s);
 		return &s->out;
+	}
 	if (s->slots_tail->ready)
 		return &s->slots_tail->text;
 	/* behind a reply still on a bus: this one waits in a ready slot of its own */
@@ -711,6 +747,24 @@ static bool srv_session_sweep_output(struct srv_session *s, uint64_t now)
 	return true;
 }
 
+/*
+ * Idle memory: a session that has had no request for SRV_IDLE_TRIM_MS and
+ * holds no output frees its empty buffers and the row's caches; the next
+ * request makes them again (once, not per request).
+ */
+static void srv_session_trim(struct srv_session *s, uint64_t now)
+{
+	if (s->slots_head || (s->flags & SRV_CONN_WRITING) || s->out.len || s->deferred)
+		return;
+	if (now - s->last_request_ms < SRV_IDLE_TRIM_MS)
+		return;
+	proto_buf_fini(&s->out);
+	proto_buf_fini(&s->sink);
+	proto_splitter_trim(&s->sp);
+	if (s->proto->trim)
+		s->proto->trim(s);
+}
+
 void srv_session_sweep(struct srv_session *s, uint64_t now)
 {
 	const struct srv_config *cfg = &s->srv->cfg;
@@ -737,5 +791,7 @@ void srv_session_sweep(struct srv_session *s, uint64_t now)
 		srv_session_log(SRV_LOG_INFO, s, "idle for %u ms, closing", cfg->idle_timeout_ms);
 		srv_session_finish(s);
 		srv_session_flush(s);
+		return;
 	}
+	srv_session_trim(s, now);
 }

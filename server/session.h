@@ -51,6 +51,8 @@ struct srv_listener;
 #define SRV_SESSION_INFLIGHT_MAX	64
 /* an output buffer bigger than this is freed when it empties (idle memory) */
 #define SRV_OUT_KEEP_BYTES		(16 * 1024)
+/* a session without a request for this long gives back its buffers and memo (sweep) */
+#define SRV_IDLE_TRIM_MS		1000
 
 /**
  * struct srv_proto_ops - one protocol a listener speaks: a row per wire
@@ -74,6 +76,8 @@ struct srv_listener;
  *	the row completes a reply slot, which resumes the reading.
 
  * @keeps_alive: optional; true while the idle timeout must not apply.
+ * @trim: optional; the session has been idle for SRV_IDLE_TRIM_MS: free
+ *	what the row keeps only to answer faster (it is made again on use).
  * @close: release the row's private state (readers, subscriptions, watches).
  *	Called only from the handle's close callback, the loop's safe point
  *	(server/README.md, "Who owns what"); until then that state stays
@@ -91,6 +95,7 @@ struct srv_proto_ops {
 	bool (*partial)(const struct srv_session *s);
 	bool (*waiting)(const struct srv_session *s);
 	bool (*keeps_alive)(const struct srv_session *s);
+	void (*trim)(struct srv_session *s);
 	void (*close)(struct srv_session *s);
 };
 
@@ -161,6 +166,21 @@ struct srv_slot {
 };
 
 /*
+ * struct srv_write - the one write request of a session, made only when the
+ * kernel did not take all of its output at once (rare: an idle session holds
+ * none). Freed by its callback, which runs before the session's close
+ * callback (uv_close cancels it).
+ * @data: the bytes (owned); @len: those in the write, counted as sent once
+ *	it completes.
+ */
+struct srv_write {
+	uv_write_t req;
+	struct srv_session *s;
+	char *data;
+	size_t len;
+};
+
+/*
  * struct srv_session - one connection. Made by srv_session_accept(),
  * ended by srv_session_close(); freed in the close callback.
  */
@@ -185,11 +205,9 @@ struct srv_session {
 	uint64_t partial_since_ms;	/* an unfinished request began; 0: none */
 	size_t feed_out0;		/* out.len when this feed began (the write burst) */
 
-	/* output, oldest first: what the kernel has of wdata, then out */
-	struct proto_buf out;		/* ready, not yet handed to a write */
-	char *wdata;			/* owned by wreq until its callback */
-	size_t wlen;			/* bytes in that write: counted as sent once it completes */
-	uv_write_t wreq;
+	/* output, oldest first: what the kernel has of wr's bytes, then out */
+	struct proto_buf out;		/* ready, not yet handed to a write; freed when idle */
+	struct srv_write *wr;		/* the write in flight (owned by libuv until its callback) */
 	uint64_t over_soft_since_ms;	/* queued output above the soft limit since */
 	struct proto_buf sink;		/* swallows output once the session is broken */
 
@@ -320,7 +338,10 @@ size_t srv_session_queued(const struct srv_session *s);
 /** srv_session_resume() - go on with deferred input and reading once limits allow. */
 void srv_session_resume(struct srv_session *s);
 
-/** srv_session_sweep() - timeouts and the soft output limit; @now is uv_now. */
+/**
+ * srv_session_sweep() - timeouts and the soft output limit; an idle session
+ * gives back its empty buffers and the row's caches. @now is uv_now.
+ */
 void srv_session_sweep(struct srv_session *s, uint64_t now);
 
 /* One log line at @lvl: "session 3 (127.0.0.1:5000): ..." or "iiod session 3 (...): ..." */

@@ -25,6 +25,7 @@
 #include "authpen.h"
 #include "list.h"
 #include "log.h"
+#include "proto.h"
 #include "queues.h"
 
 struct board;
@@ -189,6 +190,7 @@ struct srv {
 	uint64_t iiod_model_gen;	/* counts the models built: a 1.0 client's numbers are one's */
 
 	char *rdbuf;			/* SRV_READ_CHUNK_BYTES, shared by all reads */
+	struct proto_buf out_spare;	/* an emptied session output buffer, lent to the next */
 	struct srv_stats stats;
 	struct srv_queues queues;	/* every stream and event queue, bounded together */
 	struct srv_mdns *mdns;		/* DNS-SD announcements (mdns.c); NULL: none */

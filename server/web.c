@@ -41,6 +41,15 @@
 
 /* The record header's flag: the message passed SRV_WEB_MESSAGE_MAX_BYTES (no payload). */
 #define SRV_WEB_REC_TOO_LONG	0x80000000u
+/*
+ * Output framed into one write (at least one whole message): 256 replies
+ * of a READ, and with a message the send buffer stays under the
+ * SRV_OUT_KEEP_BYTES it keeps (no allocation per batch); what the socket
+ * does not take of it libwebsockets holds, per connection.
+ */
+#define SRV_WEB_BATCH_BYTES	(8 * 1024)
+/* the longest frame header: 2 bytes, then a 64-bit length */
+#define SRV_WEB_FRAME_HEAD_MAX	10
 
 /* struct srv_web - the daemon's libwebsockets context (srv->web). */
 struct srv_web {
@@ -205,6 +214,7 @@ const struct srv_proto_ops srv_proto_web = {
 	.error = srv_web_error,
 	.partial = srv_web_partial,
 	.keeps_alive = srv_native_keeps_alive,
+	.trim = srv_native_trim,
 	.close = srv_native_close,
 };
 
@@ -405,34 +415,86 @@ static void srv_web_block_head(struct srv_web_conn *c, const char *line, size_t 
 	c->pay_pending = true;
 }
 
-/* Send the session's output, one message at a time, while the socket takes them. */
+/* A server's frame header (RFC 6455 5.2: FIN, the opcode, the length; never masked). */
+static size_t srv_web_frame_head(unsigned char *h, const struct srv_web_msg *m)
+{
+	uint64_t n = m->n;
+	int i;
+
+	h[0] = 0x80 | (m->type == LWS_WRITE_BINARY ? 0x2 : 0x1);
+	if (n < 126) {
+		h[1] = (unsigned char)n;
+		return 2;
+	}
+	if (n < 65536) {
+		h[1] = 126;
+		h[2] = (unsigned char)(n >> 8);
+		h[3] = (unsigned char)n;
+		return 4;
+	}
+	h[1] = 127;
+	for (i = 0; i < 8; i++)
+		h[2 + i] = (unsigned char)(n >> (56 - 8 * i));
+	return 10;
+}
+
+/*
+ * Frame the messages of @out from @off into the send buffer, one after the
+ * other, up to SRV_WEB_BATCH_BYTES (at least one message), so that they
+ * leave in one write: libwebsockets' lws_write() frames and sends one
+ * message per call (a sendto each), but passes LWS_WRITE_RAW bytes of a
+ * WebSocket connection through unframed, and no extension (compression)
+ * is offered that would have to see each message.
+ * Return: the frames' bytes (0: no whole message), or -ENOMEM; @off moves
+ * past the output they carry.
+ */
+static ssize_t srv_web_batch(struct srv_web *web, struct srv_web_conn *c,
+			     const struct proto_buf *out, size_t *off)
+{
+	struct srv_web_msg m;
+	unsigned char *p;
+	size_t len = 0, h;
+
+	while (len < SRV_WEB_BATCH_BYTES && *off < out->len && srv_web_next(c, out, *off, &m)) {
+		p = srv_web_txbuf(web, len + SRV_WEB_FRAME_HEAD_MAX + m.n);
+		if (!p)
+			return -ENOMEM;
+		h = srv_web_frame_head(p + len, &m);
+		memcpy(p + len + h, m.p, m.n);
+		len += h + m.n;
+		if (c->pay_pending)
+			c->pay_pending = false;
+		else
+			srv_web_block_head(c, m.p, m.n);
+		*off += m.used;
+	}
+	return (ssize_t)len;
+}
+
+/* Send the session's output, a batch of messages a write, while the socket takes them. */
 static int srv_web_writable(struct srv_web *web, struct srv_web_conn *c)
 {
 	struct srv_session *s = c->s;
-	struct srv_web_msg m;
 	struct proto_buf *out;
+	size_t off = 0, start;
 	bool choked = false;
-	size_t off = 0;
-	unsigned char *p;
+	ssize_t n;
 
 	if (!s)
 		return -1;	/* the session closed and all it sent is out */
 	c->want_write = false;
 	out = &s->out;
-	while (off < out->len && !(choked = lws_send_pipe_choked(c->wsi)) &&
-	       srv_web_next(c, out, off, &m)) {
-		p = srv_web_txbuf(web, m.n);
-		if (!p)
+	while (off < out->len && !(choked = lws_send_pipe_choked(c->wsi))) {
+		start = off;
+		n = srv_web_batch(web, c, out, &off);
+		if (n < 0)
 			return -1;
-		memcpy(p, m.p, m.n);
-		if (lws_write(c->wsi, p, m.n, m.type) < 0)
+		if (!n)
+			break;
+		/* what the socket does not take, libwebsockets keeps and sends (choked till then) */
+		if (lws_write(c->wsi, web->tx + LWS_PRE, (size_t)n, LWS_WRITE_RAW) < 0)
 			return -1;
-		s->srv->stats.bytes_out += m.used;
-		if (c->pay_pending)
-			c->pay_pending = false;
-		else
-			srv_web_block_head(c, m.p, m.n);
-		off += m.used;
+		s->srv->stats.bytes_out += off - start;
 	}
 	memmove(out->data, out->data + off, out->len - off);
 	out->len -= off;

@@ -61,6 +61,24 @@ static void test_sample_rows(void)
 }
 TEST_CASE(test_sample_rows, "each kind at chosen times");
 
+/* A model reads the bus clock only for inputs that move with time: all but a constant. */
+static void test_timed(void)
+{
+	static const enum emu_signal_kind moving[] = {
+		EMU_SIGNAL_SINE, EMU_SIGNAL_RAMP, EMU_SIGNAL_NOISE, EMU_SIGNAL_CSV,
+	};
+	struct emu_signal sig = { .kind = EMU_SIGNAL_CONST, .value = 5 };
+	size_t i;
+
+	CU_ASSERT_FALSE(emu_signal_timed(NULL));
+	CU_ASSERT_FALSE(emu_signal_timed(&sig));
+	for (i = 0; i < sizeof(moving) / sizeof(moving[0]); i++) {
+		sig.kind = moving[i];
+		CU_ASSERT_TRUE(emu_signal_timed(&sig));
+	}
+}
+TEST_CASE(test_timed, "only a constant signal does not depend on the time");
+
 static void test_noise(void)
 {
 	struct emu_signal a = { .kind = EMU_SIGNAL_NOISE, .offset = 1000, .amplitude = 10,

@@ -216,6 +216,33 @@ static void test_split_default_limit(void)
 }
 TEST_CASE(test_split_default_limit, "framing: default limit, 1 MiB line (P-2)");
 
+/* An idle connection's splitter gives its buffer back, never a line it holds. */
+static void test_split_trim(void)
+{
+	struct proto_splitter sp;
+	const char *line;
+	size_t used, len;
+	int ret;
+
+	proto_splitter_init(&sp, 0);
+	proto_splitter_trim(&sp);	/* nothing held: nothing to do */
+	CU_ASSERT(sp.buf == NULL && sp.cap == 0);
+	/* a line in two reads: its first half is held, and a trim keeps it */
+	ret = proto_splitter_next(&sp, "READ dum", 8, &used, &line, &len);
+	CU_ASSERT(ret == 0 && used == 8 && proto_splitter_pending(&sp) == 8);
+	proto_splitter_trim(&sp);
+	CU_ASSERT(sp.buf != NULL && proto_splitter_pending(&sp) == 8);
+	ret = proto_splitter_next(&sp, "my0 x\n", 6, &used, &line, &len);
+	CU_ASSERT(ret == 1 && len == 13 && memcmp(line, "READ dummy0 x", 13) == 0);
+	/* between lines the buffer goes, and the next line needs none */
+	proto_splitter_trim(&sp);
+	CU_ASSERT(sp.buf == NULL && sp.cap == 0 && proto_splitter_pending(&sp) == 0);
+	ret = proto_splitter_next(&sp, "ok\n", 3, &used, &line, &len);
+	CU_ASSERT(ret == 1 && len == 2 && memcmp(line, "ok", 2) == 0 && sp.buf == NULL);
+	proto_splitter_fini(&sp);
+}
+TEST_CASE(test_split_trim, "framing: an idle splitter frees its buffer, keeps a partial line");
+
 /* ------------------------------------------------------------------------ */
 /* Request decoding: both spellings, one struct                             */
 /* ------------------------------------------------------------------------ */
@@ -448,6 +475,15 @@ static const struct bad_row bad_rows[] = {
 	{ "CR inside a line", "READ a\rb", 0, -EINVAL, "control character 0x0d at offset 6",
 	  false, "", 0 },
 	{ "DEL", "READ a\x7f", 0, -EINVAL, "control character 0x7f at offset 6", false, "", 0 },
+	/* the check takes 8 bytes at a time: a bad byte at each end of a word, and after UTF-8 */
+	{ "control character at offset 8", "READ dum\x01my0", 0, -EINVAL,
+	  "control character 0x01 at offset 8", false, "", 0 },
+	{ "DEL at offset 15", "READ dummy0 abc\x7f", 0, -EINVAL,
+	  "control character 0x7f at offset 15", false, "", 0 },
+	{ "NUL byte at offset 16", BYTES("READ dummy0 abcd\0x"), -EINVAL, "NUL byte at offset 16",
+	  false, "", 0 },
+	{ "invalid UTF-8 a word after valid UTF-8", "READ dummy0 \xc3\xa9\xc3\xa9" "abcdefgh\xff", 0,
+	  -EINVAL, "invalid UTF-8 at offset 24", false, "", 0 },
 	{ "raw LF inside a JSON line", "{\"op\":\n\"help\"}", 0, -EINVAL,
 	  "control character 0x0a at offset 6", true, "", 0 },
 	/* text (P-7, P-12) */

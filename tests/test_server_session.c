@@ -6,8 +6,9 @@
  * (replies first, then the close, and no busy loop while waiting), the
  * partial-line and idle timeouts (slowloris), a client that sends without
  * ever reading (the daemon stops reading it: memory stays bounded, others
- * are served), and 1000 simultaneous connects (the listen backlog). Each
- * test starts the daemon with the options it is about.
+ * are served), an idle connection's memory given back (its buffers, its
+ * READ memo, not a half line), and 1000 simultaneous connects (the listen
+ * backlog). Each test starts the daemon with the options it is about.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +229,45 @@ static void test_idle_timeout(void)
 	stop(&t);
 }
 TEST_CASE(test_idle_timeout, "idle timeout");
+
+/*
+ * An idle connection gives back its buffers and its READ memo (the sweep,
+ * after SRV_IDLE_TRIM_MS = 1 s) but never a line it holds half of, and
+ * answers as before; two clients whose replies share the server's spare
+ * output buffer each get their own.
+ */
+static void test_idle_trim(void)
+{
+	struct srvtest t;
+	struct srvc *a, *b;
+	char got[256];
+	int i;
+
+	CU_ASSERT_FATAL(start(&t, NULL, NULL));
+	a = srvc_open(t.port);
+	b = srvc_open(t.port);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	/* the same line twice: the second is answered from the memo */
+	for (i = 0; i < 2; i++) {
+		CU_ASSERT(srvc_req(a, "READ dummy0 in_voltage0_raw", got, sizeof(got)) > 0);
+		CU_ASSERT_STRING_EQUAL(got, "OK 73");
+	}
+	srvc_sends(a, "READ dummy0 in_volt");
+	srvtest_sleep_ms(1600);		/* a sweep after 1 s idle has trimmed @a */
+	CU_ASSERT(srvc_req(a, "age0_raw", got, sizeof(got)) > 0);
+	CU_ASSERT_STRING_EQUAL(got, "OK 73");
+	for (i = 0; i < 3; i++) {
+		CU_ASSERT(srvc_req(a, "READ dummy0 in_voltage0_raw", got, sizeof(got)) > 0);
+		CU_ASSERT_STRING_EQUAL(got, "OK 73");
+		CU_ASSERT(srvc_req(b, "VERSION", got, sizeof(got)) > 0);
+		CU_ASSERT_STRING_EQUAL(got, VERSION_LINE);
+	}
+	srvc_close(a);
+	srvc_close(b);
+	stop(&t);
+}
+TEST_CASE(test_idle_trim, "an idle connection frees its buffers and memo, keeps a partial line");
 
 /*
  * A client that pipelines requests and never reads: the daemon stops

@@ -295,7 +295,7 @@ int iio_format_value(char *buf, size_t len, int type, int size, const int *vals)
 	ret = iio_value_format_one(&o, type, size, vals);
 	if (ret < 0)
 		return ret;
-	iio_value_emit(&o, "\n");
+	iio_value_emit_byte(&o, '\n');
 	if (o.overflow)
 		return -EFBIG;
 	return (int)o.len;

@@ -63,6 +63,12 @@ struct emu_signal {
 /** emu_signal_sample() - the signal's value at @t_s seconds of virtual time. */
 double emu_signal_sample(const struct emu_signal *sig, double t_s);
 /**
+ * emu_signal_timed() - does the value of @sig depend on the time? Not for a
+ * constant: a model may then skip reading the bus clock (a clock_gettime
+ * and a lock per transfer).
+ */
+bool emu_signal_timed(const struct emu_signal *sig);
+/**
  * emu_signal_load_csv() - fill a CSV signal from "t,value" lines.
  * Return: 0, -errno; @err says where.
  */

@@ -321,6 +321,19 @@ static enum emu_irq_state emu_max1363_irq_level(struct emu_chip *chip)
 	return m->alarm ? EMU_IRQ_ASSERTED : EMU_IRQ_LOW;
 }
 
+/* The time of a conversion of @seq, read from the clock only if an input there moves. */
+static double emu_max1363_scan_time(struct emu_max1363 *m, const struct emu_max1363_conv *seq,
+				    int nconv)
+{
+	int k;
+
+	for (k = 0; k < nconv; k++)
+		if (emu_signal_timed(&m->in[seq[k].pos]) ||
+		    (seq[k].neg >= 0 && emu_signal_timed(&m->in[seq[k].neg])))
+			return emu_chip_now(&m->chip);
+	return 0;
+}
+
 /* A read: whole scans, repeated for as many bytes as the master clocks. */
 static void emu_max1363_read(struct emu_chip *chip, uint8_t *buf, int len)
 {
@@ -328,7 +341,7 @@ static void emu_max1363_read(struct emu_chip *chip, uint8_t *buf, int len)
 	struct emu_max1363_conv seq[EMU_MAX1363_MAX_SCAN];
 	int bits = m->part->bits;
 	int nconv = emu_max1363_scan(m, seq);
-	double t = emu_chip_now(&m->chip);
+	double t = emu_max1363_scan_time(m, seq, nconv);
 	uint8_t ones = (uint8_t)(0xff << (bits - 8));
 	unsigned int code;
 	int i = 0, k = 0;

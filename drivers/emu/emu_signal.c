@@ -106,6 +106,11 @@ static double emu_signal_dac_mv(const struct emu_signal *sig)
  * A periodic signal with a period <= 0 stays at its offset.
  * Return: the value in the input's unit.
  */
+bool emu_signal_timed(const struct emu_signal *sig)
+{
+	return sig && sig->kind != EMU_SIGNAL_CONST;
+}
+
 double emu_signal_sample(const struct emu_signal *sig, double t_s)
 {
 	double x;
