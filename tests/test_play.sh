@@ -49,16 +49,22 @@ if [ "$ms" -ge 450 ]; then ok; else bad "100 scans at 200 Hz took $ms ms"; fi
 echo "[100 scans at 200 Hz in $ms ms]"
 
 # raw records: the AD5767's 12-bit code sits in bits 15:4 of a host-order u16
-python3 -c 'import struct, sys; sys.stdout.buffer.write(b"".join(struct.pack("=H", (c << 4)) for c in (1, 2, 4095)))' \
-	>"$tmp/ad5767.bin"
+# (written by printf: the image's build stage, which runs this suite, has no python3)
+host_le=$(printf '\001\000' | od -An -tu2 | tr -d ' ')
+records() {
+	for c; do
+		v=$((c << 4)); lo=$(printf %o $((v & 255))); hi=$(printf %o $((v >> 8)))
+		if [ "$host_le" = 1 ]; then printf "\\$lo\\$hi"; else printf "\\$hi\\$lo"; fi
+	done
+}
+records 1 2 4095 >"$tmp/ad5767.bin"
 if cli play ad5767 voltage9 -b 2 --trigger hrt0 <"$tmp/ad5767.bin" 2>"$tmp/err" && [ "$(raw ad5767 9)" = 4095 ]; then ok
 else bad "play raw ad5767: $(cat "$tmp/err") v9=$(raw ad5767 9)"; fi
 
 # the closed loop (maps/README.md): a ramp played to the AD5767's voltage2
 # reaches the MAX1237's AIN0; the DAC holds its last code, 2560: -5 V +
 # 2560 x 10 V / 4096 = 1250 mV, 2500 at 0.5 mV a code
-python3 -c 'import struct, sys; sys.stdout.buffer.write(b"".join(struct.pack("=H", (c << 4)) for c in range(2048, 2561, 64)))' \
-	>"$tmp/loop.bin"
+records $(seq 2048 64 2560) >"$tmp/loop.bin"
 if cli play ad5767 voltage2 -b 3 --trigger hrt0 <"$tmp/loop.bin" 2>"$tmp/err" &&
    [ "$(raw ad5767 2)" = 2560 ] && [ "$(cli read loop in_voltage0_raw)" = 2500 ]; then ok
 else bad "play into the loop: $(cat "$tmp/err") v2=$(raw ad5767 2) adc=$(cli read loop in_voltage0_raw)"; fi
