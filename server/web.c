@@ -13,9 +13,11 @@
  * header line is a text message and the bytes it announces the next
  * message, binary for raw records and text for csv (PROTOCOL.md W-7), cut
  * out of the same output the stream engine writes for TCP. Output waits in
- * the session's buffer until libwebsockets says the socket is writable, so
- * the session's limits
- * (pause, soft, hard) hold as on TCP. A session's memory goes in its idle
+ * the session's buffer until the end of the loop's wake-up (a uv_check),
+ * when each connection that has some writes it in one batch, as TCP gets one
+ * write per burst; only what the socket does not take waits for
+ * libwebsockets' writable callback, so the session's limits (pause, soft,
+ * hard) hold as on TCP. A session's memory goes in its idle
  * handle's close callback; libwebsockets' per-connection memory is its own,
  * and the two forget each other in srv_web_tx_close() or LWS_CALLBACK_CLOSED,
  * whichever comes first.
@@ -60,6 +62,9 @@ struct srv_web {
 	bool closed;
 	unsigned char *tx;		/* one outgoing message, LWS_PRE bytes in front */
 	size_t txcap;
+	uv_check_t flush;		/* the end of a wake-up: @dirty connections write */
+	bool flush_init;
+	struct srv_list dirty;		/* srv_web_conn.dirty_link: output waits, no write asked */
 	char self[SRV_WEB_HOST_NAME_MAX];	/* gethostname(), for the Host check */
 	struct srv_web_peers peers;	/* connections in HTTP, per address */
 };
@@ -86,6 +91,8 @@ struct srv_web_conn {
 	struct proto_buf msg;		/* record header + the message being received */
 	bool too_long;			/* the message being received is over the limit */
 	bool want_write;		/* a writable callback is asked for */
+	bool dirty;			/* on web->dirty */
+	struct srv_list dirty_link;
 	bool pay_pending;		/* the next message is a block's payload, @pay_len bytes */
 	bool pay_text;			/* ...csv lines (a text message), not raw records */
 	size_t pay_len;
@@ -220,15 +227,30 @@ const struct srv_proto_ops srv_proto_web = {
 
 /* ---- the transport: libwebsockets under a session ---- */
 
+static void srv_web_flush_cb(uv_check_t *h);
+
+/*
+ * Output is written at the end of the wake-up, not at once: the replies of
+ * every message libwebsockets delivered in it leave in one batch, and no
+ * writable callback is asked for (each costs an epoll_ctl and a pass of the
+ * loop). Once one is asked for (a write did not go out whole), it sends.
+ */
 static int srv_web_tx_send(struct srv_session *s)
 {
 	struct srv_web_conn *c = s->tx_conn;
+	struct srv_web *web = s->srv->web;
 
-	/* once per writable callback: each request costs libwebsockets a poll change */
-	if (c && !c->want_write) {
+	if (!c || c->want_write || c->dirty)
+		return 0;
+	if (web->closed) {
+		/* shutting down: the check handle is closing, libwebsockets sends what is left */
 		c->want_write = true;
 		lws_callback_on_writable(c->wsi);
+		return 0;
 	}
+	c->dirty = true;
+	srv_list_add_tail(&web->dirty, &c->dirty_link);
+	uv_check_start(&web->flush, srv_web_flush_cb);
 	return 0;
 }
 
@@ -471,20 +493,20 @@ static ssize_t srv_web_batch(struct srv_web *web, struct srv_web_conn *c,
 	return (ssize_t)len;
 }
 
-/* Send the session's output, a batch of messages a write, while the socket takes them. */
-static int srv_web_writable(struct srv_web *web, struct srv_web_conn *c)
+/*
+ * Send the session's output, a batch of messages a write, until the socket
+ * takes less than a whole write: libwebsockets then holds the rest
+ * (lws_partial_buffered()) and asks for the writable callback itself.
+ * Return: 0, or -1 to close the connection.
+ */
+static int srv_web_send(struct srv_web *web, struct srv_web_conn *c, struct srv_session *s)
 {
-	struct srv_session *s = c->s;
-	struct proto_buf *out;
+	struct proto_buf *out = &s->out;
 	size_t off = 0, start;
 	bool choked = false;
 	ssize_t n;
 
-	if (!s)
-		return -1;	/* the session closed and all it sent is out */
-	c->want_write = false;
-	out = &s->out;
-	while (off < out->len && !(choked = lws_send_pipe_choked(c->wsi))) {
+	while (off < out->len && !(choked = lws_partial_buffered(c->wsi))) {
 		start = off;
 		n = srv_web_batch(web, c, out, &off);
 		if (n < 0)
@@ -499,18 +521,49 @@ static int srv_web_writable(struct srv_web *web, struct srv_web_conn *c)
 	memmove(out->data, out->data + off, out->len - off);
 	out->len -= off;
 	srv_web_txbuf_trim(web);
-	if (out->len && choked) {
-		c->want_write = true;
-		lws_callback_on_writable(c->wsi);
-	}
+	if (lws_partial_buffered(c->wsi))
+		c->want_write = true;	/* the writable callback goes on */
 	srv_session_sent(s);
 	return 0;
+}
+
+static int srv_web_writable(struct srv_web *web, struct srv_web_conn *c)
+{
+	if (!c->s)
+		return -1;	/* the session closed and all it sent is out */
+	c->want_write = false;
+	return srv_web_send(web, c, c->s);
+}
+
+static void srv_web_undirty(struct srv_web_conn *c)
+{
+	if (c->dirty) {
+		srv_list_del(&c->dirty_link);
+		c->dirty = false;
+	}
+}
+
+/* The wake-up's end: each connection with output waiting writes it. */
+static void srv_web_flush_cb(uv_check_t *h)
+{
+	struct srv_web *web = srv_container_of(h, struct srv_web, flush);
+	struct srv_web_conn *c;
+
+	/* a write's srv_session_sent() may queue more: taken in this pass too */
+	while (!srv_list_empty(&web->dirty)) {
+		c = srv_container_of(web->dirty.next, struct srv_web_conn, dirty_link);
+		srv_web_undirty(c);
+		if (c->s && !c->want_write && srv_web_send(web, c, c->s) < 0)
+			lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+	}
+	uv_check_stop(h);
 }
 
 static void srv_web_closed(struct srv_web_conn *c)
 {
 	struct srv_session *s = c->s;
 
+	srv_web_undirty(c);
 	proto_buf_fini(&c->msg);
 	if (!s)
 		return;
@@ -741,6 +794,7 @@ int srv_web_start(struct srv *srv, char *err, size_t errlen)
 		return -ENOMEM;
 	web->srv = srv;
 	srv->web = web;
+	srv_list_init(&web->dirty);
 	/*
 	 * libwebsockets logs each peer's bad input unthrottled ("Ran out of header
 	 * data space"), to stderr: only at --log-level debug; refusals that matter
@@ -766,6 +820,8 @@ int srv_web_start(struct srv *srv, char *err, size_t errlen)
 		return -ENOPKG;
 	}
 	web->vh = lws_get_vhost_by_name(web->ctx, "default");
+	uv_check_init(&srv->loop, &web->flush);
+	web->flush_init = true;
 	if (gethostname(web->self, sizeof(web->self)) < 0)
 		web->self[0] = '\0';
 	web->self[sizeof(web->self) - 1] = '\0';
@@ -866,6 +922,8 @@ void srv_web_close(struct srv *srv)
 		return;
 	web->closed = true;
 	web->stopping = true;
+	if (web->flush_init)
+		uv_close((uv_handle_t *)&web->flush, NULL);
 	lws_context_destroy(web->ctx);
 }
 
