@@ -756,6 +756,35 @@ int iio_push_scans(struct iio_dev *indio_dev, const void *data, unsigned int n)
 	return (int)take;
 }
 
+void *iio_push_room(struct iio_dev *indio_dev, unsigned int max, unsigned int *n)
+{
+	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+	unsigned int head, tail, at;
+
+	*n = 0;
+	if (!bs || !bs->nbuffers || !bs->ring || iio_buffer_state_out(bs))
+		return NULL;
+	head = atomic_load_explicit(&bs->head, memory_order_relaxed);
+	tail = atomic_load_explicit(&bs->tail, memory_order_acquire);
+	if (IIO_SCAN_RING_SCANS - (head - tail) < max)
+		return NULL;
+	at = head % IIO_SCAN_RING_SCANS;
+	*n = max < IIO_SCAN_RING_SCANS - at ? max : IIO_SCAN_RING_SCANS - at;
+	return bs->ring + (size_t)at * (size_t)bs->active.bytes;
+}
+
+void iio_push_commit(struct iio_dev *indio_dev, unsigned int n)
+{
+	struct iio_dev_buffer *bs = iio_buffer_state(indio_dev);
+	unsigned int head;
+
+	if (!bs || !n)
+		return;
+	head = atomic_load_explicit(&bs->head, memory_order_relaxed);
+	atomic_store_explicit(&bs->head, head + n, memory_order_release);
+	iio_device_buffers_wake(indio_dev);
+}
+
 /* Whether @b takes the capture's records as they are (no demux copy). */
 static bool iio_buffer_as_is(const struct iio_buffer *b, const struct iio_dev_buffer *bs)
 {

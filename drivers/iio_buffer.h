@@ -302,6 +302,25 @@ int iio_push_to_buffers_with_timestamp(struct iio_dev *indio_dev, void *data, in
 int iio_push_scans(struct iio_dev *indio_dev, const void *data, unsigned int n);
 
 /**
+ * iio_push_room() - where a self-timed producer may read @max records
+ * straight into the ring, with no copy: NULL (*@n 0) unless the ring has
+ * @max free records (a fuller ring is pushed with iio_push_scans(), which
+ * counts the ones that do not fit); else the free stretch at the ring's
+ * head, *@n records, fewer than @max where the ring ends (the rest of the
+ * room starts at the ring's beginning: the next call's). No lock: the
+ * caller is the device's one reader thread, which the driver halts
+ * (joins) in update_scan_mode and predisable, before the core may replace
+ * or free the ring (iio_buffer_activate(), the device's removal).
+ */
+void *iio_push_room(struct iio_dev *indio_dev, unsigned int max, unsigned int *n);
+
+/**
+ * iio_push_commit() - the first @n records of iio_push_room()'s stretch are
+ * written: queue them and wake the consumer, as iio_push_scans() does.
+ */
+void iio_push_commit(struct iio_dev *indio_dev, unsigned int n);
+
+/**
  * iio_device_set_push_notify() - @notify runs on the producer's thread after
  * a push into an empty ring (the server: uv_async_send()); NULL: the
  * consumer drains when it likes.

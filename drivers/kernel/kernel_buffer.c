@@ -18,9 +18,11 @@
  *
  * Reads run on a thread of the capture's own, never on the loop or the
  * device's worker: poll() on the non-blocking descriptor and a wake pipe,
- * whole scans kept (a stand-in FIFO may split them), pushed under the
- * device lock taken with trylock, since the lock's holder may be joining
- * this thread. End of file or an error is the device going away: the core
+ * then a read straight into the core's ring (iio_push_room(): no copy)
+ * while the ring has a whole read's room; otherwise (a full ring, a scan a
+ * stand-in FIFO split) into a buffer of ours, whose whole scans are pushed
+ * under the device lock taken with trylock, since the lock's holder may be
+ * joining this thread. End of file or an error is the device going away: the core
  * is told (iio_device_buffer_fail()) and the readers end with ENODEV. The
  * kernel's unbind wakes no poller (its poll of a removed device reports
  * nothing; seen on 6.1, kernel_node.c), so the poll times out every
@@ -140,7 +142,7 @@ static void kernel_cap_save(struct kernel_cap *cap)
 	cap->saved_length[strcspn(cap->saved_length, "\n")] = '\0';
 }
 
-/* Push the whole scans read so far; keep a partial one. Return: false when stopping. */
+/* Push the whole scans read into cap->buf so far; keep a partial one. Return: false when stopping. */
 static bool kernel_cap_push(struct kernel_cap *cap)
 {
 	size_t whole = cap->have / (size_t)cap->scan_bytes * (size_t)cap->scan_bytes;
@@ -161,6 +163,39 @@ static bool kernel_cap_push(struct kernel_cap *cap)
 	return true;
 }
 
+/*
+ * One read of the device, which poll() said is readable (the descriptor is
+ * non-blocking). Straight into the ring when no split scan waits and the
+ * ring has a read's room: the records are queued where they landed (at the
+ * ring's end the read is shorter, and the next starts at its beginning).
+ * Otherwise into cap->buf, then copied by kernel_cap_push().
+ * Return: the bytes read, 0 at end of file, -1 with errno; -2 when stopping.
+ */
+static ssize_t kernel_cap_read(struct kernel_cap *cap)
+{
+	size_t bytes = (size_t)cap->scan_bytes, whole;
+	unsigned int scans = 0;
+	uint8_t *room = cap->have ? NULL : iio_push_room(cap->dev, KERNEL_CAP_READ_SCANS, &scans);
+	ssize_t n;
+
+	if (!room) {
+		n = read(cap->fd, cap->buf + cap->have, cap->room - cap->have);
+		if (n <= 0)
+			return n;
+		cap->have += (size_t)n;
+		return kernel_cap_push(cap) ? n : -2;
+	}
+	n = read(cap->fd, room, scans * bytes);
+	if (n <= 0)
+		return n;
+	whole = (size_t)n / bytes;
+	iio_push_commit(cap->dev, (unsigned int)whole);
+	/* the start of a split scan waits in cap->buf for its end */
+	cap->have = (size_t)n - whole * bytes;
+	memcpy(cap->buf, room + whole * bytes, cap->have);
+	return n;
+}
+
 static void *kernel_cap_main(void *arg)
 {
 	struct kernel_cap *cap = arg;
@@ -178,7 +213,9 @@ static void *kernel_cap_main(void *arg)
 		}
 		if (pfd[1].revents)
 			break;
-		n = read(cap->fd, cap->buf + cap->have, cap->room - cap->have);
+		n = kernel_cap_read(cap);
+		if (n == -2)
+			break;
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		/*
@@ -186,11 +223,6 @@ static void *kernel_cap_main(void *arg)
 		 * too (the kernel's 0 is for a buffer never enabled, which this never reads)
 		 */
 		err = n < 0 ? -errno : n == 0 ? -ENODEV : 0;
-		if (n > 0) {
-			cap->have += (size_t)n;
-			if (!kernel_cap_push(cap))
-				break;
-		}
 	}
 	if (err && !atomic_load(&cap->stop))
 		iio_device_buffer_fail(cap->dev, err == -ENODEV || err == -EIO ? -ENODEV : err);
