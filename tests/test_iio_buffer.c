@@ -398,6 +398,91 @@ static void test_push_scans(void)
 }
 TEST_CASE(test_push_scans, "a batch of records: the ring wraps, the newest past it lost, stretches to readers");
 
+/* Write @n records (voltage0 = @first + i, voltage3-voltage4 = 7) at @at, as a reader thread would. */
+static void tb_fill(uint8_t *at, unsigned int n, unsigned int first)
+{
+	uint16_t v[2];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		v[0] = (uint16_t)(first + i);
+		v[1] = 7;
+		memcpy(at + i * sizeof(v), v, sizeof(v));
+	}
+}
+
+/*
+ * iio_push_room()/iio_push_commit(), a kernel capture's read straight into
+ * the ring: a whole read's room or none, a shorter stretch where the ring
+ * ends and the rest from its beginning, nothing seen before the commit.
+ */
+static void test_push_room(void)
+{
+	static uint16_t fill[IIO_SCAN_RING_SCANS][2];
+	struct iio_registry *reg;
+	struct iio_dev *d = tb_dummy(&reg);
+	struct iio_trigger *t;
+	struct tb_reader a;
+	uint8_t *p, *q;
+	unsigned int n;
+	char err[128];
+	uint16_t v[2];
+
+	CU_ASSERT_PTR_NULL(iio_push_room(d, 100, &n));	/* not capturing */
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT_EQUAL_FATAL(iio_hrtimer_trigger_create(reg, "hrt0", &t), 0);
+	CU_ASSERT_EQUAL(iio_device_set_trigger(d, t), 0);
+	tb_reader_init(&a, 0x5, false);
+	a.buf.ops = &tb_ops_n;
+	CU_ASSERT_EQUAL_FATAL(iio_buffer_attach(d, &a.buf, err, sizeof(err)), 0);
+	p = iio_push_room(d, 100, &n);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL_FATAL(n, 100);
+	tb_fill(p, 100, 0);
+	CU_ASSERT_EQUAL(iio_device_buffers_drain(d), 0);	/* not committed yet */
+	iio_push_commit(d, 100);
+	CU_ASSERT_EQUAL(iio_device_buffers_drain(d), 100);
+	CU_ASSERT_EQUAL_FATAL(a.n, 100);
+	memcpy(v, a.rec[15], 4);
+	CU_ASSERT(v[0] == 15 && v[1] == 7);
+	memcpy(v, a.last, 4);
+	CU_ASSERT(v[0] == 99 && v[1] == 7);
+	/* to 10 records before the ring's end: a read of 100 gets those 10, then 90 from slot 0 */
+	iio_device_lock(d);
+	CU_ASSERT_EQUAL(iio_push_scans(d, fill, IIO_SCAN_RING_SCANS - 110), IIO_SCAN_RING_SCANS - 110);
+	iio_device_unlock(d);
+	CU_ASSERT_EQUAL(iio_device_buffers_drain(d), IIO_SCAN_RING_SCANS - 110);
+	q = iio_push_room(d, 100, &n);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+	CU_ASSERT_EQUAL_FATAL(n, 10);
+	CU_ASSERT(q == p + (IIO_SCAN_RING_SCANS - 10) * 4);
+	tb_fill(q, 10, 1000);
+	iio_push_commit(d, 10);
+	CU_ASSERT(iio_push_room(d, 100, &n) == p);
+	CU_ASSERT_EQUAL_FATAL(n, 100);
+	tb_fill(p, 90, 1010);
+	iio_push_commit(d, 90);
+	CU_ASSERT_EQUAL(iio_device_buffers_drain(d), 100);
+	memcpy(v, a.last, 4);
+	CU_ASSERT(v[0] == 1099 && v[1] == 7);
+	CU_ASSERT_EQUAL(a.lost, 0);
+	/*
+	 * 99 free records: no room for a read of 100 (the copy path counts what
+	 * is lost), 99 yes: the head is 9 before the ring's end (2 x 16384 - 9)
+	 */
+	iio_device_lock(d);
+	CU_ASSERT_EQUAL(iio_push_scans(d, fill, IIO_SCAN_RING_SCANS - 99), IIO_SCAN_RING_SCANS - 99);
+	iio_device_unlock(d);
+	CU_ASSERT_PTR_NULL(iio_push_room(d, 100, &n));
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT_PTR_NOT_NULL(iio_push_room(d, 99, &n));
+	CU_ASSERT_EQUAL(n, 9);
+	iio_buffer_detach(d, &a.buf);
+	CU_ASSERT_PTR_NULL(iio_push_room(d, 1, &n));
+	iio_registry_destroy(reg);
+}
+TEST_CASE(test_push_room, "a read straight into the ring: a whole read's room or none, split where the ring ends");
+
 /* buffer/enable with the sysfs kfifo: data_available counts, full drops new */
 static void test_sysfs_enable(void)
 {
