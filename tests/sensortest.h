@@ -310,6 +310,26 @@ static inline int sensortest_write(struct iio_dev *dev, const char *name, const 
 	return iio_attr_write(dev, attr, text, strlen(text));
 }
 
+/**
+ * sensortest_peer() - @op(client, @arg) through a second client at the
+ * device's address: a look at the chip (or an opcode to it) behind the
+ * driver's back, as bus_smbus_read_byte_data() or bus_smbus_write_byte().
+ * Return: what @op returns, or the client's -errno.
+ */
+static inline int sensortest_peer(const struct sensortest *st,
+				  int (*op)(struct bus_i2c_client *c, uint8_t arg), uint8_t arg)
+{
+	struct bus_i2c_client *c;
+	int ret;
+
+	ret = bus_i2c_client_create(st->bus, st->addr, &c);
+	if (ret < 0)
+		return ret;
+	ret = op(c, arg);
+	bus_i2c_client_destroy(c);
+	return ret;
+}
+
 static inline int sensortest_strcmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);

@@ -2,8 +2,9 @@
  * test_bh1750.c - the bh1750 driver against its chip model on an emulated
  * I2C bus: the kernel's attribute set for every part, integration_time and
  * its _available list, scale and raw counts at several MTreg values, the
- * measurement wait, bus faults and probe failures; and the model's own
- * opcodes (power on, reset, H2 mode, an early read).
+ * measurement wait, bus faults (bh1750_cases.h, which test_shim_bh1750.c
+ * runs on i2c-dev too) and probe failures; and the model's own opcodes
+ * (power on, reset, H2 mode, an early read).
  * Expected numbers come from the datasheets: BH1750 counts = lux x 1.2 x
  * MTreg / 69 (lux = counts / 1.2 at the default 69, 120 ms), BH1710 counts
  * = lux x MTreg / 250 (120 ms at 300); the kernel's steps are 1740 us and
@@ -18,27 +19,22 @@
 #define BH_ADDR		0x23
 #define NROWS(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* the emulated bus, clock frozen; the cases the shim suite runs too */
+static const struct sensorsuite_backend emulated = SENSORSUITE_EMULATED(BH_ADDR);
+#define BH1750_CASES_BACKEND	(&emulated)
+#include "bh1750_cases.h"
+
 /* One BH17xx with light following @sig; asserts the setup worked. */
 static bool bh_setup_sig(struct sensortest *st, const char *part, struct emu_signal sig)
 {
 	struct emu_input in[] = { { "illuminance", sig } };
-	int ret = sensortest_setup(st, BUS_I2C, part, BH_ADDR, in, 1, NULL, 0.0);
 
-	TEST_ROW_ASSERT(ret == 0, st->err);
-	return ret == 0;
+	return sensorsuite_backend_up(&emulated, st, part, in, 1);
 }
 
 static bool bh_setup(struct sensortest *st, const char *part, double lux)
 {
 	return bh_setup_sig(st, part, (struct emu_signal){ .kind = EMU_SIGNAL_CONST, .value = lux });
-}
-
-/* @attr reads @want ("\n" included). */
-static bool bh_reads(struct sensortest *st, const char *attr, const char *want)
-{
-	char buf[SENSORTEST_VALUE_MAX];
-
-	return sensortest_read(st->dev, attr, buf, sizeof(buf)) > 0 && strcmp(buf, want) == 0;
 }
 
 static void test_attr_set(void)
@@ -58,7 +54,7 @@ static void test_attr_set(void)
 			continue;
 		TEST_ROW_ASSERT(sensortest_same_attrs(st.dev, attrs, why, sizeof(why)), parts[i]);
 		snprintf(want, sizeof(want), "%s\n", parts[i]);
-		TEST_ROW_ASSERT(bh_reads(&st, "name", want), parts[i]);
+		TEST_ROW_ASSERT(bh1750_reads(&st, "name", want), parts[i]);
 		a = iio_device_attr_find(st.dev, "integration_time_available");
 		TEST_ROW_ASSERT(a && a->mode == 0444, parts[i]);
 		a = iio_device_attr_find(st.dev, "in_illuminance_integration_time");
@@ -94,10 +90,11 @@ static void test_defaults_and_counts(void)
 	for (i = 0; i < NROWS(rows); i++) {
 		if (!bh_setup(&st, rows[i].part, rows[i].lux))
 			continue;
-		TEST_ROW_ASSERT(bh_reads(&st, "in_illuminance_scale", rows[i].scale), rows[i].part);
-		TEST_ROW_ASSERT(bh_reads(&st, "in_illuminance_integration_time", rows[i].itime),
+		TEST_ROW_ASSERT(bh1750_reads(&st, "in_illuminance_scale", rows[i].scale),
 				rows[i].part);
-		TEST_ROW_ASSERT(bh_reads(&st, "in_illuminance_raw", rows[i].raw), rows[i].part);
+		TEST_ROW_ASSERT(bh1750_reads(&st, "in_illuminance_integration_time", rows[i].itime),
+				rows[i].part);
+		TEST_ROW_ASSERT(bh1750_reads(&st, "in_illuminance_raw", rows[i].raw), rows[i].part);
 		sensortest_teardown(&st);
 	}
 }
@@ -134,10 +131,11 @@ static void test_integration_time(void)
 		TEST_ROW_ASSERT_GOT(sensortest_write(st.dev, "in_illuminance_integration_time",
 						     rows[i].text) == rows[i].ret, rows[i].text,
 				    "write of %s", rows[i].text);
-		TEST_ROW_ASSERT(bh_reads(&st, "in_illuminance_integration_time", rows[i].itime),
+		TEST_ROW_ASSERT(bh1750_reads(&st, "in_illuminance_integration_time", rows[i].itime),
 				rows[i].text);
-		TEST_ROW_ASSERT(bh_reads(&st, "in_illuminance_scale", rows[i].scale), rows[i].text);
-		TEST_ROW_ASSERT(bh_reads(&st, "in_illuminance_raw", rows[i].raw), rows[i].text);
+		TEST_ROW_ASSERT(bh1750_reads(&st, "in_illuminance_scale", rows[i].scale),
+				rows[i].text);
+		TEST_ROW_ASSERT(bh1750_reads(&st, "in_illuminance_raw", rows[i].raw), rows[i].text);
 		sensortest_teardown(&st);
 	}
 }
@@ -196,8 +194,8 @@ static void test_measurement_time(void)
 
 	if (!bh_setup_sig(&st, "bh1750", ramp))
 		return;
-	CU_ASSERT(bh_reads(&st, "in_illuminance_raw", "1440\n"));
-	CU_ASSERT(bh_reads(&st, "in_illuminance_raw", "3072\n"));
+	CU_ASSERT(bh1750_reads(&st, "in_illuminance_raw", "1440\n"));
+	CU_ASSERT(bh1750_reads(&st, "in_illuminance_raw", "3072\n"));
 	sensortest_teardown(&st);
 }
 TEST_CASE(test_measurement_time, "the read waits MTreg x step + 15 ms; the count is the measurement's");
@@ -205,15 +203,7 @@ TEST_CASE(test_measurement_time, "the read waits MTreg x step + 15 ms; the count
 /* A second client on the device's bus, sending opcodes and reading the two bytes. */
 static int bh_op(struct sensortest *st, uint8_t op)
 {
-	struct bus_i2c_client *c;
-	int ret;
-
-	ret = bus_i2c_client_create(st->bus, BH_ADDR, &c);
-	if (ret < 0)
-		return ret;
-	ret = bus_smbus_write_byte(c, op);
-	bus_i2c_client_destroy(c);
-	return ret;
+	return sensortest_peer(st, bus_smbus_write_byte, op);
 }
 
 static int bh_result(struct sensortest *st)
@@ -264,41 +254,7 @@ static void test_model_opcodes(void)
 }
 TEST_CASE(test_model_opcodes, "model: early read, reset, power, H2, MTreg halves");
 
-/* Bus faults on a bound device: the -errno, then the right count. */
-static void test_faults(void)
-{
-	static const struct {
-		const char *name;
-		struct emu_fault fault;
-		int err;
-	} rows[] = {
-		{ "NACK on the opcode", { EMU_FAULT_NACK, 0, 1, 0 }, -ENXIO },
-		{ "EIO on the read", { EMU_FAULT_EIO, 1, 1, 0 }, -EIO },
-	};
-	struct sensortest st;
-	long v = -1;
-	size_t i;
-
-	for (i = 0; i < NROWS(rows); i++) {
-		if (!bh_setup(&st, "bh1750", 100))
-			continue;
-		TEST_ROW_ASSERT(emu_bus_set_fault(st.bus, BH_ADDR, &rows[i].fault) == 0,
-				rows[i].name);
-		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_illuminance_raw", &v) ==
-				rows[i].err, rows[i].name);
-		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_illuminance_raw", &v) == 0 &&
-				v == 120, rows[i].name);
-		/* a failed MTreg write keeps the driver's MTreg */
-		TEST_ROW_ASSERT(emu_bus_set_fault(st.bus, BH_ADDR, &rows[i].fault) == 0,
-				rows[i].name);
-		TEST_ROW_ASSERT(sensortest_write(st.dev, "in_illuminance_integration_time",
-						 "0.240120") == rows[i].err, rows[i].name);
-		TEST_ROW_ASSERT(bh_reads(&st, "in_illuminance_integration_time", "0.120060\n"),
-				rows[i].name);
-		sensortest_teardown(&st);
-	}
-}
-TEST_CASE(test_faults, "bus faults: error, then recovery; MTreg unchanged");
+BH1750_CASES_TESTS("");
 
 static void test_probe_faults(void)
 {
@@ -327,7 +283,7 @@ static void test_remove(void)
 
 	if (!bh_setup(&st, "bh1721", 100))
 		return;
-	CU_ASSERT(bh_reads(&st, "in_illuminance_raw", "120\n"));
+	CU_ASSERT(bh1750_reads(&st, "in_illuminance_raw", "120\n"));
 	bus = bus_get(st.bus);
 	before = emu_bus_transfers(bus, BH_ADDR);
 	iio_device_unregister(st.reg, st.dev);

@@ -4,7 +4,8 @@
  * readings from the datasheets' worked examples, the oversampling files (each
  * listed ratio, the ones between and past them) and what they program, the
  * bmp380's rate and filter files and its refused settings, inputs in ABI
- * units through the model's inverted compensation, faults and probes.
+ * units through the model's inverted compensation, faults (bmp280_cases.h,
+ * which test_shim_bmp280.c runs on i2c-dev too) and probes.
  * Expected numbers come from outside the driver: the BMP280 and BMP180
  * datasheets' examples (25.08 degC / 100653.27 Pa; 15.0 degC / 69964 Pa) and
  * what Linux 6.1 printed on the QEMU rig for the same registers
@@ -32,13 +33,15 @@
 #define BMP380_ADC_T	8300000
 #define BMP380_ADC_P	6000000
 
+/* the emulated bus, clock frozen; the cases the shim suite runs too */
+static const struct sensorsuite_backend emulated = SENSORSUITE_EMULATED(BMP_ADDR);
+#define BMP280_CASES_BACKEND	(&emulated)
+#include "bmp280_cases.h"
+
 static bool bmp_setup(struct sensortest *st, const char *part, const struct emu_input *in,
 		      int nin)
 {
-	int ret = sensortest_setup(st, BUS_I2C, part, BMP_ADDR, in, nin, NULL, 0.0);
-
-	TEST_ROW_ASSERT(ret == 0, st->err);
-	return ret == 0;
+	return sensorsuite_backend_up(&emulated, st, part, in, nin);
 }
 
 /* @name reads an integer within @tol of @want, one row assert */
@@ -64,15 +67,7 @@ static void bmp_expect(struct sensortest *st, const char *name, const char *want
 /* a register of the chip, through a second client */
 static int bmp_peek(struct sensortest *st, uint8_t reg)
 {
-	struct bus_i2c_client *c;
-	int ret;
-
-	ret = bus_i2c_client_create(st->bus, BMP_ADDR, &c);
-	if (ret < 0)
-		return ret;
-	ret = bus_smbus_read_byte_data(c, reg);
-	bus_i2c_client_destroy(c);
-	return ret;
+	return sensortest_peer(st, bus_smbus_read_byte_data, reg);
 }
 
 /* Each part's files, as the 6.1 kernel shows them (QEMU rig): no _available files. */
@@ -409,37 +404,7 @@ static void test_physical_inputs(void)
 }
 TEST_CASE(test_physical_inputs, "inputs in ABI units read back within resolution");
 
-/* A bus fault on a bound device: the -errno, then a right reading again. */
-static void test_faults(void)
-{
-	static const struct {
-		const char *name;
-		struct emu_fault fault;
-		int err;
-	} rows[] = {
-		{ "NACK", { EMU_FAULT_NACK, 0, 1, 0 }, -ENXIO },
-		{ "EIO", { EMU_FAULT_EIO, 0, 1, 0 }, -EIO },
-		{ "EIO on the pressure read", { EMU_FAULT_EIO, 1, 1, 0 }, -EIO },
-	};
-	struct emu_input in[] = {
-		SENSORTEST_CONST("adc_T", BMP280_ADC_T), SENSORTEST_CONST("adc_P", BMP280_ADC_P),
-	};
-	struct sensortest st;
-	char buf[64];
-	size_t r;
-
-	if (!bmp_setup(&st, "bmp280", in, 2))
-		return;
-	for (r = 0; r < NROWS(rows); r++) {
-		TEST_ROW_ASSERT(emu_bus_set_fault(st.bus, BMP_ADDR, &rows[r].fault) == 0,
-				rows[r].name);
-		TEST_ROW_ASSERT(sensortest_read(st.dev, "in_pressure_input", buf, sizeof(buf)) ==
-				rows[r].err, rows[r].name);
-		bmp_expect(&st, "in_pressure_input", "100.653253906\n");
-	}
-	sensortest_teardown(&st);
-}
-TEST_CASE(test_faults, "faults: the error, then recovery");
+BMP280_CASES_TESTS("");
 
 /* A skipped channel (the chip's 0x80000 marker) reads EIO, as the kernel's. */
 static void test_skipped(void)

@@ -7,7 +7,8 @@
  * i2c-dev as through the emulated backend; the traffic is SMBus byte and I2C
  * block transfers (I2C_SMBUS ioctls), which is what the kernel's regmap uses
  * on an SMBus adapter; faults come back as the same -errno and the next read
- * is right; a probe with no chip names bus and address; no fd stays open.
+ * is right (bmp280_cases.h, the emulated suite's own case, run here on
+ * i2c-dev); a probe with no chip names bus and address; no fd stays open.
  * The shim's clock is real time, as bus_msleep() really sleeps on a real
  * bus: a bmp280 probe waits its first measurement (K-62), a bmp180 reading
  * its two conversions, a bmp380 probe its 80 ms configuration check.
@@ -22,6 +23,11 @@
 #define SHIM_NODE	SHIM_DIR "/i2c-0"
 #define BMP_ADDR	0x76
 #define NROWS(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* the cases the emulated suite runs too, on i2c-dev */
+static const struct sensorsuite_backend i2cdev = SHIMSENSOR_I2C(SHIM_NODE, 0, BMP_ADDR);
+#define BMP280_CASES_BACKEND	(&i2cdev)
+#include "bmp280_cases.h"
 
 /* the datasheets' and the rig's raw codes (test_bmp280.c) for every part */
 static const struct emu_input bmp_in[] = {
@@ -47,77 +53,35 @@ static const struct {
 /* The device through i2c-dev, its model at @chip_addr. */
 static int shim_bmp_setup(struct sensortest *st, size_t part, uint16_t chip_addr)
 {
-	const struct shimsensor i2cdev = { BUS_I2C, SHIM_NODE, 0, chip_addr };
+	const struct shimsensor at = { BUS_I2C, SHIM_NODE, 0, chip_addr };
 
-	return shimsensor_setup(st, &i2cdev, bmp_parts[part].part, bmp_parts[part].in,
+	return shimsensor_setup(st, &at, bmp_parts[part].part, bmp_parts[part].in,
 				bmp_parts[part].nin, BMP_ADDR);
 }
 
 /* Every attribute of every part, read through both backends. */
 static void test_same_as_emulated(void)
 {
+	const struct shimsensor at = { BUS_I2C, SHIM_NODE, 0, BMP_ADDR };
 	struct sensortest emu, dev;
 	size_t r;
 	int n;
 
 	for (r = 0; r < NROWS(bmp_parts); r++) {
-		if (sensortest_setup(&emu, BUS_I2C, bmp_parts[r].part, BMP_ADDR, bmp_parts[r].in,
-				     bmp_parts[r].nin, NULL, 0.0)) {
-			TEST_ROW_ASSERT(0, emu.err);
+		if (!shimsensor_pair_setup(&emu, &dev, &at, bmp_parts[r].part, bmp_parts[r].in,
+					   bmp_parts[r].nin, BMP_ADDR))
 			continue;
-		}
-		if (shim_bmp_setup(&dev, r, BMP_ADDR)) {
-			TEST_ROW_ASSERT(0, dev.err);
-			sensortest_teardown(&emu);
-			continue;
-		}
 		n = iio_device_attr_count(emu.dev);
 		TEST_ROW_ASSERT(n >= 5 && iio_device_attr_count(dev.dev) == n, bmp_parts[r].part);
 		TEST_ROW_ASSERT(shimsensor_compare(emu.dev, dev.dev) == n, bmp_parts[r].part);
 		/* SMBus byte data and I2C block reads, as the kernel's regmap on SMBus */
-		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS) > 0, bmp_parts[r].part);
-		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_RDWR) == 0, bmp_parts[r].part);
-		shimsensor_teardown(&dev);
-		sensortest_teardown(&emu);
-		TEST_ROW_ASSERT(shim_open_fds() == 0, bmp_parts[r].part);
+		shimsensor_smbus_only(bmp_parts[r].part);
+		shimsensor_pair_teardown(&emu, &dev, bmp_parts[r].part);
 	}
 }
 TEST_CASE(test_same_as_emulated, "same text through i2c-dev as emulated");
 
-/* Faults on a bound bmp280 through i2c-dev: the -errno, then a right value. */
-static void test_faults(void)
-{
-	static const struct {
-		const char *name;
-		struct emu_fault fault;
-		int err;
-	} rows[] = {
-		{ "NACK", { EMU_FAULT_NACK, 0, 0, 0 }, -ENXIO },
-		{ "EIO", { EMU_FAULT_EIO, 0, 0, 0 }, -EIO },
-		{ "hang", { EMU_FAULT_HANG, 0, 0, 20 }, -ETIMEDOUT },
-		{ "EIO on the pressure read", { EMU_FAULT_EIO, 1, 0, 0 }, -EIO },
-	};
-	static const struct emu_fault none = { EMU_FAULT_NONE, 0, 0, 0 };
-	struct sensortest st;
-	char buf[64];
-	size_t r;
-
-	if (shim_bmp_setup(&st, 2, BMP_ADDR)) {
-		TEST_ROW_ASSERT(0, st.err);
-		return;
-	}
-	for (r = 0; r < NROWS(rows); r++) {
-		TEST_ROW_ASSERT(shim_set_fault(SHIM_NODE, BMP_ADDR, &rows[r].fault) == 0,
-				rows[r].name);
-		TEST_ROW_ASSERT(sensortest_read(st.dev, "in_pressure_input", buf, sizeof(buf)) ==
-				rows[r].err, rows[r].name);
-		TEST_ROW_ASSERT(shim_set_fault(SHIM_NODE, BMP_ADDR, &none) == 0, rows[r].name);
-		TEST_ROW_ASSERT(sensortest_read(st.dev, "in_pressure_input", buf, sizeof(buf)) > 0 &&
-				strcmp(buf, "100.653253906\n") == 0, rows[r].name);
-	}
-	shimsensor_teardown(&st);
-}
-TEST_CASE(test_faults, "faults through i2c-dev: error, then recovery");
+BMP280_CASES_TESTS(" (i2c-dev)");
 
 /* No chip at the address: the probe fails with the NACK, naming bus and address. */
 static void test_probe_no_chip(void)

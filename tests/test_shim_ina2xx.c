@@ -41,20 +41,14 @@ static void test_same_as_emulated(void)
 		SENSORTEST_CONST("current", 1000), SENSORTEST_CONST("vbus", 12000),
 	};
 	const struct timespec ms20 = { 0, 20000000L };
+	const struct shimsensor at = { BUS_I2C, SHIM_NODE, 0, INA_ADDR };
 	struct sensortest emu, dev;
 	long v = 0;
 	size_t r;
 
 	for (r = 0; r < NROWS(parts); r++) {
-		if (sensortest_setup(&emu, BUS_I2C, parts[r], INA_ADDR, in, 2, NULL, 0.0)) {
-			TEST_ROW_ASSERT(0, emu.err);
+		if (!shimsensor_pair_setup(&emu, &dev, &at, parts[r], in, 2, INA_ADDR))
 			continue;
-		}
-		if (shim_ina_setup(&dev, parts[r], INA_ADDR)) {
-			TEST_ROW_ASSERT(0, dev.err);
-			sensortest_teardown(&emu);
-			continue;
-		}
 		TEST_ROW_ASSERT(iio_device_attr_count(emu.dev) == iio_device_attr_count(dev.dev),
 				parts[r]);
 		/* a conversion at the probe's settings on both (INA226: 8.8 ms) */
@@ -64,27 +58,19 @@ static void test_same_as_emulated(void)
 		/* 10 mV across 10 mOhm: 1000 of the INA219's 10 uV, 4000 of the INA226's 2.5 uV */
 		TEST_ROW_ASSERT(sensortest_read_int(dev.dev, "in_voltage0_raw", &v) == 0 &&
 				v == (r ? 4000 : 1000), parts[r]);
-		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS) > 0, parts[r]);
-		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_RDWR) == 0, parts[r]);
-		shimsensor_teardown(&dev);
-		sensortest_teardown(&emu);
-		TEST_ROW_ASSERT(shim_open_fds() == 0, parts[r]);
+		shimsensor_smbus_only(parts[r]);
+		shimsensor_pair_teardown(&emu, &dev, parts[r]);
 	}
 }
 TEST_CASE(test_same_as_emulated, "same text through i2c-dev as emulated; SMBus words only");
 
 static void test_faults(void)
 {
-	static const struct {
-		const char *name;
-		struct emu_fault fault;
-		int err;
-	} rows[] = {
+	static const struct sensorsuite_fault_row rows[] = {
 		{ "NACK", { EMU_FAULT_NACK, 0, 0, 0 }, -ENXIO },
 		{ "EIO", { EMU_FAULT_EIO, 0, 0, 0 }, -EIO },
 		{ "hang", { EMU_FAULT_HANG, 0, 0, 20 }, -ETIMEDOUT },
 	};
-	static const struct emu_fault none = { EMU_FAULT_NONE, 0, 0, 0 };
 	const struct timespec ms5 = { 0, 5000000L };
 	struct sensortest st;
 	long v = -1;
@@ -101,7 +87,8 @@ static void test_faults(void)
 				rows[r].name);
 		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_current3_raw", &v) == rows[r].err,
 				rows[r].name);
-		TEST_ROW_ASSERT(shim_set_fault(SHIM_NODE, INA_ADDR, &none) == 0, rows[r].name);
+		TEST_ROW_ASSERT(shim_set_fault(SHIM_NODE, INA_ADDR, &sensorsuite_no_fault) == 0,
+				rows[r].name);
 		/* 10 mV x 4096 / 4096: 1000 LSB of 1 mA */
 		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_current3_raw", &v) == 0 &&
 				v == 1000, rows[r].name);
@@ -161,18 +148,12 @@ TEST_CASE(test_capture, "the capture thread through i2c-dev");
 static void test_remove_powers_down(void)
 {
 	struct sensortest st;
-	int before, after;
 
 	if (shim_ina_setup(&st, "ina219", INA_ADDR)) {
 		TEST_ROW_ASSERT(0, st.err);
 		return;
 	}
-	CU_ASSERT_EQUAL(shimsensor_unregister_reads(&st, bus_smbus_read_word_swapped, 0x00,
-						    &before, &after), 0);
-	CU_ASSERT_EQUAL(before, 0x399f);
-	CU_ASSERT_EQUAL(after, 0x3990);
-	shimsensor_teardown(&st);
-	CU_ASSERT_EQUAL(shim_open_fds(), 0);
+	shimsensor_remove_check(&st, bus_smbus_read_word_swapped, 0x00, 0x399f, 0x3990);
 }
 TEST_CASE(test_remove_powers_down, "removal powers the chip down");
 

@@ -49,6 +49,7 @@ static void test_same_as_emulated(void)
 		{ "level 3", 1500000, 500000 },
 		{ "level 3 clipped", 3000000, 1000000 },
 	};
+	const struct shimsensor at = { BUS_I2C, SHIM_NODE, 0, TSL_ADDR };
 	struct sensortest emu, dev;
 	size_t r;
 	int n;
@@ -59,25 +60,15 @@ static void test_same_as_emulated(void)
 			SENSORTEST_CONST("ir", rows[r].ir),
 		};
 
-		if (sensortest_setup(&emu, BUS_I2C, "tsl2563", TSL_ADDR, in, 2, NULL, 0.0)) {
-			TEST_ROW_ASSERT(0, emu.err);
+		if (!shimsensor_pair_setup(&emu, &dev, &at, "tsl2563", in, 2, TSL_ADDR))
 			continue;
-		}
-		if (shim_tsl_setup(&dev, rows[r].broadband, rows[r].ir, TSL_ADDR)) {
-			TEST_ROW_ASSERT(0, dev.err);
-			sensortest_teardown(&emu);
-			continue;
-		}
 		n = iio_device_attr_count(emu.dev);
 		/* six attributes and the broadband channel's four events/ files; no clock */
 		TEST_ROW_ASSERT(n == 10 && iio_device_attr_count(dev.dev) == n, rows[r].name);
 		shimsensor_compare(emu.dev, dev.dev);
 		/* SMBus byte and word transactions, as the kernel driver uses */
-		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS) > 0, rows[r].name);
-		TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_RDWR) == 0, rows[r].name);
-		shimsensor_teardown(&dev);
-		sensortest_teardown(&emu);
-		TEST_ROW_ASSERT(shim_open_fds() == 0, rows[r].name);
+		shimsensor_smbus_only(rows[r].name);
+		shimsensor_pair_teardown(&emu, &dev, rows[r].name);
 	}
 }
 TEST_CASE(test_same_as_emulated, "same text through i2c-dev as emulated");
@@ -85,17 +76,12 @@ TEST_CASE(test_same_as_emulated, "same text through i2c-dev as emulated");
 /* Faults on a bound device through i2c-dev: the -errno, then a right value. */
 static void test_faults(void)
 {
-	static const struct {
-		const char *name;
-		struct emu_fault fault;
-		int err;
-	} rows[] = {
+	static const struct sensorsuite_fault_row rows[] = {
 		{ "NACK", { EMU_FAULT_NACK, 0, 0, 0 }, -ENXIO },
 		{ "EIO", { EMU_FAULT_EIO, 0, 0, 0 }, -EIO },
 		{ "hang", { EMU_FAULT_HANG, 0, 0, 20 }, -ETIMEDOUT },
 		{ "EIO on the second word", { EMU_FAULT_EIO, 2, 0, 0 }, -EIO },
 	};
-	static const struct emu_fault none = { EMU_FAULT_NONE, 0, 0, 0 };
 	struct sensortest st;
 	long v = -1;
 	size_t r;
@@ -111,7 +97,8 @@ static void test_faults(void)
 				rows[r].name);
 		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_raw", &v) ==
 				rows[r].err, rows[r].name);
-		TEST_ROW_ASSERT(shim_set_fault(SHIM_NODE, TSL_ADDR, &none) == 0, rows[r].name);
+		TEST_ROW_ASSERT(shim_set_fault(SHIM_NODE, TSL_ADDR, &sensorsuite_no_fault) == 0,
+				rows[r].name);
 		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_intensity_both_raw", &v) == 0 &&
 				v == 1000, rows[r].name);
 		TEST_ROW_ASSERT(sensortest_read_int(st.dev, "in_illuminance0_input", &v) == 0 &&
@@ -125,18 +112,12 @@ TEST_CASE(test_faults, "faults through i2c-dev: error, then recovery");
 static void test_remove_powers_down(void)
 {
 	struct sensortest st;
-	int before, after;
 
 	if (shim_tsl_setup(&st, 1000, 200, TSL_ADDR)) {
 		TEST_ROW_ASSERT(0, st.err);
 		return;
 	}
-	CU_ASSERT_EQUAL(shimsensor_unregister_reads(&st, bus_smbus_read_byte_data, 0x80,
-						    &before, &after), 0);
-	CU_ASSERT_EQUAL(before, 0x03);
-	CU_ASSERT_EQUAL(after, 0x00);
-	shimsensor_teardown(&st);
-	CU_ASSERT_EQUAL(shim_open_fds(), 0);
+	shimsensor_remove_check(&st, bus_smbus_read_byte_data, 0x80, 0x03, 0x00);
 }
 TEST_CASE(test_remove_powers_down, "removal powers the chip down");
 

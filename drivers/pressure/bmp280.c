@@ -105,18 +105,35 @@
 
 struct bmp280_data;
 
+/* the measurands with an oversampling ratio: rows of bmp280_chip_info.os and bmp280_data.os */
+enum bmp280_meas { BMP280_TEMP, BMP280_PRESS, BMP280_HUMID, BMP280_NMEAS };
+
+/*
+ * struct bmp280_os - one measurand's oversampling on one generation: the
+ * ratios it takes (powers of two; none for a measurand the part lacks), its
+ * default as log2, and the register field the ratio is written to (0 where
+ * nothing is written: the bmp180's temperature).
+ */
+struct bmp280_os {
+	const int *avail;
+	int n;
+	int dflt;
+	uint8_t field;
+};
+
+#define BMP280_OS(_avail, _dflt, _field)					\
+	{ (_avail), (int)ARRAY_SIZE(_avail), (_dflt), (_field) }
+
 /*
  * struct bmp280_chip_info - one generation, as the kernel's table: the
- * oversampling lists and their defaults (log2), the bmp380's output data
- * rates and IIR filter, and its register access.
+ * oversampling of each measurand, the bmp380's output data rates and IIR
+ * filter, and its register access.
  */
 struct bmp280_chip_info {
 	uint8_t id_reg;
 	const struct iio_chan_spec *channels;
 	int num_channels;
-	const int *os_temp_avail, *os_press_avail, *os_humid_avail;
-	int n_os_temp, n_os_press, n_os_humid;
-	int os_temp_default, os_press_default, os_humid_default;
+	struct bmp280_os os[BMP280_NMEAS];
 	const int *iir_avail;
 	int n_iir, iir_default;
 	const int (*odr_avail)[2];
@@ -160,7 +177,7 @@ struct bmp380_calib {
 
 /**
  * struct bmp280_data - per-device state (iio_priv()); callbacks run under the
- * device lock. @os_*: log2 of the oversampling ratios, @odr: row of the
+ * device lock. @os: log2 of the oversampling ratios, @odr: row of the
  * bmp380's rate table, @iir: row of its filter table, @t_fine: the
  * temperature carried into the pressure and humidity formulas.
  */
@@ -172,7 +189,7 @@ struct bmp280_data {
 		struct bmp180_calib bmp180;
 		struct bmp380_calib bmp380;
 	} calib;
-	int os_temp, os_press, os_humid;
+	int os[BMP280_NMEAS];
 	int iir, odr;
 	int32_t t_fine;
 };
@@ -284,71 +301,96 @@ static int64_t bmp280_sub(int64_t a, int64_t b)
 	return (int64_t)((uint64_t)a - (uint64_t)b);
 }
 
+/*
+ * @n calibration words from @reg on, in one bulk read: little-endian (the
+ * BMP280's) or, with @be, big-endian (the BMP180's).
+ */
+static int bmp280_read_words(struct bmp280_data *data, uint8_t reg, uint16_t *w, size_t n,
+			     bool be)
+{
+	uint8_t buf[BMP280_CONTIGUOUS_CALIB_REGS];
+	size_t i;
+	int ret;
+
+	if (2 * n > sizeof(buf))
+		return -EINVAL;
+	ret = bmp280_bulk_read(data, reg, buf, (uint8_t)(2 * n));
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < n; i++)
+		w[i] = be ? bmp280_get_be16(&buf[2 * i]) : bmp280_get_le16(&buf[2 * i]);
+	return 0;
+}
+
 /* ---- BMP280 / BME280 ---- */
 
 static int bmp280_read_calib(struct bmp280_data *data)
 {
 	struct bmp280_calib *c = &data->calib.bmp280;
-	uint8_t buf[BMP280_CONTIGUOUS_CALIB_REGS];
-	int16_t w[BMP280_CONTIGUOUS_CALIB_REGS / 2];
-	size_t i;
+	uint16_t w[BMP280_CONTIGUOUS_CALIB_REGS / 2];
 	int ret;
 
-	ret = bmp280_bulk_read(data, BMP280_REG_COMP_TEMP_START, buf, sizeof(buf));
+	ret = bmp280_read_words(data, BMP280_REG_COMP_TEMP_START, w, ARRAY_SIZE(w), false);
 	if (ret < 0)
 		return ret;
-	for (i = 0; i < ARRAY_SIZE(w); i++)
-		w[i] = (int16_t)bmp280_get_le16(&buf[2 * i]);
-	c->T1 = (uint16_t)w[0];
-	c->T2 = w[1];
-	c->T3 = w[2];
-	c->P1 = (uint16_t)w[3];
-	c->P2 = w[4];
-	c->P3 = w[5];
-	c->P4 = w[6];
-	c->P5 = w[7];
-	c->P6 = w[8];
-	c->P7 = w[9];
-	c->P8 = w[10];
-	c->P9 = w[11];
+	c->T1 = w[0];
+	c->T2 = (int16_t)w[1];
+	c->T3 = (int16_t)w[2];
+	c->P1 = w[3];
+	c->P2 = (int16_t)w[4];
+	c->P3 = (int16_t)w[5];
+	c->P4 = (int16_t)w[6];
+	c->P5 = (int16_t)w[7];
+	c->P6 = (int16_t)w[8];
+	c->P7 = (int16_t)w[9];
+	c->P8 = (int16_t)w[10];
+	c->P9 = (int16_t)w[11];
 	return 0;
 }
 
-/* The humidity words sit apart, two of them 12-bit fields sharing 0xe5. */
+/* @len registers from @reg: a single byte read for one, as the kernel's regmap_read() */
+static int bmp280_read_regs(struct bmp280_data *data, uint8_t reg, uint8_t *buf, uint8_t len)
+{
+	int ret;
+
+	if (len > 1)
+		return bmp280_bulk_read(data, reg, buf, len);
+	ret = bmp280_read_reg(data, reg);
+	if (ret < 0)
+		return ret;
+	buf[0] = (uint8_t)ret;
+	return 0;
+}
+
+/*
+ * The humidity words sit apart, two of them 12-bit fields sharing 0xe5:
+ * read one by one in the kernel's order and widths.
+ */
 static int bme280_read_calib(struct bmp280_data *data)
 {
+	static const struct {
+		uint8_t reg, len;
+	} rd[] = {
+		{ BMP280_REG_COMP_H1, 1 }, { BMP280_REG_COMP_H2, 2 }, { BMP280_REG_COMP_H3, 1 },
+		{ BMP280_REG_COMP_H4, 2 }, { BMP280_REG_COMP_H5, 2 }, { BMP280_REG_COMP_H6, 1 },
+	};
 	struct bmp280_calib *c = &data->calib.bmp280;
-	uint8_t b[2];
+	uint8_t b[ARRAY_SIZE(rd)][2];
+	size_t i;
 	int ret;
 
 	ret = bmp280_read_calib(data);
+	for (i = 0; ret >= 0 && i < ARRAY_SIZE(rd); i++)
+		ret = bmp280_read_regs(data, rd[i].reg, b[i], rd[i].len);
 	if (ret < 0)
 		return ret;
-	ret = bmp280_read_reg(data, BMP280_REG_COMP_H1);
-	if (ret < 0)
-		return ret;
-	c->H1 = (uint8_t)ret;
-	ret = bmp280_bulk_read(data, BMP280_REG_COMP_H2, b, 2);
-	if (ret < 0)
-		return ret;
-	c->H2 = (int16_t)bmp280_get_le16(b);
-	ret = bmp280_read_reg(data, BMP280_REG_COMP_H3);
-	if (ret < 0)
-		return ret;
-	c->H3 = (uint8_t)ret;
-	ret = bmp280_bulk_read(data, BMP280_REG_COMP_H4, b, 2);
-	if (ret < 0)
-		return ret;
-	c->H4 = (int16_t)sign_extend32(((bmp280_get_be16(b) >> 4) & 0xff0) |
-				       (bmp280_get_be16(b) & 0xf), 11);
-	ret = bmp280_bulk_read(data, BMP280_REG_COMP_H5, b, 2);
-	if (ret < 0)
-		return ret;
-	c->H5 = (int16_t)sign_extend32(FIELD_GET(BMP280_COMP_H5_MASK, bmp280_get_le16(b)), 11);
-	ret = bmp280_read_reg(data, BMP280_REG_COMP_H6);
-	if (ret < 0)
-		return ret;
-	c->H6 = (int8_t)ret;
+	c->H1 = b[0][0];
+	c->H2 = (int16_t)bmp280_get_le16(b[1]);
+	c->H3 = b[2][0];
+	c->H4 = (int16_t)sign_extend32(((bmp280_get_be16(b[3]) >> 4) & 0xff0) |
+				       (bmp280_get_be16(b[3]) & 0xf), 11);
+	c->H5 = (int16_t)sign_extend32(FIELD_GET(BMP280_COMP_H5_MASK, bmp280_get_le16(b[4])), 11);
+	c->H6 = (int8_t)b[5][0];
 	return 0;
 }
 
@@ -507,6 +549,18 @@ static int bmp280_read_humid(struct bmp280_data *data, int *val, int *val2)
 	return IIO_VAL_INT;
 }
 
+/* measurand @m's ratio placed in its register field: log2, plus @skip where 0 is "skipped" */
+static uint8_t bmp280_os_bits(const struct bmp280_data *data, enum bmp280_meas m, int skip)
+{
+	return (uint8_t)FIELD_PREP(data->info->os[m].field, data->os[m] + skip);
+}
+
+/* the temperature and pressure fields, which share a register on the BMP280 and BMP380 */
+static uint8_t bmp280_os_fields(const struct bmp280_data *data)
+{
+	return data->info->os[BMP280_TEMP].field | data->info->os[BMP280_PRESS].field;
+}
+
 /*
  * Normal mode at the chosen ratios (0 is "skip" on these chips: +1). The
  * kernel means the filter to be 4x but passes BMP280_FILTER_4X unshifted,
@@ -515,13 +569,12 @@ static int bmp280_read_humid(struct bmp280_data *data, int *val, int *val2)
  */
 static int bmp280_chip_config(struct bmp280_data *data)
 {
-	uint8_t osrs = (uint8_t)(FIELD_PREP(BMP280_OSRS_TEMP_MASK, data->os_temp + 1) |
-				 FIELD_PREP(BMP280_OSRS_PRESS_MASK, data->os_press + 1));
+	uint8_t osrs = bmp280_os_bits(data, BMP280_TEMP, 1) | bmp280_os_bits(data, BMP280_PRESS, 1);
 	int ret;
 
 	ret = bmp280_update_bits(data, BMP280_REG_CTRL_MEAS,
-				 BMP280_OSRS_TEMP_MASK | BMP280_OSRS_PRESS_MASK | BMP280_MODE_MASK,
-				 osrs | BMP280_MODE_NORMAL, true, NULL);
+				 bmp280_os_fields(data) | BMP280_MODE_MASK, osrs | BMP280_MODE_NORMAL,
+				 true, NULL);
 	if (ret < 0)
 		return ret;
 	return bmp280_update_bits(data, BMP280_REG_CONFIG, BMP280_FILTER_MASK, BMP280_FILTER_4X,
@@ -531,8 +584,9 @@ static int bmp280_chip_config(struct bmp280_data *data)
 /* ctrl_hum takes effect only with the next ctrl_meas write: it goes first */
 static int bme280_chip_config(struct bmp280_data *data)
 {
-	int ret = bmp280_update_bits(data, BMP280_REG_CTRL_HUMIDITY, BMP280_OSRS_HUMIDITY_MASK,
-				     (uint8_t)(data->os_humid + 1), false, NULL);
+	int ret = bmp280_update_bits(data, BMP280_REG_CTRL_HUMIDITY,
+				     data->info->os[BMP280_HUMID].field,
+				     bmp280_os_bits(data, BMP280_HUMID, 1), false, NULL);
 
 	return ret < 0 ? ret : bmp280_chip_config(data);
 }
@@ -545,40 +599,42 @@ static int bme280_chip_config(struct bmp280_data *data)
  */
 static unsigned int bmp280_first_ms(const struct bmp280_data *data)
 {
-	unsigned int us = 1250 + 2300U * (1U << data->os_temp) + 2300U * (1U << data->os_press) + 575;
+	const int *os = data->os;
+	unsigned int us = 1250 + 2300U * (1U << os[BMP280_TEMP]) +
+			  2300U * (1U << os[BMP280_PRESS]) + 575;
 
 	if (data->info->read_humid)
-		us += 2300U * (1U << data->os_humid) + 575;
+		us += 2300U * (1U << os[BMP280_HUMID]) + 575;
 	return (us + 999) / 1000;
 }
 
 static const int bmp280_oversampling_avail[] = { 1, 2, 4, 8, 16 };
 
-/* defaults: temperature 2x, pressure 16x, humidity 16x (log2) */
+/*
+ * What the BMP280 and BME280 share; the BME280 adds humidity. Defaults:
+ * temperature 2x, pressure 16x, humidity 16x (log2).
+ */
+#define BMP280_GENERATION							\
+	.id_reg = BMP280_REG_ID, .channels = bmp280_channels,			\
+	.os[BMP280_TEMP] = BMP280_OS(bmp280_oversampling_avail, 1, BMP280_OSRS_TEMP_MASK), \
+	.os[BMP280_PRESS] = BMP280_OS(bmp280_oversampling_avail, 4, BMP280_OSRS_PRESS_MASK), \
+	.first_ms = bmp280_first_ms,						\
+	.read_adc_temp = bmp280_adc_temp, .comp_temp = bmp280_compensate_temp,	\
+	.temp_mult = 10, .read_adc_press = bmp280_adc_press,			\
+	.comp_press = bmp280_compensate_press, .press_div = 256000
+
 static const struct bmp280_chip_info bmp280_chip_info = {
-	.id_reg = BMP280_REG_ID,
-	.channels = bmp280_channels, .num_channels = 2,
-	.os_temp_avail = bmp280_oversampling_avail, .n_os_temp = 5, .os_temp_default = 1,
-	.os_press_avail = bmp280_oversampling_avail, .n_os_press = 5, .os_press_default = 4,
-	.first_ms = bmp280_first_ms,
+	BMP280_GENERATION,
+	.num_channels = 2,
 	.chip_config = bmp280_chip_config,
-	.read_adc_temp = bmp280_adc_temp, .comp_temp = bmp280_compensate_temp, .temp_mult = 10,
-	.read_adc_press = bmp280_adc_press, .comp_press = bmp280_compensate_press,
-	.press_div = 256000,
 	.read_calib = bmp280_read_calib,
 };
 
 static const struct bmp280_chip_info bme280_chip_info = {
-	.id_reg = BMP280_REG_ID,
-	.channels = bmp280_channels, .num_channels = 3,
-	.os_temp_avail = bmp280_oversampling_avail, .n_os_temp = 5, .os_temp_default = 1,
-	.os_press_avail = bmp280_oversampling_avail, .n_os_press = 5, .os_press_default = 4,
-	.os_humid_avail = bmp280_oversampling_avail, .n_os_humid = 5, .os_humid_default = 4,
-	.first_ms = bmp280_first_ms,
+	BMP280_GENERATION,
+	.num_channels = 3,
+	.os[BMP280_HUMID] = BMP280_OS(bmp280_oversampling_avail, 4, BMP280_OSRS_HUMIDITY_MASK),
 	.chip_config = bme280_chip_config,
-	.read_adc_temp = bmp280_adc_temp, .comp_temp = bmp280_compensate_temp, .temp_mult = 10,
-	.read_adc_press = bmp280_adc_press, .comp_press = bmp280_compensate_press,
-	.press_div = 256000,
 	.read_humid = bmp280_read_humid, .read_calib = bme280_read_calib,
 };
 
@@ -600,7 +656,7 @@ static int bmp180_measure(struct bmp280_data *data, uint8_t ctrl_meas)
 	if (FIELD_GET(BMP180_MEAS_CTRL_MASK, ctrl_meas) == BMP180_MEAS_TEMP)
 		bus_msleep(data->client->bus, BMP180_TEMP_WAIT_MS);
 	else
-		bus_msleep(data->client->bus, press_ms[data->os_press]);
+		bus_msleep(data->client->bus, press_ms[data->os[BMP280_PRESS]]);
 	ret = bmp280_read_reg(data, BMP280_REG_CTRL_MEAS);
 	if (ret < 0)
 		return ret;
@@ -611,19 +667,16 @@ static int bmp180_measure(struct bmp280_data *data, uint8_t ctrl_meas)
 static int bmp180_read_calib(struct bmp280_data *data)
 {
 	struct bmp180_calib *c = &data->calib.bmp180;
-	uint8_t buf[BMP180_REG_CALIB_COUNT];
 	uint16_t w[BMP180_REG_CALIB_COUNT / 2];
 	size_t i;
 	int ret;
 
-	ret = bmp280_bulk_read(data, BMP180_REG_CALIB_START, buf, sizeof(buf));
+	ret = bmp280_read_words(data, BMP180_REG_CALIB_START, w, ARRAY_SIZE(w), true);
 	if (ret < 0)
 		return ret;
-	for (i = 0; i < ARRAY_SIZE(w); i++) {
-		w[i] = bmp280_get_be16(&buf[2 * i]);
+	for (i = 0; i < ARRAY_SIZE(w); i++)
 		if (w[i] == 0 || w[i] == 0xffff)
 			return -EIO;
-	}
 	c->AC1 = (int16_t)w[0];
 	c->AC2 = (int16_t)w[1];
 	c->AC3 = (int16_t)w[2];
@@ -656,16 +709,25 @@ static int bmp180_compensate_temp(struct bmp280_data *data, int32_t adc, int32_t
 	return 0;
 }
 
+/* A conversion of @what (BMP180_MEAS_*), then its @len result bytes into @buf. */
+static int bmp180_convert(struct bmp280_data *data, uint8_t what, uint8_t osrs, uint8_t *buf,
+			  uint8_t len)
+{
+	int ret;
+
+	ret = bmp180_measure(data, (uint8_t)FIELD_PREP(BMP180_MEAS_CTRL_MASK, what) | osrs |
+				   BMP180_MEAS_SCO);
+	if (ret < 0)
+		return ret;
+	return bmp280_bulk_read(data, BMP180_REG_OUT_MSB, buf, len);
+}
+
 static int bmp180_adc_temp(struct bmp280_data *data, int32_t *adc)
 {
 	uint8_t buf[2];
 	int ret;
 
-	ret = bmp180_measure(data, FIELD_PREP(BMP180_MEAS_CTRL_MASK, BMP180_MEAS_TEMP) |
-				   BMP180_MEAS_SCO);
-	if (ret < 0)
-		return ret;
-	ret = bmp280_bulk_read(data, BMP180_REG_OUT_MSB, buf, sizeof(buf));
+	ret = bmp180_convert(data, BMP180_MEAS_TEMP, 0, buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
 	*adc = bmp280_get_be16(buf);
@@ -680,7 +742,7 @@ static int bmp180_adc_temp(struct bmp280_data *data, int32_t *adc)
 static int bmp180_compensate_press(struct bmp280_data *data, int32_t adc, uint32_t *comp)
 {
 	const struct bmp180_calib *c = &data->calib.bmp180;
-	int32_t oss = data->os_press;
+	int32_t oss = data->os[BMP280_PRESS];
 	int32_t x1, x2, x3, p, b3, b6 = data->t_fine - 4000;
 	int32_t b6sq = bmp280_s32((int64_t)b6 * b6) >> 12;
 	uint32_t b4, b7;
@@ -713,15 +775,11 @@ static int bmp180_adc_press(struct bmp280_data *data, int32_t *adc)
 	uint8_t buf[3];
 	int ret;
 
-	ret = bmp180_measure(data, FIELD_PREP(BMP180_MEAS_CTRL_MASK, BMP180_MEAS_PRESS) |
-				   FIELD_PREP(BMP180_OSRS_PRESS_MASK, data->os_press) |
-				   BMP180_MEAS_SCO);
+	ret = bmp180_convert(data, BMP180_MEAS_PRESS, bmp280_os_bits(data, BMP280_PRESS, 0), buf,
+			     sizeof(buf));
 	if (ret < 0)
 		return ret;
-	ret = bmp280_bulk_read(data, BMP180_REG_OUT_MSB, buf, sizeof(buf));
-	if (ret < 0)
-		return ret;
-	*adc = (int32_t)(bmp280_get_be24(buf) >> (8 - data->os_press));
+	*adc = (int32_t)(bmp280_get_be24(buf) >> (8 - data->os[BMP280_PRESS]));
 	return 0;
 }
 
@@ -738,9 +796,9 @@ static const int bmp180_oversampling_press_avail[] = { 1, 2, 4, 8 };
 static const struct bmp280_chip_info bmp180_chip_info = {
 	.id_reg = BMP280_REG_ID,
 	.channels = bmp280_channels, .num_channels = 2,
-	.os_temp_avail = bmp180_oversampling_temp_avail, .n_os_temp = 1, .os_temp_default = 0,
-	.os_press_avail = bmp180_oversampling_press_avail, .n_os_press = 4,
-	.os_press_default = 3,
+	/* the temperature's one ratio is written nowhere; the pressure's, with each conversion */
+	.os[BMP280_TEMP] = BMP280_OS(bmp180_oversampling_temp_avail, 0, 0),
+	.os[BMP280_PRESS] = BMP280_OS(bmp180_oversampling_press_avail, 3, BMP180_OSRS_PRESS_MASK),
 	.chip_config = bmp180_chip_config,
 	.read_adc_temp = bmp180_adc_temp, .comp_temp = bmp180_compensate_temp, .temp_mult = 100,
 	.read_adc_press = bmp180_adc_press, .comp_press = bmp180_compensate_press,
@@ -749,6 +807,18 @@ static const struct bmp280_chip_info bmp180_chip_info = {
 };
 
 /* ---- BMP380 ---- */
+
+/* @ms for the chip to act, then its ERR_REG: the @err bit set is EINVAL */
+static int bmp380_wait_error(struct bmp280_data *data, unsigned int ms, uint8_t err)
+{
+	int ret;
+
+	bus_msleep(data->client->bus, ms);
+	ret = bmp280_read_reg(data, BMP380_REG_ERROR);
+	if (ret < 0)
+		return ret;
+	return (ret & err) ? -EINVAL : 0;
+}
 
 /*
  * A command through CMD: the chip must say it is ready, then gets the
@@ -765,11 +835,7 @@ static int bmp380_cmd(struct bmp280_data *data, uint8_t cmd)
 	ret = bmp280_write_reg(data, BMP380_REG_CMD, cmd);
 	if (ret < 0)
 		return ret;
-	bus_msleep(data->client->bus, BMP380_CMD_WAIT_MS);
-	ret = bmp280_read_reg(data, BMP380_REG_ERROR);
-	if (ret < 0)
-		return ret;
-	return (ret & BMP380_ERR_CMD) ? -EINVAL : 0;
+	return bmp380_wait_error(data, BMP380_CMD_WAIT_MS, BMP380_ERR_CMD);
 }
 
 /* the chip needs a soft reset before it is configured */
@@ -882,12 +948,8 @@ static int bmp380_restart(struct bmp280_data *data)
 				 FIELD_PREP(BMP380_MODE_MASK, BMP380_MODE_NORMAL), true, NULL);
 	if (ret < 0)
 		return ret;
-	bus_msleep(data->client->bus, BMP380_CONF_WAIT_MS);
-	ret = bmp280_read_reg(data, BMP380_REG_ERROR);
-	if (ret < 0)
-		return ret;
 	/* a measurement longer than the output period: conf_err */
-	return (ret & BMP380_ERR_CONF) ? -EINVAL : 0;
+	return bmp380_wait_error(data, BMP380_CONF_WAIT_MS, BMP380_ERR_CONF);
 }
 
 /*
@@ -903,11 +965,9 @@ static int bmp380_chip_config(struct bmp280_data *data)
 				 BMP380_CTRL_SENSORS_MASK, false, NULL);
 	if (ret < 0)
 		return ret;
-	ret = bmp280_update_bits(data, BMP380_REG_OSR,
-				 BMP380_OSRS_TEMP_MASK | BMP380_OSRS_PRESS_MASK,
-				 (uint8_t)(FIELD_PREP(BMP380_OSRS_TEMP_MASK, data->os_temp) |
-					   FIELD_PREP(BMP380_OSRS_PRESS_MASK, data->os_press)),
-				 false, &aux);
+	ret = bmp280_update_bits(data, BMP380_REG_OSR, bmp280_os_fields(data),
+				 bmp280_os_bits(data, BMP280_TEMP, 0) |
+				 bmp280_os_bits(data, BMP280_PRESS, 0), false, &aux);
 	if (ret < 0)
 		return ret;
 	change |= aux;
@@ -939,8 +999,8 @@ static const int bmp380_odr_table[][2] = {
 static const struct bmp280_chip_info bmp380_chip_info = {
 	.id_reg = BMP380_REG_ID,
 	.channels = bmp380_channels, .num_channels = 2,
-	.os_temp_avail = bmp380_oversampling_avail, .n_os_temp = 6, .os_temp_default = 0,
-	.os_press_avail = bmp380_oversampling_avail, .n_os_press = 6, .os_press_default = 2,
+	.os[BMP280_TEMP] = BMP280_OS(bmp380_oversampling_avail, 0, BMP380_OSRS_TEMP_MASK),
+	.os[BMP280_PRESS] = BMP280_OS(bmp380_oversampling_avail, 2, BMP380_OSRS_PRESS_MASK),
 	.iir_avail = bmp380_iir_filter_coeffs_avail, .n_iir = 8, .iir_default = 2,
 	.odr_avail = bmp380_odr_table, .n_odr = (int)ARRAY_SIZE(bmp380_odr_table),
 	.odr_default = 2,
@@ -969,17 +1029,18 @@ static int bmp280_read_processed(struct bmp280_data *data, const struct iio_chan
 	}
 }
 
-static int *bmp280_os_field(struct bmp280_data *data, enum iio_chan_type type)
+/* the oversampling row of a channel type, or -EINVAL */
+static int bmp280_os_row(enum iio_chan_type type)
 {
 	switch (type) {
 	case IIO_HUMIDITYRELATIVE:
-		return &data->os_humid;
+		return BMP280_HUMID;
 	case IIO_PRESSURE:
-		return &data->os_press;
+		return BMP280_PRESS;
 	case IIO_TEMP:
-		return &data->os_temp;
+		return BMP280_TEMP;
 	default:
-		return NULL;
+		return -EINVAL;
 	}
 }
 
@@ -987,16 +1048,16 @@ static int bmp280_read_raw(struct iio_dev *indio_dev, const struct iio_chan_spec
 			   int *val, int *val2, long mask)
 {
 	struct bmp280_data *data = iio_priv(indio_dev);
-	int *os;
+	int m;
 
 	switch (mask) {
 	case IIO_CHAN_INFO_PROCESSED:
 		return bmp280_read_processed(data, chan, val, val2);
 	case IIO_CHAN_INFO_OVERSAMPLING_RATIO:
-		os = bmp280_os_field(data, chan->type);
-		if (!os)
-			return -EINVAL;
-		*val = 1 << *os;
+		m = bmp280_os_row(chan->type);
+		if (m < 0)
+			return m;
+		*val = 1 << data->os[m];
 		return IIO_VAL_INT;
 	case IIO_CHAN_INFO_SAMP_FREQ:
 		if (!data->info->odr_avail)
@@ -1044,23 +1105,14 @@ static int bmp280_avail_index(const int *avail, int n, int val)
 
 static int bmp280_write_oversampling(struct bmp280_data *data, enum iio_chan_type type, int val)
 {
-	const struct bmp280_chip_info *info = data->info;
-	const int *avail = info->os_temp_avail;
-	int n = info->n_os_temp;
+	int m = bmp280_os_row(type);
 
-	if (type == IIO_PRESSURE) {
-		avail = info->os_press_avail;
-		n = info->n_os_press;
-	} else if (type == IIO_HUMIDITYRELATIVE) {
-		avail = info->os_humid_avail;
-		n = info->n_os_humid;
-	} else if (type != IIO_TEMP) {
-		return -EINVAL;
-	}
-	if (bmp280_avail_index(avail, n, val) < 0)
+	if (m < 0)
+		return m;
+	if (bmp280_avail_index(data->info->os[m].avail, data->info->os[m].n, val) < 0)
 		return -EINVAL;
 	/* the avail lists are powers of two: log2 of the ratio */
-	return bmp280_apply(data, bmp280_os_field(data, type), __builtin_ctz((unsigned int)val));
+	return bmp280_apply(data, &data->os[m], __builtin_ctz((unsigned int)val));
 }
 
 static int bmp280_write_raw(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
@@ -1142,7 +1194,7 @@ static int bmp280_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 	const struct bmp280_chip_info *info;
 	struct iio_dev *indio_dev;
 	struct bmp280_data *data;
-	int part, ret;
+	int part, ret, m;
 
 	part = iio_probe_part(p, BMP280_NPARTS, "BMP280", err, errlen);
 	if (part < 0)
@@ -1154,9 +1206,8 @@ static int bmp280_probe(const struct iio_probe *p, struct iio_dev **out, char *e
 	data = iio_priv(indio_dev);
 	data->client = p->i2c;
 	data->info = info;
-	data->os_temp = info->os_temp_default;
-	data->os_press = info->os_press_default;
-	data->os_humid = info->os_humid_default;
+	for (m = 0; m < BMP280_NMEAS; m++)
+		data->os[m] = info->os[m].dflt;
 	data->iir = info->iir_default;
 	data->odr = info->odr_default;
 	ret = bmp280_init_chip(p, data, bmp280_parts[part].chip_id, err, errlen);

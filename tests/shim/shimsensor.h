@@ -1,8 +1,10 @@
 /*
  * shimsensor.h - a sensor chip (sensortest.h) on a shim node, reached
  * through the real backend: i2c-dev for the light sensors and power
- * monitors, spidev for the IMUs. For test_shim_tsl2563.c, test_shim_ina2xx.c
- * and test_shim_adis16400.c, which compare it with the emulated bus.
+ * monitors, spidev for the IMUs. For test_shim_tsl2563.c, test_shim_ina2xx.c,
+ * test_shim_adis16400.c and the others, which compare it with the emulated
+ * bus, and SHIMSENSOR_I2C(), the struct sensorsuite_backend on which a
+ * family's shared cases (tests/bmp280_cases.h) run through i2c-dev.
  * Header-only, as sensortest.h.
  */
 #ifndef IIOWIRE_TEST_SHIMSENSOR_H
@@ -10,6 +12,7 @@
 
 #include "testutil.h"
 #include "sensortest.h"
+#include "sensorsuite.h"
 #include "shim/shim.h"
 
 /**
@@ -71,6 +74,47 @@ static inline void shimsensor_teardown(struct sensortest *st)
 }
 
 /**
+ * shimsensor_pair_setup() - @part with @in at @addr twice: in @emu on the
+ * emulated bus (of @at's type, bus 0, its clock frozen at 0) and in @dev at @at;
+ * a failure is one row assert naming the reason, and leaves neither open.
+ * Return: whether both are up; end with shimsensor_pair_teardown().
+ */
+static inline bool shimsensor_pair_setup(struct sensortest *emu, struct sensortest *dev,
+					 const struct shimsensor *at, const char *part,
+					 const struct emu_input *in, int nin, uint16_t addr)
+{
+	if (sensortest_setup(emu, at->type, part, addr, in, nin, NULL, 0.0)) {
+		TEST_ROW_ASSERT(0, emu->err);
+		return false;
+	}
+	if (shimsensor_setup(dev, at, part, in, nin, addr)) {
+		TEST_ROW_ASSERT(0, dev->err);
+		sensortest_teardown(emu);
+		return false;
+	}
+	return true;
+}
+
+/** shimsensor_pair_teardown() - both of shimsensor_pair_setup(); no fd left open (row @row). */
+static inline void shimsensor_pair_teardown(struct sensortest *emu, struct sensortest *dev,
+					    const char *row)
+{
+	shimsensor_teardown(dev);
+	sensortest_teardown(emu);
+	TEST_ROW_ASSERT(shim_open_fds() == 0, row);
+}
+
+/*
+ * The traffic so far was SMBus transactions only (I2C_SMBUS ioctls, none of
+ * I2C_RDWR), as the kernel's drivers or regmap use on an SMBus adapter.
+ */
+static inline void shimsensor_smbus_only(const char *row)
+{
+	TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_SMBUS) > 0, row);
+	TEST_ROW_ASSERT(shim_ioctl_count(SHIM_IOCTL_I2C_RDWR) == 0, row);
+}
+
+/**
  * shimsensor_refused() - a setup that had to fail: it gave @expect and its
  * message has @text; after a shim reset no fd is left open.
  */
@@ -126,6 +170,48 @@ static inline int shimsensor_unregister_reads(struct sensortest *st,
 	*after = read(c, reg);
 	bus_i2c_client_destroy(c);
 	return 0;
+}
+
+/**
+ * shimsensor_remove_check() - removal of @st's device (its driver's remove
+ * runs) takes register @reg, read with @read, from @bound to @removed; then
+ * the teardown leaves no fd open.
+ */
+static inline void shimsensor_remove_check(struct sensortest *st,
+					   int (*read)(struct bus_i2c_client *c, uint8_t reg),
+					   uint8_t reg, int bound, int removed)
+{
+	int before, after;
+
+	CU_ASSERT_EQUAL(shimsensor_unregister_reads(st, read, reg, &before, &after), 0);
+	CU_ASSERT_EQUAL(before, bound);
+	CU_ASSERT_EQUAL(after, removed);
+	shimsensor_teardown(st);
+	CU_ASSERT_EQUAL(shim_open_fds(), 0);
+}
+
+/* struct sensorsuite_backend's @setup on an i2c-dev shim node */
+static inline int shimsensor_backend_setup(const struct sensorsuite_backend *be,
+					   struct sensortest *st, const char *part,
+					   const struct emu_input *in, int nin)
+{
+	const struct shimsensor at = { BUS_I2C, be->node, be->number, be->addr };
+
+	return shimsensor_setup(st, &at, part, in, nin, be->addr);
+}
+
+/* ...and its @set_fault: in the shim, on the node the device's bus opened */
+static inline int shimsensor_set_fault(const struct sensortest *st,
+				       const struct emu_fault *fault)
+{
+	return shim_set_fault(st->bus->device, st->addr, fault);
+}
+
+/* The i2c-dev backend on shim node @path as I2C bus @num, the chip at @address. */
+#define SHIMSENSOR_I2C(path, num, address) {					\
+	.addr = (address), .node = (path), .number = (num),			\
+	.setup = shimsensor_backend_setup, .set_fault = shimsensor_set_fault,	\
+	.teardown = shimsensor_teardown, .open_fds = shim_open_fds,		\
 }
 
 #endif /* IIOWIRE_TEST_SHIMSENSOR_H */
