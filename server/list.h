@@ -47,6 +47,18 @@ static inline void srv_list_del(struct srv_list *n)
 	srv_list_init(n);
 }
 
+/* srv_list_splice() - move every node of @src to the end of @dst; @src is left empty. */
+static inline void srv_list_splice(struct srv_list *dst, struct srv_list *src)
+{
+	if (srv_list_empty(src))
+		return;
+	src->next->prev = dst->prev;
+	dst->prev->next = src->next;
+	src->prev->next = dst;
+	dst->prev = src->prev;
+	srv_list_init(src);
+}
+
 /* Iterate; @tmp lets the body unlink @pos. */
 #define srv_list_for_each_safe(pos, tmp, head)				\
 	for ((pos) = (head)->next, (tmp) = (pos)->next; (pos) != (head);	\

@@ -50,6 +50,8 @@
  * does not take of it libwebsockets holds, per connection.
  */
 #define SRV_WEB_BATCH_BYTES	(8 * 1024)
+/* Passes of the end-of-wake-up write over the connections that queued more in the last. */
+#define SRV_WEB_FLUSH_PASSES	4
 /* the longest frame header: 2 bytes, then a 64-bit length */
 #define SRV_WEB_FRAME_HEAD_MAX	10
 
@@ -543,18 +545,34 @@ static void srv_web_undirty(struct srv_web_conn *c)
 	}
 }
 
-/* The wake-up's end: each connection with output waiting writes it. */
+/*
+ * The wake-up's end: each connection with output waiting writes it. A
+ * write's srv_session_sent() may queue more (blocks a stream held): that is
+ * written in a next pass, up to SRV_WEB_FLUSH_PASSES; what is still waiting
+ * then goes by the writable callback, so no session can keep the loop here.
+ */
 static void srv_web_flush_cb(uv_check_t *h)
 {
 	struct srv_web *web = srv_container_of(h, struct srv_web, flush);
+	struct srv_list pass, *pos, *tmp;
 	struct srv_web_conn *c;
+	int i;
 
-	/* a write's srv_session_sent() may queue more: taken in this pass too */
-	while (!srv_list_empty(&web->dirty)) {
-		c = srv_container_of(web->dirty.next, struct srv_web_conn, dirty_link);
+	for (i = 0; i < SRV_WEB_FLUSH_PASSES && !srv_list_empty(&web->dirty); i++) {
+		srv_list_init(&pass);
+		srv_list_splice(&pass, &web->dirty);
+		while (!srv_list_empty(&pass)) {
+			c = srv_container_of(pass.next, struct srv_web_conn, dirty_link);
+			srv_web_undirty(c);
+			if (c->s && !c->want_write && srv_web_send(web, c, c->s) < 0)
+				lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+		}
+	}
+	srv_list_for_each_safe(pos, tmp, &web->dirty) {
+		c = srv_container_of(pos, struct srv_web_conn, dirty_link);
 		srv_web_undirty(c);
-		if (c->s && !c->want_write && srv_web_send(web, c, c->s) < 0)
-			lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+		c->want_write = true;
+		lws_callback_on_writable(c->wsi);
 	}
 	uv_check_stop(h);
 }
