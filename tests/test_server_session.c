@@ -34,6 +34,18 @@ static bool start(struct srvtest *t, const char *board, const char *const *args)
 	return srvtest_up(t, board ? board : SRVTEST_BOARD, args);
 }
 
+/* start(), then two clients: false if any of it failed. */
+static bool start_pair(struct srvtest *t, const char *const *args, struct srvc **a,
+		       struct srvc **b)
+{
+	*a = *b = NULL;
+	if (!start(t, NULL, args))
+		return false;
+	*a = srvc_open(t->port);
+	*b = srvc_open(t->port);
+	return *a && *b;
+}
+
 /* Stop and check the exit: 0, and a loop that closed cleanly. */
 static void stop(struct srvtest *t)
 {
@@ -208,11 +220,7 @@ static void test_idle_timeout(void)
 	char got[256];
 	long t0;
 
-	CU_ASSERT_FATAL(start(&t, NULL, args));
-	idle = srvc_open(t.port);
-	watcher = srvc_open(t.port);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(idle);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(watcher);
+	CU_ASSERT_FATAL(start_pair(&t, args, &idle, &watcher));
 	/* a connection with a watch is not idle: it is waiting for its events */
 	CU_ASSERT(srvc_req(watcher, "WATCH dummy0 in_voltage0_raw 100", got, sizeof(got)) > 0);
 	CU_ASSERT_STRING_EQUAL(got, "OK");
@@ -243,11 +251,7 @@ static void test_idle_trim(void)
 	char got[256];
 	int i;
 
-	CU_ASSERT_FATAL(start(&t, NULL, NULL));
-	a = srvc_open(t.port);
-	b = srvc_open(t.port);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_FATAL(start_pair(&t, NULL, &a, &b));
 	/* the same line twice: the second is answered from the memo */
 	for (i = 0; i < 2; i++) {
 		CU_ASSERT(srvc_req(a, "READ dummy0 in_voltage0_raw", got, sizeof(got)) > 0);
@@ -284,11 +288,7 @@ static void test_never_reads(void)
 	long rss0, rss1, t0, lat, answered;
 	ssize_t n;
 
-	CU_ASSERT_FATAL(start(&t, NULL, NULL));
-	other = srvc_open(t.port);
-	hog = srvc_open(t.port);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(other);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(hog);
+	CU_ASSERT_FATAL(start_pair(&t, NULL, &other, &hog));
 	CU_ASSERT(srvc_req(other, "VERSION", got, sizeof(got)) > 0);
 	rss0 = procstat_rss_kb(t.pid);
 	chunk = malloc(CHUNK);
