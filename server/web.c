@@ -13,9 +13,10 @@
  * header line is a text message and the bytes it announces the next
  * message, binary for raw records and text for csv (PROTOCOL.md W-7), cut
  * out of the same output the stream engine writes for TCP. Output waits in
- * the session's buffer until the end of the loop's wake-up (a uv_check),
- * when each connection that has some writes it in one batch, as TCP gets one
- * write per burst; only what the socket does not take waits for
+ * the session's buffer until the loop's next turn, before it polls again
+ * (a uv_idle: a check handle would leave what a timer wrote waiting for the
+ * next event), when each connection that has some writes it in one batch,
+ * as TCP gets one write per burst; only what the socket does not take waits for
  * libwebsockets' writable callback, so the session's limits (pause, soft,
  * hard) hold as on TCP. A session's memory goes in its idle
  * handle's close callback; libwebsockets' per-connection memory is its own,
@@ -50,7 +51,7 @@
  * does not take of it libwebsockets holds, per connection.
  */
 #define SRV_WEB_BATCH_BYTES	(8 * 1024)
-/* Passes of the end-of-wake-up write over the connections that queued more in the last. */
+/* Passes of the next-turn write over the connections that queued more in the last. */
 #define SRV_WEB_FLUSH_PASSES	4
 /* the longest frame header: 2 bytes, then a 64-bit length */
 #define SRV_WEB_FRAME_HEAD_MAX	10
@@ -64,7 +65,7 @@ struct srv_web {
 	bool closed;
 	unsigned char *tx;		/* one outgoing message, LWS_PRE bytes in front */
 	size_t txcap;
-	uv_check_t flush;		/* the end of a wake-up: @dirty connections write */
+	uv_idle_t flush;		/* the loop's next turn: @dirty connections write */
 	bool flush_init;
 	struct srv_list dirty;		/* srv_web_conn.dirty_link: output waits, no write asked */
 	char self[SRV_WEB_HOST_NAME_MAX];	/* gethostname(), for the Host check */
@@ -229,11 +230,11 @@ const struct srv_proto_ops srv_proto_web = {
 
 /* ---- the transport: libwebsockets under a session ---- */
 
-static void srv_web_flush_cb(uv_check_t *h);
+static void srv_web_flush_cb(uv_idle_t *h);
 
 /*
- * Output is written at the end of the wake-up, not at once: the replies of
- * every message libwebsockets delivered in it leave in one batch, and no
+ * Output is written on the loop's next turn, not at once: the replies of
+ * every message libwebsockets delivered in this one leave in one batch, and no
  * writable callback is asked for (each costs an epoll_ctl and a pass of the
  * loop). Once one is asked for (a write did not go out whole), it sends.
  */
@@ -245,14 +246,14 @@ static int srv_web_tx_send(struct srv_session *s)
 	if (!c || c->want_write || c->dirty)
 		return 0;
 	if (web->closed) {
-		/* shutting down: the check handle is closing, libwebsockets sends what is left */
+		/* shutting down: the idle handle is closing, libwebsockets sends what is left */
 		c->want_write = true;
 		lws_callback_on_writable(c->wsi);
 		return 0;
 	}
 	c->dirty = true;
 	srv_list_add_tail(&web->dirty, &c->dirty_link);
-	uv_check_start(&web->flush, srv_web_flush_cb);
+	uv_idle_start(&web->flush, srv_web_flush_cb);
 	return 0;
 }
 
@@ -505,10 +506,9 @@ static int srv_web_send(struct srv_web *web, struct srv_web_conn *c, struct srv_
 {
 	struct proto_buf *out = &s->out;
 	size_t off = 0, start;
-	bool choked = false;
 	ssize_t n;
 
-	while (off < out->len && !(choked = lws_partial_buffered(c->wsi))) {
+	while (off < out->len && !lws_partial_buffered(c->wsi)) {
 		start = off;
 		n = srv_web_batch(web, c, out, &off);
 		if (n < 0)
@@ -520,8 +520,10 @@ static int srv_web_send(struct srv_web *web, struct srv_web_conn *c, struct srv_
 			return -1;
 		s->srv->stats.bytes_out += off - start;
 	}
-	memmove(out->data, out->data + off, out->len - off);
-	out->len -= off;
+	if (off) {	/* an idle session's output may have no buffer at all */
+		memmove(out->data, out->data + off, out->len - off);
+		out->len -= off;
+	}
 	srv_web_txbuf_trim(web);
 	if (lws_partial_buffered(c->wsi))
 		c->want_write = true;	/* the writable callback goes on */
@@ -546,12 +548,12 @@ static void srv_web_undirty(struct srv_web_conn *c)
 }
 
 /*
- * The wake-up's end: each connection with output waiting writes it. A
+ * The loop's next turn: each connection with output waiting writes it. A
  * write's srv_session_sent() may queue more (blocks a stream held): that is
  * written in a next pass, up to SRV_WEB_FLUSH_PASSES; what is still waiting
  * then goes by the writable callback, so no session can keep the loop here.
  */
-static void srv_web_flush_cb(uv_check_t *h)
+static void srv_web_flush_cb(uv_idle_t *h)
 {
 	struct srv_web *web = srv_container_of(h, struct srv_web, flush);
 	struct srv_list pass, *pos, *tmp;
@@ -574,7 +576,7 @@ static void srv_web_flush_cb(uv_check_t *h)
 		c->want_write = true;
 		lws_callback_on_writable(c->wsi);
 	}
-	uv_check_stop(h);
+	uv_idle_stop(h);
 }
 
 static void srv_web_closed(struct srv_web_conn *c)
@@ -838,7 +840,7 @@ int srv_web_start(struct srv *srv, char *err, size_t errlen)
 		return -ENOPKG;
 	}
 	web->vh = lws_get_vhost_by_name(web->ctx, "default");
-	uv_check_init(&srv->loop, &web->flush);
+	uv_idle_init(&srv->loop, &web->flush);
 	web->flush_init = true;
 	if (gethostname(web->self, sizeof(web->self)) < 0)
 		web->self[0] = '\0';
