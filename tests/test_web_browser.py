@@ -256,12 +256,21 @@ def test_reload(drv, d):
     b["devices"] = [x for x in b["devices"] if x.get("label") != "imu"]
     b["maps"] = [m for m in b["maps"] if m.get("adc_dev_name") != "imu"]
     json.dump(b, open(board, "w"))
+    # every card count the list passes through, as the page's own DOM reports it
+    drv.execute_script("""
+        window.cardCounts = [];
+        new MutationObserver(() => window.cardCounts.push(
+            document.querySelectorAll('.card').length)).observe(
+            document.getElementById('devices'), { childList: true });""")
     d.proc.send_signal(signal.SIGHUP)
     gone = wait_for("the imu card to go", lambda: not drv.find_elements(
         By.CSS_SELECTOR, '.card[data-name="adis16400"]'))
-    # the imu goes, and its data-ready trigger with it
-    check(gone and len(cards(drv)) == DEMO_CARDS - 2,
-          "a device removed on reload: %d cards" % len(cards(drv)))
+    # the imu goes, and its data-ready trigger with it; the devices after it are
+    # renumbered, and the page swaps the new list in at once, never half-built
+    seen = drv.execute_script("return window.cardCounts")
+    check(gone and len(cards(drv)) == DEMO_CARDS - 2 and set(seen) == {DEMO_CARDS - 2},
+          "a device removed on reload: %d cards, the list passed through %r" %
+          (len(cards(drv)), seen))
 
 
 def test_restart(drv, d):

@@ -36,6 +36,7 @@ const state = {
 	triggers: [],			/* {id, name} from DEVICES */
 	devices: new Map(),		/* id -> {info, card, chans} */
 	devKey: "",
+	devAsked: 0, devShown: 0,	/* loadDevices() calls made, and the last shown */
 	everOpen: false,
 	lostAt: null,
 	retryMs: RECONNECT_MIN_MS,
@@ -252,36 +253,44 @@ function loadTriggers(list) {
 	sel.value = [...sel.options].some((o) => o.value === cur) ? cur : "watch";
 }
 
+/*
+ * The board as DEVICES gives it. Every changed card is built before any card is
+ * touched, then the list is swapped in one step: across a reload the page never
+ * shows a half-built board (cards are renumbered when one goes).
+ */
 async function loadDevices() {
+	const seq = ++state.devAsked;
 	const r = await request({ op: "devices" });
 	const key = JSON.stringify(r.devices);
 	if (key === state.devKey)
 		return;
+	const built = new Map();
+	for (const d of r.devices) {
+		const old = state.devices.get(d.id);
+		if (!old || JSON.stringify(old.info) !== JSON.stringify(d))
+			built.set(d.id, await loadDevice(d));
+	}
+	if (seq < state.devShown || key === state.devKey)
+		return;		/* a poll that overlapped this one swapped its board in */
+	state.devShown = seq;
 	state.devKey = key;
 	loadTriggers(r.devices);
-	const seen = new Set();
-	for (const d of r.devices) {
-		seen.add(d.id);
-		const old = state.devices.get(d.id);
-		if (old && JSON.stringify(old.info) === JSON.stringify(d))
-			continue;
-		if (old)
-			old.card.remove();
-		const dev = await loadDevice(d);
-		state.devices.set(d.id, dev);
-		subscribe(dev);
-	}
+	const seen = new Set(r.devices.map((d) => d.id));
 	for (const [id, dev] of state.devices) {
-		if (seen.has(id))
+		if (seen.has(id) && !built.has(id))
 			continue;
-		dev.card.remove();	/* gone on a reload of the board */
-		for (const chan of dev.chans)
-			togglePlot(dev.info, chan, false);
+		dev.card.remove();
+		if (!seen.has(id))	/* gone on a reload of the board */
+			for (const chan of dev.chans)
+				togglePlot(dev.info, chan, false);
 		state.devices.delete(id);
 	}
+	for (const [id, dev] of built) {
+		state.devices.set(id, dev);
+		subscribe(dev);
+	}
 	const box = document.getElementById("devices");
-	for (const d of r.devices)
-		box.append(state.devices.get(d.id).card);
+	box.append(...r.devices.map((d) => state.devices.get(d.id).card));
 }
 
 async function loadDevice(d) {
